@@ -1,0 +1,24 @@
+/**
+ * A domain event as it travels between actors, workflows and subscribers. `id` is a URN that
+ * consumers use to deduplicate (delivery is at least once); the same URN becomes the webhook's
+ * X-Svc-Event-Urn.
+ */
+export interface DomainEvent<D = unknown> {
+  id: string;
+  type: string;
+  /** Airline URN. */
+  tenant: string;
+  /** ISO 8601 UTC. */
+  occurredAt: string;
+  correlationUrn: string;
+  caseUrn?: string;
+  data: D;
+}
+
+/** What actor code hands to its outbox: the runtime stamps `id` and `occurredAt` at commit. */
+export type NewDomainEvent<D = unknown> = Omit<DomainEvent<D>, "id" | "occurredAt">;
+
+/** Events are published on one topic per tenant (spec 5.4: topics are partitioned per tenant). */
+export function topicFor(event: Pick<DomainEvent, "tenant">): string {
+  return `events.${event.tenant.replaceAll(":", ".")}`;
+}

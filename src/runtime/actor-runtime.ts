@@ -1,0 +1,76 @@
+import type { NewDomainEvent } from "../domain/domain-event.js";
+import type { Clock } from "./clock.js";
+
+/**
+ * Virtual actors: one aggregate per (type, id), one turn at a time. Actor classes are plain
+ * classes over an ActorContext, so the same class runs in the embedded host and under Dapr.
+ *
+ * A turn's state changes and outbox events are staged and committed together when the method
+ * returns; if it throws, nothing it staged is kept. Events are published after the commit.
+ */
+export interface ActorState {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+export interface ReminderSpec {
+  /** First firing, relative to now. */
+  dueInMs: number;
+  /** Repeat interval; a one-shot reminder when absent. */
+  periodMs?: number;
+  data?: unknown;
+}
+
+export interface ActorReminders {
+  set(name: string, spec: ReminderSpec): Promise<void>;
+  cancel(name: string): Promise<void>;
+}
+
+export interface ActorContext {
+  readonly actorType: string;
+  readonly actorId: string;
+  readonly clock: Clock;
+  readonly state: ActorState;
+  readonly reminders: ActorReminders;
+  /** Appends to the turn's outbox; published once the turn commits. */
+  emit(event: NewDomainEvent): void;
+}
+
+/** Optional hooks an actor class may implement. */
+export interface ActorHooks {
+  /** Called in its own turn when a reminder fires. */
+  receiveReminder?(name: string, data: unknown): Promise<void>;
+}
+
+/** An actor class: its name is the actor type (never minify it). */
+export type ActorClass<A = object> = new (context: ActorContext) => A;
+
+type AnyMethod = (arg: any) => Promise<any>;
+/** Public async methods an actor exposes to callers (hooks excluded). */
+export type ActorMethod<A> = {
+  [K in keyof A]: A[K] extends AnyMethod ? (K extends keyof ActorHooks ? never : K) : never;
+}[keyof A] &
+  string;
+export type ActorArg<A, M extends keyof A> = A[M] extends (arg: infer P) => Promise<any> ? P : never;
+export type ActorResult<A, M extends keyof A> = A[M] extends (...args: any[]) => Promise<infer R> ? R : never;
+
+export interface ActorRuntime {
+  register(actorClass: ActorClass): void;
+  /** Calls `method` on the actor (type, id) with one JSON argument, activating it when needed. */
+  invoke<A, M extends ActorMethod<A>>(
+    actorClass: ActorClass<A>,
+    actorId: string,
+    method: M,
+    ...arg: ActorArg<A, M> extends undefined ? [] : [ActorArg<A, M>]
+  ): Promise<ActorResult<A, M>>;
+  /** Finishes running turns, flushes outboxes, stops reminders. */
+  close(): Promise<void>;
+}
+
+export function actorTypeOf(actorClass: ActorClass): string {
+  return actorClass.name;
+}
+
+/** State keys the runtimes reserve inside every actor's state. */
+export const OUTBOX_KEY = "__outbox";

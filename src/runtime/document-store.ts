@@ -1,0 +1,71 @@
+/**
+ * Queryable documents (case index, audit, event log, policies, catalog) in the MongoDB query
+ * language, so the in-memory store and MongoDB answer the same queries the same way.
+ */
+export type Filter = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface Doc {
+  _id: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; present when `hasMore`. Passing it back returns the page after the last item, even later. */
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+export interface FindOptions {
+  sort?: SortSpec;
+  limit?: number;
+  /** A `nextCursor` from an earlier page of the same filter and sort. */
+  cursor?: string;
+}
+
+export interface IndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  name?: string;
+}
+
+export interface DocumentCollection<T extends Doc> {
+  /** Inserts a new document; throws DuplicateKeyError when `_id` or a unique index collides. */
+  insert(doc: T): Promise<void>;
+  /** Inserts or replaces the document with the same `_id`. */
+  put(doc: T): Promise<void>;
+  get(id: string): Promise<T | undefined>;
+  /** Applies a MongoDB update document (`$set`, `$inc`, `$push`, ...) to the first match; returns the updated document. */
+  updateOne(filter: Filter, update: Record<string, unknown>): Promise<T | undefined>;
+  deleteOne(filter: Filter): Promise<boolean>;
+  deleteMany(filter: Filter): Promise<number>;
+  findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | undefined>;
+  /** One page; the sort always ends with `_id` so that cursors are stable. */
+  find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
+  /** Every match, for small result sets (internal use). */
+  findAll(filter: Filter, options?: { sort?: SortSpec; limit?: number }): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+  ensureIndex(spec: IndexSpec): Promise<void>;
+}
+
+export interface DocumentStore {
+  collection<T extends Doc>(name: string): DocumentCollection<T>;
+  close(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly key: string,
+  ) {
+    super(`Duplicate key in ${collection}: ${key}`);
+    this.name = "DuplicateKeyError";
+  }
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super("The cursor is not valid for this query");
+    this.name = "InvalidCursorError";
+  }
+}

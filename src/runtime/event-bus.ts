@@ -1,0 +1,37 @@
+import type { DomainEvent } from "../domain/domain-event.js";
+
+/** A subscriber's verdict on one delivery, as Dapr pub/sub understands it. */
+export type DeliveryResult = "SUCCESS" | "RETRY" | "DROP";
+
+export interface Subscription {
+  /** Unique per bus; also the route name in the Dapr runtime. */
+  name: string;
+  topic: string;
+  /** Only events of these types reach the handler (others are acknowledged); all when absent. */
+  types?: string[];
+  handler(event: DomainEvent): Promise<DeliveryResult>;
+  /** Where an event goes after a DROP or after retries run out. Default `<topic>.dead-letter`. */
+  deadLetterTopic?: string;
+}
+
+export interface EventBus {
+  /** Resolves once the bus has accepted the event (it is then delivered at least once). */
+  publish(topic: string, event: DomainEvent): Promise<void>;
+  subscribe(subscription: Subscription): void;
+  /** Stops accepting work and waits for deliveries in flight. */
+  close(): Promise<void>;
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 8, initialDelayMs: 100, maxDelayMs: 30_000 };
+
+/** Exponential backoff with full jitter; `attempt` counts from 1 for the first retry. */
+export function retryDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
