@@ -35,3 +35,11 @@ export function retryDelay(policy: RetryPolicy, attempt: number, random: () => n
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
+
+/** A delivery abandoned because the bus closed; the publisher keeps the event for later. */
+export class EventBusClosedError extends Error {
+  constructor() {
+    super("The event bus is closed");
+    this.name = "EventBusClosedError";
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Every setting the service reads, from the environment, in one place. The README's table of
+ * environment variables is this file.
+ */
+export type RuntimeChoice = "auto" | "embedded" | "dapr";
+export type ServiceName =
+  | "operator-api"
+  | "partner-api"
+  | "passenger-api"
+  | "workers"
+  | "vendor-sim"
+  | "identity";
+export const ALL_SERVICES: readonly ServiceName[] = [
+  "identity",
+  "operator-api",
+  "partner-api",
+  "passenger-api",
+  "workers",
+  "vendor-sim",
+];
+
+export interface Config {
+  runtime: RuntimeChoice;
+  services: ServiceName[];
+  appId: string;
+  host: string;
+  port: number;
+  passengerPort: number;
+  publicBaseUrl: string;
+  passengerBaseUrl: string;
+  stateStore: "memory" | "redis";
+  documentStore: "memory" | "mongo";
+  redisUrl: string;
+  mongodbUrl: string | undefined;
+  mongodbDatabase: string;
+  dapr: {
+    httpPort: number;
+    grpcPort: number;
+    probeTimeoutMs: number;
+    pubsubName: string;
+    stateStoreName: string;
+  };
+  build: string;
+  apiVersion: string;
+  region: string;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+  name: string,
+): T {
+  if (value === undefined || value === "") return fallback;
+  if (!allowed.includes(value as T))
+    throw new Error(`${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+  return value as T;
+}
+
+function services(value: string | undefined): ServiceName[] {
+  if (!value || value === "all") return [...ALL_SERVICES];
+  return value.split(",").map((s) => oneOf(s.trim(), ALL_SERVICES, "operator-api", "SERVICES"));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || "127.0.0.1";
+  const port = integer(env.PORT, 8080, "PORT");
+  const passengerPort = integer(env.PASSENGER_PORT, 8081, "PASSENGER_PORT");
+  return {
+    runtime: oneOf(env.RUNTIME, ["auto", "embedded", "dapr"] as const, "auto", "RUNTIME"),
+    services: services(env.SERVICES),
+    appId: env.APP_ID || env.APP_ID_OVERRIDE || "disruption",
+    host,
+    port,
+    passengerPort,
+    publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
+    passengerBaseUrl: env.PASSENGER_BASE_URL || `http://localhost:${passengerPort}`,
+    stateStore: oneOf(env.STATE_STORE, ["memory", "redis"] as const, "memory", "STATE_STORE"),
+    documentStore: oneOf(env.DOCUMENT_STORE, ["memory", "mongo"] as const, "memory", "DOCUMENT_STORE"),
+    redisUrl: env.REDIS_URL || "redis://127.0.0.1:6379",
+    mongodbUrl: env.MONGODB_URL || undefined,
+    mongodbDatabase: env.MONGODB_DATABASE || "disruption",
+    dapr: {
+      httpPort: integer(env.DAPR_HTTP_PORT, 3500, "DAPR_HTTP_PORT"),
+      grpcPort: integer(env.DAPR_GRPC_PORT, 50001, "DAPR_GRPC_PORT"),
+      probeTimeoutMs: integer(env.DAPR_PROBE_TIMEOUT_MS, 1500, "DAPR_PROBE_TIMEOUT_MS"),
+      pubsubName: env.DAPR_PUBSUB_NAME || "pubsub",
+      stateStoreName: env.DAPR_STATE_STORE_NAME || "statestore",
+    },
+    build: env.BUILD_ID || "dev",
+    apiVersion: "v1",
+    region: env.REGION || "local",
+    logLevel: env.LOG_LEVEL || "info",
+    shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS, 10_000, "SHUTDOWN_TIMEOUT_MS"),
+  };
+}

@@ -1,0 +1,293 @@
+import { topicFor } from "../../domain/domain-event.js";
+import type { DomainEvent } from "../../domain/domain-event.js";
+import { DomainError } from "../../domain/domain-error.js";
+import type { ActorClass, ActorHooks, ActorRuntime } from "../actor-runtime.js";
+import { ActorTurn, TurnBoundContext, detach, isCallableActorMethod } from "../actor-turn.js";
+import type { Clock, TimerHandle } from "../clock.js";
+import { type EventBus, EventBusClosedError } from "../event-bus.js";
+import type { ScannableStateStore, StateOperation } from "../state-store.js";
+import { SerialMailbox } from "./serial-mailbox.js";
+
+export interface EmbeddedActorRuntimeOptions {
+  store: ScannableStateStore;
+  bus: EventBus;
+  clock: Clock;
+  /** An actor with no turn for this long is deactivated (its state stays in the store). Default 15 min. */
+  idleTimeoutMs?: number;
+  /** Delay before a reminder whose turn threw fires again. Default 5 s. */
+  reminderRetryMs?: number;
+  onError?: (error: unknown, where: string) => void;
+}
+
+interface StoredReminder {
+  dueAt: number;
+  periodMs?: number;
+  data?: unknown;
+}
+
+interface Activation {
+  type: string;
+  id: string;
+  instance: Record<string, unknown> & ActorHooks;
+  context: TurnBoundContext;
+  mailbox: SerialMailbox;
+  /** Committed state values read or written so far; `undefined` records a known-missing key. */
+  cache: Map<string, unknown>;
+  lastUsed: number;
+}
+
+const SEP = "||";
+const stateKey = (type: string, id: string, key: string) => `actor${SEP}${type}${SEP}${id}${SEP}${key}`;
+const reminderKey = (type: string, id: string, name: string) =>
+  `reminder${SEP}${type}${SEP}${id}${SEP}${name}`;
+const outboxKey = (type: string, id: string, eventId: string) =>
+  `outbox${SEP}${type}${SEP}${id}${SEP}${eventId}`;
+
+/**
+ * Virtual actors in one process: one serial mailbox per actor id, state committed to the state
+ * store after each successful turn together with the turn's outbox events and reminder changes.
+ * Outbox entries are deleted once the bus has delivered them, so a restart republishes whatever
+ * was committed but not yet delivered.
+ */
+export class EmbeddedActorRuntime implements ActorRuntime {
+  private readonly types = new Map<string, ActorClass>();
+  private readonly activations = new Map<string, Activation>();
+  private readonly reminderTimers = new Map<string, TimerHandle>();
+  private readonly reminderFailures = new Map<string, number>();
+  private readonly flushes = new Set<Promise<void>>();
+  private readonly idleTimeoutMs: number;
+  private readonly reminderRetryMs: number;
+  private sweepTimer: TimerHandle | undefined;
+  private closing = false;
+
+  constructor(private readonly options: EmbeddedActorRuntimeOptions) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
+    this.reminderRetryMs = options.reminderRetryMs ?? 5_000;
+  }
+
+  register(actorClass: ActorClass): void {
+    this.types.set(actorClass.name, actorClass);
+  }
+
+  /** Re-arms persisted reminders and republishes committed but undelivered outbox events. */
+  async start(): Promise<void> {
+    const { store } = this.options;
+    const reminderKeys = await store.keys(`reminder${SEP}`);
+    const reminders = await store.getMany<StoredReminder>(reminderKeys);
+    for (const [key, entry] of reminders) {
+      const [, type, id, name] = key.split(SEP) as [string, string, string, string];
+      if (this.types.has(type)) this.armReminder(type, id, name, entry.value.dueAt);
+    }
+    const pending = await store.getMany<DomainEvent>(await store.keys(`outbox${SEP}`));
+    for (const [key, entry] of pending) this.flush(key, entry.value);
+    this.scheduleSweep();
+  }
+
+  invoke(actorClass: ActorClass<any>, actorId: string, method: string, arg?: unknown): Promise<any> {
+    const activation = this.activate(actorClass.name, actorId);
+    if (!isCallableActorMethod(activation.instance, method)) {
+      return Promise.reject(new Error(`${actorClass.name} has no callable method ${method}`));
+    }
+    const input = detach(arg);
+    return activation.mailbox.run(() =>
+      this.turn(activation, () => (activation.instance[method] as (a: unknown) => Promise<unknown>)(input)),
+    );
+  }
+
+  /**
+   * Refuses new calls, stops reminders and finishes the turns already queued. Outbox events still
+   * being delivered keep going: close the bus to abandon them (they stay in the store), then
+   * `close()` returns at once.
+   */
+  async drain(): Promise<void> {
+    this.closing = true;
+    this.sweepTimer?.cancel();
+    for (const timer of this.reminderTimers.values()) timer.cancel();
+    this.reminderTimers.clear();
+    await Promise.all([...this.activations.values()].map((a) => a.mailbox.drain()));
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    await Promise.allSettled([...this.flushes]);
+  }
+
+  /** Number of live activations (for tests and metrics). */
+  get activeCount(): number {
+    return this.activations.size;
+  }
+
+  private activate(type: string, id: string): Activation {
+    if (this.closing) throw new DomainError("unavailable", "shutting-down", "The service is shutting down");
+    const key = `${type}${SEP}${id}`;
+    let activation = this.activations.get(key);
+    if (!activation) {
+      const actorClass = this.types.get(type);
+      if (!actorClass) throw new Error(`Actor type ${type} is not registered`);
+      const context = new TurnBoundContext(type, id, this.options.clock);
+      const instance = new actorClass(context) as Activation["instance"];
+      activation = {
+        type,
+        id,
+        instance,
+        context,
+        mailbox: new SerialMailbox(),
+        cache: new Map(),
+        lastUsed: 0,
+      };
+      this.activations.set(key, activation);
+    }
+    activation.lastUsed = this.options.clock.now();
+    return activation;
+  }
+
+  private async turn<T>(
+    activation: Activation,
+    body: (turn: ActorTurn) => Promise<T>,
+    prepare?: (turn: ActorTurn) => void,
+  ): Promise<T> {
+    const turn = new ActorTurn(activation.type, activation.id, this.options.clock, (key) =>
+      this.readCommitted(activation, key),
+    );
+    prepare?.(turn);
+    activation.context.current = turn;
+    let result: T;
+    try {
+      result = await body(turn);
+    } finally {
+      activation.context.current = undefined;
+    }
+    await this.commit(activation, turn);
+    activation.lastUsed = this.options.clock.now();
+    return detach(result);
+  }
+
+  private async readCommitted(activation: Activation, key: string): Promise<unknown> {
+    if (!activation.cache.has(key)) {
+      const entry = await this.options.store.get(stateKey(activation.type, activation.id, key));
+      activation.cache.set(key, entry?.value);
+    }
+    // A copy, so an actor that mutates what it read and then throws leaves committed state intact.
+    return detach(activation.cache.get(key));
+  }
+
+  private async commit(activation: Activation, turn: ActorTurn): Promise<void> {
+    if (turn.isEmpty) return;
+    const { type, id } = activation;
+    const operations: StateOperation[] = [];
+    const changes = [...turn.changes()];
+    for (const [key, value] of changes) {
+      const k = stateKey(type, id, key);
+      operations.push(
+        value === undefined ? { operation: "delete", key: k } : { operation: "upsert", key: k, value },
+      );
+    }
+    for (const event of turn.outbox) {
+      operations.push({ operation: "upsert", key: outboxKey(type, id, event.id), value: event });
+    }
+    const reminders = new Map<string, StoredReminder | undefined>();
+    for (const change of turn.reminderChanges) {
+      reminders.set(
+        change.name,
+        "cancelled" in change
+          ? undefined
+          : {
+              dueAt: this.options.clock.now() + change.spec.dueInMs,
+              periodMs: change.spec.periodMs,
+              data: change.spec.data,
+            },
+      );
+    }
+    for (const [name, reminder] of reminders) {
+      const k = reminderKey(type, id, name);
+      operations.push(
+        reminder ? { operation: "upsert", key: k, value: reminder } : { operation: "delete", key: k },
+      );
+    }
+    await this.options.store.transact(operations);
+
+    for (const [key, value] of changes) activation.cache.set(key, value);
+    for (const [name, reminder] of reminders) {
+      if (reminder) this.armReminder(type, id, name, reminder.dueAt);
+      else this.disarmReminder(type, id, name);
+    }
+    for (const event of turn.outbox) this.flush(outboxKey(type, id, event.id), event);
+  }
+
+  private flush(key: string, event: DomainEvent): void {
+    const flush = this.options.bus
+      .publish(topicFor(event), event)
+      .then(() => this.options.store.delete(key))
+      // The entry stays in the store and is republished by the next start().
+      .catch((error) => {
+        if (!(error instanceof EventBusClosedError)) this.options.onError?.(error, `outbox ${key}`);
+      })
+      .finally(() => this.flushes.delete(flush));
+    this.flushes.add(flush);
+  }
+
+  private armReminder(type: string, id: string, name: string, dueAt: number): void {
+    if (this.closing) return;
+    const key = reminderKey(type, id, name);
+    this.reminderTimers.get(key)?.cancel();
+    const timer = this.options.clock.setTimer(() => {
+      if (this.reminderTimers.get(key) === timer) this.reminderTimers.delete(key);
+      void this.fireReminder(type, id, name);
+    }, dueAt - this.options.clock.now());
+    this.reminderTimers.set(key, timer);
+  }
+
+  private disarmReminder(type: string, id: string, name: string): void {
+    const key = reminderKey(type, id, name);
+    this.reminderTimers.get(key)?.cancel();
+    this.reminderTimers.delete(key);
+  }
+
+  private async fireReminder(type: string, id: string, name: string): Promise<void> {
+    if (this.closing) return;
+    const key = reminderKey(type, id, name);
+    const activation = this.activate(type, id);
+    try {
+      await activation.mailbox.run(async () => {
+        const stored = (await this.options.store.get<StoredReminder>(key))?.value;
+        // Cancelled or moved since the timer was armed: the newer record has its own timer.
+        if (!stored || stored.dueAt > this.options.clock.now()) return;
+        await this.turn(
+          activation,
+          async () => activation.instance.receiveReminder?.(name, detach(stored.data)),
+          (turn) =>
+            turn.reminderChanges.push(
+              stored.periodMs
+                ? { name, spec: { dueInMs: stored.periodMs, periodMs: stored.periodMs, data: stored.data } }
+                : { name, cancelled: true },
+            ),
+        );
+      });
+      this.reminderFailures.delete(key);
+    } catch (error) {
+      this.options.onError?.(error, `reminder ${key}`);
+      const failures = (this.reminderFailures.get(key) ?? 0) + 1;
+      this.reminderFailures.set(key, failures);
+      this.armReminder(
+        type,
+        id,
+        name,
+        this.options.clock.now() + this.reminderRetryMs * Math.min(failures, 12),
+      );
+    }
+  }
+
+  private scheduleSweep(): void {
+    if (this.closing) return;
+    this.sweepTimer = this.options.clock.setTimer(
+      () => {
+        const cutoff = this.options.clock.now() - this.idleTimeoutMs;
+        for (const [key, activation] of this.activations) {
+          if (activation.lastUsed <= cutoff && activation.mailbox.pending === 0) this.activations.delete(key);
+        }
+        this.scheduleSweep();
+      },
+      Math.max(1_000, this.idleTimeoutMs / 2),
+    );
+  }
+}

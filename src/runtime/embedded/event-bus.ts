@@ -1,0 +1,124 @@
+import type { DomainEvent } from "../../domain/domain-event.js";
+import type { Clock } from "../clock.js";
+import {
+  type DeliveryResult,
+  type EventBus,
+  EventBusClosedError,
+  type RetryPolicy,
+  type Subscription,
+  defaultRetryPolicy,
+  retryDelay,
+} from "../event-bus.js";
+
+export interface DeadLetter {
+  subscription: string;
+  topic: string;
+  event: DomainEvent;
+  reason: "dropped" | "retries-exhausted";
+}
+
+export interface EmbeddedEventBusOptions {
+  clock: Clock;
+  retry?: RetryPolicy;
+  random?: () => number;
+  onError?: (error: unknown, subscription: string, event: DomainEvent) => void;
+}
+
+/**
+ * In-process pub/sub with Dapr's delivery contract: at least once per subscription, redelivery
+ * with backoff on RETRY (or a throw), dead letter on DROP or when retries run out.
+ *
+ * There is no broker to hold events, so `publish` resolves only once every subscriber has settled
+ * the event: the actor outbox keeps an event until then and republishes it after a restart.
+ */
+export class EmbeddedEventBus implements EventBus {
+  private readonly subscriptions = new Map<string, Subscription[]>();
+  private readonly names = new Set<string>();
+  private readonly retry: RetryPolicy;
+  private readonly random: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly timers = new Set<{ cancel(): void }>();
+  private closed = false;
+  /** Dead letters with no subscriber on their dead-letter topic are kept here for inspection. */
+  readonly unclaimedDeadLetters: DeadLetter[] = [];
+
+  constructor(private readonly options: EmbeddedEventBusOptions) {
+    this.retry = options.retry ?? defaultRetryPolicy;
+    this.random = options.random ?? Math.random;
+  }
+
+  subscribe(subscription: Subscription): void {
+    if (this.names.has(subscription.name))
+      throw new Error(`Duplicate subscription name ${subscription.name}`);
+    this.names.add(subscription.name);
+    const list = this.subscriptions.get(subscription.topic) ?? [];
+    list.push(subscription);
+    this.subscriptions.set(subscription.topic, list);
+  }
+
+  async publish(topic: string, event: DomainEvent): Promise<void> {
+    if (this.closed) throw new EventBusClosedError();
+    const targets = this.subscriptions.get(topic) ?? [];
+    await Promise.all(targets.map((subscription) => this.track(this.deliver(subscription, event))));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) timer.cancel();
+    this.timers.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track(delivery: Promise<void>): Promise<void> {
+    this.inFlight.add(delivery);
+    return delivery.finally(() => this.inFlight.delete(delivery));
+  }
+
+  private async deliver(subscription: Subscription, event: DomainEvent): Promise<void> {
+    if (subscription.types && !subscription.types.includes(event.type)) return;
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.attempt(subscription, event);
+      if (result === "SUCCESS") return;
+      if (result === "DROP") return this.deadLetter(subscription, event, "dropped");
+      if (attempt >= this.retry.maxAttempts) return this.deadLetter(subscription, event, "retries-exhausted");
+      const waited = await this.wait(retryDelay(this.retry, attempt, this.random));
+      // A closed bus abandons the delivery; the publisher's outbox still holds the event.
+      if (!waited) throw new EventBusClosedError();
+    }
+  }
+
+  private async attempt(subscription: Subscription, event: DomainEvent): Promise<DeliveryResult> {
+    try {
+      return await subscription.handler(event);
+    } catch (error) {
+      this.options.onError?.(error, subscription.name, event);
+      return "RETRY";
+    }
+  }
+
+  private wait(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const pending = {
+        timer: this.options.clock.setTimer(() => {
+          this.timers.delete(pending);
+          resolve(true);
+        }, ms),
+        cancel() {
+          pending.timer.cancel();
+          resolve(false);
+        },
+      };
+      this.timers.add(pending);
+    });
+  }
+
+  private async deadLetter(subscription: Subscription, event: DomainEvent, reason: DeadLetter["reason"]) {
+    const topic = subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`;
+    if ((this.subscriptions.get(topic) ?? []).length === 0) {
+      this.unclaimedDeadLetters.push({ subscription: subscription.name, topic, event, reason });
+      return;
+    }
+    await this.publish(topic, event);
+  }
+}

@@ -1,0 +1,150 @@
+import {
+  type Collection,
+  type Db,
+  type Document,
+  type Filter as MongoFilter,
+  MongoClient,
+  MongoServerError,
+  type UpdateFilter,
+} from "mongodb";
+import { pageQuery, stableSort, toPage } from "../document-cursor.js";
+import {
+  type Doc,
+  type DocumentCollection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Page,
+  type SortSpec,
+} from "../document-store.js";
+
+const DUPLICATE_KEY = 11000;
+
+/** Every document here has a string `_id`, never a driver-generated ObjectId. */
+interface StoredDoc extends Document {
+  _id: string;
+}
+
+/** Documents in MongoDB through the official driver; the same queries as MemoryDocumentStore. */
+export class MongoDocumentStore implements DocumentStore {
+  /** Takes a database of a client the caller keeps; `close()` then leaves the client open. */
+  constructor(
+    private readonly db: Db,
+    private readonly ownedClient?: MongoClient,
+  ) {}
+
+  static async connect(url: string, dbName: string): Promise<MongoDocumentStore> {
+    // Fields set to undefined are left out, as JSON and the memory store's copies leave them out;
+    // the driver's default would store them as null.
+    const client = await MongoClient.connect(url, { ignoreUndefined: true });
+    return new MongoDocumentStore(client.db(dbName), client);
+  }
+
+  collection<T extends Doc>(name: string): DocumentCollection<T> {
+    return new MongoDocumentCollection<T>(this.db.collection<StoredDoc>(name));
+  }
+
+  async close(): Promise<void> {
+    await this.ownedClient?.close();
+  }
+}
+
+class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
+  constructor(private readonly collection: Collection<StoredDoc>) {}
+
+  async insert(doc: T): Promise<void> {
+    await this.translatingDuplicates(() => this.collection.insertOne(doc));
+  }
+
+  async put(doc: T): Promise<void> {
+    await this.translatingDuplicates(() =>
+      this.collection.replaceOne({ _id: doc._id }, doc, { upsert: true }),
+    );
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    return this.asDoc(await this.collection.findOne({ _id: id }));
+  }
+
+  async updateOne(filter: Filter, update: Record<string, unknown>): Promise<T | undefined> {
+    const updated = await this.translatingDuplicates(() =>
+      this.collection.findOneAndUpdate(mongoFilter(filter), update as UpdateFilter<StoredDoc>, {
+        returnDocument: "after",
+      }),
+    );
+    return this.asDoc(updated);
+  }
+
+  async deleteOne(filter: Filter): Promise<boolean> {
+    return (await this.collection.deleteOne(mongoFilter(filter))).deletedCount === 1;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return (await this.collection.deleteMany(mongoFilter(filter))).deletedCount;
+  }
+
+  async findOne(filter: Filter, options: { sort?: SortSpec } = {}): Promise<T | undefined> {
+    const found = await this.collection.findOne(
+      mongoFilter(filter),
+      options.sort ? { sort: stableSort(options.sort) } : {},
+    );
+    return this.asDoc(found);
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
+    const query = pageQuery(filter, options);
+    const fetched = await this.collection
+      .find(mongoFilter(query.filter), { sort: query.sort, limit: query.fetchLimit })
+      .toArray();
+    return toPage(fetched as unknown as T[], query);
+  }
+
+  async findAll(filter: Filter, options: { sort?: SortSpec; limit?: number } = {}): Promise<T[]> {
+    let cursor = this.collection.find(mongoFilter(filter));
+    if (options.sort) cursor = cursor.sort(stableSort(options.sort));
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return (await cursor.toArray()) as unknown as T[];
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    return this.collection.countDocuments(mongoFilter(filter));
+  }
+
+  async ensureIndex(spec: IndexSpec): Promise<void> {
+    await this.translatingDuplicates(() =>
+      this.collection.createIndex(spec.keys, {
+        unique: spec.unique ?? false,
+        ...(spec.name ? { name: spec.name } : {}),
+      }),
+    );
+  }
+
+  private asDoc(found: Document | null): T | undefined {
+    return found === null ? undefined : (found as T);
+  }
+
+  private async translatingDuplicates<R>(write: () => Promise<R>): Promise<R> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
+        throw new DuplicateKeyError(this.collection.collectionName, duplicateKeyOf(error));
+      }
+      throw error;
+    }
+  }
+}
+
+function mongoFilter(filter: Filter): MongoFilter<StoredDoc> {
+  return filter as MongoFilter<StoredDoc>;
+}
+
+/** The `_id` alone, as MemoryDocumentStore reports it, or the colliding fields of a unique index. */
+function duplicateKeyOf(error: MongoServerError): string {
+  const keyValue = error["keyValue"] as Record<string, unknown> | undefined;
+  if (!keyValue) return error.message;
+  const fields = Object.keys(keyValue);
+  return fields.length === 1 && fields[0] === "_id" ? String(keyValue["_id"]) : JSON.stringify(keyValue);
+}

@@ -1,0 +1,30 @@
+import type { ActorClass, ActorRuntime } from "./actor-runtime.js";
+import type { Clock } from "./clock.js";
+import type { CounterStore } from "./counter-store.js";
+import type { DocumentStore } from "./document-store.js";
+import type { EventBus, Subscription } from "./event-bus.js";
+import type { StateStore } from "./state-store.js";
+import type { WorkflowEngine, WorkflowRegistry } from "./workflow-engine.js";
+
+/** Every port a service needs, bound to one runtime's adapters by the composition root. */
+export interface Runtime {
+  readonly kind: "embedded" | "dapr";
+  readonly clock: Clock;
+  readonly actors: ActorRuntime;
+  readonly bus: EventBus;
+  readonly workflows: WorkflowEngine;
+  readonly state: StateStore;
+  readonly documents: DocumentStore;
+  readonly counters: CounterStore;
+  /** Re-arms reminders, resumes workflows, republishes outboxes. */
+  start(): Promise<void>;
+  /** Finishes running turns and flushes outboxes (bounded by the shutdown timeout), then releases stores. */
+  close(): Promise<void>;
+}
+
+/** What the application contributes to a runtime, whichever it is. */
+export interface RuntimeContributions {
+  actorTypes: ActorClass[];
+  workflows: WorkflowRegistry;
+  subscriptions: Subscription[];
+}

@@ -1,0 +1,403 @@
+import { randomUUID } from "node:crypto";
+import { MongoClient } from "mongodb";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type Doc,
+  type DocumentCollection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type FindOptions,
+  InvalidCursorError,
+  type SortSpec,
+} from "../../src/runtime/document-store.js";
+import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { MongoDocumentStore } from "../../src/runtime/mongo/document-store.js";
+
+interface CaseDoc extends Doc {
+  airport: string;
+  status: string;
+  createdAt: string;
+  priority: number;
+  flight?: { number: string; departure?: string | null };
+  tags?: string[];
+  passengers?: { name: string; seat?: string }[];
+  email?: string;
+  count?: number;
+  note?: string;
+}
+
+interface DocumentStoreHarness {
+  store: DocumentStore;
+  dispose(): Promise<void>;
+}
+
+function caseDoc(id: string, overrides: Partial<CaseDoc> = {}): CaseDoc {
+  return {
+    _id: id,
+    airport: "FRA",
+    status: "OPEN",
+    createdAt: "2026-03-01T10:00:00.000Z",
+    priority: 1,
+    ...overrides,
+  };
+}
+
+/** MongoDB's order for the values used here: null and missing first, then numbers, then strings. */
+function expectedOrder(docs: CaseDoc[], sort: SortSpec): string[] {
+  const rank = (value: unknown) =>
+    value === null || value === undefined ? 0 : typeof value === "number" ? 1 : 2;
+  const at = (doc: CaseDoc, path: string): unknown =>
+    path
+      .split(".")
+      .reduce<unknown>((value, segment) => (value as Record<string, unknown> | undefined)?.[segment], doc);
+  const keys = [...Object.entries(sort), ...("_id" in sort ? [] : [["_id", 1] as const])];
+  return [...docs]
+    .sort((a, b) => {
+      for (const [path, direction] of keys) {
+        const [x, y] = [at(a, path), at(b, path)];
+        const order =
+          rank(x) - rank(y) || (x === y || rank(x) === 0 ? 0 : (x as string) < (y as string) ? -1 : 1);
+        if (order !== 0) return order * direction;
+      }
+      return 0;
+    })
+    .map((doc) => doc._id);
+}
+
+async function walkPages(
+  cases: DocumentCollection<CaseDoc>,
+  filter: Record<string, unknown>,
+  options: Omit<FindOptions, "cursor">,
+): Promise<string[][]> {
+  const pages: string[][] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await cases.find(filter, { ...options, cursor });
+    pages.push(page.items.map((doc) => doc._id));
+    expect(page.hasMore).toBe(page.nextCursor !== null);
+    if (!page.hasMore) return pages;
+    cursor = page.nextCursor!;
+  }
+}
+
+function describeDocumentStore(name: string, openHarness: () => Promise<DocumentStoreHarness>): void {
+  describe(name, () => {
+    let harness: DocumentStoreHarness;
+    let cases: DocumentCollection<CaseDoc>;
+    let collectionNumber = 0;
+
+    beforeEach(async () => {
+      harness = await openHarness();
+      cases = harness.store.collection<CaseDoc>(`cases_${collectionNumber++}`);
+    });
+    afterEach(() => harness.dispose());
+
+    async function insertAll(docs: CaseDoc[]): Promise<void> {
+      for (const doc of docs) await cases.insert(doc);
+    }
+
+    it("inserts, reads back by id, and refuses a second document with the same _id", async () => {
+      await cases.insert(caseDoc("c1", { airport: "MUC" }));
+
+      await expect(cases.insert(caseDoc("c1", { airport: "BER" }))).rejects.toMatchObject({
+        name: "DuplicateKeyError",
+        key: "c1",
+      });
+      expect(await cases.get("c1")).toEqual(caseDoc("c1", { airport: "MUC" }));
+      expect(await cases.get("missing")).toBeUndefined();
+    });
+
+    it("keeps its own copy of documents, both written and read", async () => {
+      const written = caseDoc("c1", { tags: ["vip"] });
+      await cases.insert(written);
+      written.tags!.push("changed by caller");
+
+      const read = await cases.get("c1");
+      read!.tags!.push("changed by reader");
+      const updated = await cases.updateOne({ _id: "c1" }, { $set: { status: "CLOSED" } });
+      updated!.tags!.push("changed by updater");
+
+      expect((await cases.get("c1"))?.tags).toEqual(["vip"]);
+    });
+
+    it("puts a new document and replaces an existing one whole", async () => {
+      await cases.put(caseDoc("c1", { note: "first" }));
+      await cases.put(caseDoc("c1", { status: "CLOSED" }));
+
+      expect(await cases.get("c1")).toEqual(caseDoc("c1", { status: "CLOSED" }));
+      expect(await cases.count()).toBe(1);
+    });
+
+    it("enforces a unique index on insert, put and update, and frees a key once its owner is gone", async () => {
+      await cases.ensureIndex({ keys: { email: 1 }, unique: true, name: "email_unique" });
+      await cases.ensureIndex({ keys: { email: 1 }, unique: true, name: "email_unique" });
+      await cases.insert(caseDoc("c1", { email: "ann@example.com" }));
+      await cases.insert(caseDoc("c2", { email: "bob@example.com" }));
+
+      await expect(cases.insert(caseDoc("c3", { email: "ann@example.com" }))).rejects.toThrow(
+        DuplicateKeyError,
+      );
+      await expect(cases.put(caseDoc("c2", { email: "ann@example.com" }))).rejects.toThrow(DuplicateKeyError);
+      await expect(cases.updateOne({ _id: "c2" }, { $set: { email: "ann@example.com" } })).rejects.toThrow(
+        DuplicateKeyError,
+      );
+      expect((await cases.get("c2"))?.email).toBe("bob@example.com");
+      expect(await cases.get("c3")).toBeUndefined();
+
+      await cases.put(caseDoc("c1", { email: "ann@example.com", status: "CLOSED" }));
+      await cases.deleteOne({ _id: "c1" });
+      await cases.insert(caseDoc("c3", { email: "ann@example.com" }));
+      expect((await cases.findOne({ email: "ann@example.com" }))?._id).toBe("c3");
+    });
+
+    it("refuses a unique index over documents that already collide", async () => {
+      await insertAll([
+        caseDoc("c1", { email: "same@example.com" }),
+        caseDoc("c2", { email: "same@example.com" }),
+      ]);
+
+      await expect(cases.ensureIndex({ keys: { email: 1 }, unique: true })).rejects.toThrow(
+        DuplicateKeyError,
+      );
+      await cases.insert(caseDoc("c3", { email: "same@example.com" }));
+      expect(await cases.count({ email: "same@example.com" })).toBe(3);
+    });
+
+    it("applies update operators and returns the updated document", async () => {
+      await cases.insert(
+        caseDoc("c1", {
+          count: 1,
+          note: "to remove",
+          tags: ["a", "b"],
+          flight: { number: "LH400", departure: "2026-03-01T12:00:00.000Z" },
+          passengers: [{ name: "Ann" }],
+        }),
+      );
+
+      const updated = await cases.updateOne(
+        { _id: "c1" },
+        {
+          $set: { "flight.number": "LH402", status: "CLOSED" },
+          $unset: { note: "" },
+          $inc: { count: 2, priority: 5 },
+          $push: { passengers: { name: "Bob", seat: "12A" } },
+          $addToSet: { tags: "a" },
+        },
+      );
+      const expected = caseDoc("c1", {
+        status: "CLOSED",
+        priority: 6,
+        count: 3,
+        tags: ["a", "b"],
+        flight: { number: "LH402", departure: "2026-03-01T12:00:00.000Z" },
+        passengers: [{ name: "Ann" }, { name: "Bob", seat: "12A" }],
+      });
+      expect(updated).toEqual(expected);
+      expect(await cases.get("c1")).toEqual(expected);
+
+      const pulled = await cases.updateOne(
+        { "flight.number": "LH402" },
+        {
+          $pull: { tags: "a" },
+          $addToSet: { passengers: { name: "Ann" } },
+          $setOnInsert: { note: "no upsert" },
+        },
+      );
+      expect(pulled?.tags).toEqual(["b"]);
+      expect(pulled?.passengers).toHaveLength(2);
+      expect(pulled?.note).toBeUndefined();
+    });
+
+    it("updates nothing when nothing matches, and refuses a replacement document", async () => {
+      await cases.insert(caseDoc("c1"));
+
+      expect(await cases.updateOne({ _id: "missing" }, { $set: { status: "CLOSED" } })).toBeUndefined();
+      await expect(cases.updateOne({ _id: "c1" }, { status: "CLOSED" })).rejects.toThrow();
+      expect(await cases.get("c1")).toEqual(caseDoc("c1"));
+    });
+
+    it("deletes one or many matches and reports how many", async () => {
+      await insertAll([
+        caseDoc("c1", { airport: "FRA" }),
+        caseDoc("c2", { airport: "FRA" }),
+        caseDoc("c3", { airport: "MUC" }),
+        caseDoc("c4", { airport: "BER" }),
+      ]);
+
+      expect(await cases.deleteOne({ airport: "BER" })).toBe(true);
+      expect(await cases.deleteOne({ airport: "BER" })).toBe(false);
+      expect(await cases.deleteMany({ airport: "FRA" })).toBe(2);
+      expect(await cases.deleteMany({ airport: "FRA" })).toBe(0);
+      expect((await cases.findAll({})).map((doc) => doc._id)).toEqual(["c3"]);
+    });
+
+    it("filters with $in, ranges over ISO timestamps, $or, dotted paths and $elemMatch", async () => {
+      await insertAll([
+        caseDoc("c1", {
+          airport: "FRA",
+          createdAt: "2026-03-01T08:00:00.000Z",
+          flight: { number: "LH400" },
+          passengers: [{ name: "Ann", seat: "1A" }],
+        }),
+        caseDoc("c2", {
+          airport: "MUC",
+          createdAt: "2026-03-02T08:00:00.000Z",
+          flight: { number: "LH401" },
+          passengers: [{ name: "Ann" }, { name: "Bob", seat: "2B" }],
+        }),
+        caseDoc("c3", { airport: "BER", createdAt: "2026-03-03T08:00:00.000Z", status: "CLOSED" }),
+        caseDoc("c4", { airport: "HAM", createdAt: "2026-03-04T08:00:00.000Z", priority: 9 }),
+      ]);
+      const ids = async (filter: Record<string, unknown>) =>
+        (await cases.findAll(filter, { sort: { _id: 1 } })).map((doc) => doc._id);
+
+      expect(await ids({ airport: { $in: ["MUC", "BER", "CDG"] } })).toEqual(["c2", "c3"]);
+      expect(
+        await ids({ createdAt: { $gte: "2026-03-02T08:00:00.000Z", $lt: "2026-03-04T08:00:00.000Z" } }),
+      ).toEqual(["c2", "c3"]);
+      expect(await ids({ $or: [{ status: "CLOSED" }, { priority: { $gt: 5 } }] })).toEqual(["c3", "c4"]);
+      expect(await ids({ "flight.number": "LH401" })).toEqual(["c2"]);
+      expect(await ids({ passengers: { $elemMatch: { name: "Ann", seat: { $exists: false } } } })).toEqual([
+        "c2",
+      ]);
+      expect(await ids({ "passengers.name": "Ann" })).toEqual(["c1", "c2"]);
+      expect(await cases.count({ airport: { $in: ["FRA", "HAM"] } })).toBe(2);
+      expect(await cases.count()).toBe(4);
+    });
+
+    it("sorts ascending and descending, breaking ties by _id", async () => {
+      const docs = [
+        caseDoc("c4", { priority: 2 }),
+        caseDoc("c1", { priority: 1 }),
+        caseDoc("c3", { priority: 2 }),
+        caseDoc("c2", { priority: 3 }),
+        caseDoc("c5", { priority: 1 }),
+      ];
+      await insertAll(docs);
+
+      expect((await cases.findAll({}, { sort: { priority: 1 } })).map((doc) => doc._id)).toEqual([
+        "c1",
+        "c5",
+        "c3",
+        "c4",
+        "c2",
+      ]);
+      expect((await cases.findAll({}, { sort: { priority: -1 }, limit: 3 })).map((doc) => doc._id)).toEqual([
+        "c2",
+        "c3",
+        "c4",
+      ]);
+      expect((await cases.findOne({ priority: { $lt: 3 } }, { sort: { priority: -1 } }))?._id).toBe("c3");
+    });
+
+    it("walks every page of a sort with ties exactly once, in order", async () => {
+      const docs = Array.from({ length: 23 }, (_, i) =>
+        caseDoc(`case-${String((i * 7) % 23).padStart(2, "0")}`, {
+          createdAt: `2026-03-01T${String(10 + Math.floor(i / 3)).padStart(2, "0")}:00:00.000Z`,
+        }),
+      );
+      await insertAll(docs);
+
+      const pages = await walkPages(cases, {}, { sort: { createdAt: -1 }, limit: 4 });
+
+      expect(pages.map((page) => page.length)).toEqual([4, 4, 4, 4, 4, 3]);
+      expect(pages.flat()).toEqual(expectedOrder(docs, { createdAt: -1 }));
+    });
+
+    it("walks pages of a filtered query over mixed directions, dotted paths and null or missing keys", async () => {
+      const departures = [null, "2026-03-01T09:00:00.000Z", "2026-03-01T11:00:00.000Z", undefined];
+      const docs = Array.from({ length: 17 }, (_, i) => {
+        const departure = departures[i % departures.length];
+        return caseDoc(`c${String(i).padStart(2, "0")}`, {
+          status: i % 5 === 4 ? "CLOSED" : "OPEN",
+          priority: i % 3,
+          ...(departure === undefined ? {} : { flight: { number: `LH${i}`, departure } }),
+        });
+      });
+      await insertAll(docs);
+      const open = docs.filter((doc) => doc.status === "OPEN");
+
+      for (const sort of [
+        { "flight.departure": 1, priority: -1 },
+        { "flight.departure": -1, priority: 1 },
+      ] satisfies SortSpec[]) {
+        const pages = await walkPages(cases, { status: "OPEN" }, { sort, limit: 3 });
+        expect(pages.flat()).toEqual(expectedOrder(open, sort));
+      }
+    });
+
+    it("returns the same page for a cursor after documents are inserted before its position", async () => {
+      await insertAll(
+        Array.from({ length: 10 }, (_, i) => caseDoc(`c${i}`, { createdAt: `2026-03-01T1${i}:00:00.000Z` })),
+      );
+      const first = await cases.find({}, { sort: { createdAt: 1 }, limit: 4 });
+      const second = await cases.find({}, { sort: { createdAt: 1 }, limit: 4, cursor: first.nextCursor! });
+
+      await insertAll([
+        caseDoc("early-1", { createdAt: "2026-03-01T00:00:00.000Z" }),
+        caseDoc("early-2", { createdAt: "2026-03-01T11:00:00.000Z" }),
+        caseDoc("a-tie-before", { createdAt: "2026-03-01T13:00:00.000Z" }),
+      ]);
+      const again = await cases.find({}, { sort: { createdAt: 1 }, limit: 4, cursor: first.nextCursor! });
+
+      expect(first.items.map((doc) => doc._id)).toEqual(["c0", "c1", "c2", "c3"]);
+      expect(again).toEqual(second);
+      expect(again.items.map((doc) => doc._id)).toEqual(["c4", "c5", "c6", "c7"]);
+    });
+
+    it("refuses garbage cursors and cursors from another sort", async () => {
+      await insertAll(Array.from({ length: 3 }, (_, i) => caseDoc(`c${i}`, { priority: i })));
+      const { nextCursor } = await cases.find({}, { sort: { priority: 1 }, limit: 1 });
+      const forged = Buffer.from(JSON.stringify(["x", [1, "c0"]])).toString("base64url");
+
+      for (const [cursor, sort] of [
+        [nextCursor!, { priority: -1 }],
+        [nextCursor!, undefined],
+        ["not a cursor", { priority: 1 }],
+        ["", { priority: 1 }],
+        [forged, { priority: 1 }],
+      ] as const) {
+        await expect(cases.find({}, { sort, cursor })).rejects.toThrow(InvalidCursorError);
+      }
+      expect((await cases.find({}, { sort: { priority: 1 }, cursor: nextCursor! })).items).toHaveLength(2);
+    });
+
+    it("pages 50 documents by default and at most 500", async () => {
+      await Promise.all(
+        Array.from({ length: 501 }, (_, i) => cases.insert(caseDoc(`c${String(i).padStart(3, "0")}`))),
+      );
+
+      const byDefault = await cases.find({});
+      const clamped = await cases.find({}, { limit: 10_000 });
+      const last = await cases.find({}, { limit: 10_000, cursor: clamped.nextCursor! });
+
+      expect(byDefault.items).toHaveLength(50);
+      expect(byDefault.hasMore).toBe(true);
+      expect(clamped.items).toHaveLength(500);
+      expect(last).toEqual({ items: [caseDoc("c500")], hasMore: false, nextCursor: null });
+    });
+  });
+}
+
+describeDocumentStore("MemoryDocumentStore", async () => {
+  const store = new MemoryDocumentStore();
+  return { store, dispose: () => store.close() };
+});
+
+const mongoUrl = process.env.MONGODB_URL;
+if (!mongoUrl) console.warn("MongoDB contract tests skipped: MONGODB_URL is not set");
+
+describe.skipIf(!mongoUrl)("against MongoDB", () => {
+  const dbName = `contract_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
+  afterAll(async () => {
+    const client = await MongoClient.connect(mongoUrl!);
+    await client.db(dbName).dropDatabase();
+    await client.close();
+  });
+
+  describeDocumentStore("MongoDocumentStore", async () => {
+    const store = await MongoDocumentStore.connect(mongoUrl!, dbName);
+    return { store, dispose: () => store.close() };
+  });
+});

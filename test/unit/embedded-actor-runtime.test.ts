@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import type { DomainEvent } from "../../src/domain/domain-event.js";
+import { topicFor } from "../../src/domain/domain-event.js";
+import { ManualClock, settle } from "../../src/runtime/clock.js";
+import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
+import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
+import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { CounterActor, TEST_TENANT } from "../support/test-actors.js";
+
+const topic = topicFor({ tenant: TEST_TENANT });
+
+function runtime(store = new MemoryStateStore(), clock = new ManualClock(), idleTimeoutMs = 60_000) {
+  const bus = new EmbeddedEventBus({ clock, random: () => 0.5 });
+  const actors = new EmbeddedActorRuntime({ store, bus, clock, idleTimeoutMs });
+  actors.register(CounterActor);
+  return { store, clock, bus, actors };
+}
+
+describe("embedded actor runtime", () => {
+  it("deactivates idle actors and reactivates them from the store", async () => {
+    const { actors, clock } = runtime();
+    await actors.start();
+    await actors.invoke(CounterActor, "idle", "increment", { by: 3 });
+    expect(actors.activeCount).toBe(1);
+    await clock.advance(61_000);
+    await clock.advance(31_000);
+    expect(actors.activeCount).toBe(0);
+    expect(await actors.invoke(CounterActor, "idle", "get")).toBe(3);
+    await actors.close();
+  });
+
+  it("does not block one actor behind another actor's slow turn", async () => {
+    const { actors } = runtime();
+    await actors.start();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    class GatedActor {
+      async wait(): Promise<string> {
+        await gate;
+        return "released";
+      }
+    }
+    actors.register(GatedActor);
+    const slow = actors.invoke(GatedActor, "slow", "wait");
+    expect(await actors.invoke(CounterActor, "other", "increment", {})).toBe(1);
+    release();
+    expect(await slow).toBe("released");
+    await actors.close();
+  });
+
+  it("republishes outbox events that were committed but not delivered before a restart", async () => {
+    const store = new MemoryStateStore();
+    const clock = new ManualClock();
+    const first = runtime(store, clock);
+    first.bus.subscribe({ name: "always-retry", topic, handler: async () => "RETRY" });
+    await first.actors.start();
+    await first.actors.invoke(CounterActor, "pending", "increment", { emit: true });
+    await settle();
+    await first.actors.drain();
+    await first.bus.close();
+    await first.actors.close();
+    expect(await store.keys("outbox||")).toHaveLength(1);
+
+    const second = runtime(store, clock);
+    const delivered: DomainEvent[] = [];
+    second.bus.subscribe({
+      name: "after-restart",
+      topic,
+      handler: async (event) => {
+        delivered.push(event);
+        return "SUCCESS";
+      },
+    });
+    await second.actors.start();
+    await settle(20);
+    expect(delivered.map((e) => e.type)).toEqual(["counter.incremented"]);
+    expect(await store.keys("outbox||")).toHaveLength(0);
+    await second.actors.close();
+  });
+
+  it("refuses new calls once closing, after finishing the turns already queued", async () => {
+    const { actors } = runtime();
+    await actors.start();
+    const queued = Array.from({ length: 10 }, () => actors.invoke(CounterActor, "closing", "increment", {}));
+    const closed = actors.close();
+    expect(() => actors.invoke(CounterActor, "closing", "get")).toThrow(/shutting down/);
+    await closed;
+    expect((await Promise.all(queued)).at(-1)).toBe(10);
+  });
+});
+
+describe("embedded event bus", () => {
+  it("retries a throwing handler, then dead-letters once retries run out", async () => {
+    const clock = new ManualClock();
+    const bus = new EmbeddedEventBus({
+      clock,
+      retry: { maxAttempts: 3, initialDelayMs: 100, maxDelayMs: 1_000 },
+    });
+    let calls = 0;
+    bus.subscribe({
+      name: "broken",
+      topic: "t",
+      handler: async () => {
+        calls++;
+        throw new Error("boom");
+      },
+    });
+    const event = {
+      id: "urn:event:1",
+      type: "x",
+      tenant: TEST_TENANT,
+      occurredAt: "",
+      correlationUrn: "",
+      data: {},
+    };
+    const published = bus.publish("t", event);
+    await clock.advance(10_000);
+    await published;
+    expect(calls).toBe(3);
+    expect(bus.unclaimedDeadLetters).toEqual([
+      { subscription: "broken", topic: "t.dead-letter", event, reason: "retries-exhausted" },
+    ]);
+  });
+
+  it("acknowledges events of types a subscription does not want without calling it", async () => {
+    const bus = new EmbeddedEventBus({ clock: new ManualClock() });
+    const seen: string[] = [];
+    bus.subscribe({
+      name: "only-opened",
+      topic: "t",
+      types: ["case.opened"],
+      handler: async (e) => {
+        seen.push(e.type);
+        return "SUCCESS";
+      },
+    });
+    const base = { tenant: TEST_TENANT, occurredAt: "", correlationUrn: "", data: {} };
+    await bus.publish("t", { ...base, id: "urn:event:a", type: "case.amended" });
+    await bus.publish("t", { ...base, id: "urn:event:b", type: "case.opened" });
+    expect(seen).toEqual(["case.opened"]);
+  });
+
+  it("refuses duplicate subscription names", () => {
+    const bus = new EmbeddedEventBus({ clock: new ManualClock() });
+    const sub = { name: "dup", topic: "t", handler: async () => "SUCCESS" as const };
+    bus.subscribe(sub);
+    expect(() => bus.subscribe(sub)).toThrow(/Duplicate/);
+  });
+});
