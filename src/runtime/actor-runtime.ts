@@ -52,7 +52,8 @@ export type ActorMethod<A> = {
   [K in keyof A]: A[K] extends AnyMethod ? (K extends keyof ActorHooks ? never : K) : never;
 }[keyof A] &
   string;
-export type ActorArg<A, M extends keyof A> = A[M] extends (arg: infer P) => Promise<any> ? P : never;
+/** The method's parameter list: empty, one optional, or one required JSON argument. */
+export type ActorArgs<A, M extends keyof A> = A[M] extends (...args: infer P) => Promise<any> ? P : never;
 export type ActorResult<A, M extends keyof A> = A[M] extends (...args: any[]) => Promise<infer R> ? R : never;
 
 export interface ActorRuntime {
@@ -62,7 +63,7 @@ export interface ActorRuntime {
     actorClass: ActorClass<A>,
     actorId: string,
     method: M,
-    ...arg: ActorArg<A, M> extends undefined ? [] : [ActorArg<A, M>]
+    ...arg: ActorArgs<A, M>
   ): Promise<ActorResult<A, M>>;
   /** Finishes running turns, flushes outboxes, stops reminders. */
   close(): Promise<void>;

@@ -83,7 +83,8 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     this.scheduleSweep();
   }
 
-  invoke(actorClass: ActorClass<any>, actorId: string, method: string, arg?: unknown): Promise<any> {
+  invoke(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    const arg = args[0];
     const activation = this.activate(actorClass.name, actorId);
     if (!isCallableActorMethod(activation.instance, method)) {
       return Promise.reject(new Error(`${actorClass.name} has no callable method ${method}`));

@@ -1,0 +1,110 @@
+import Router from "@koa/router";
+import type { Context } from "koa";
+import type { DaprActorRuntime } from "./actor-runtime.js";
+import { type DaprEventBus, SUBSCRIPTION_ROUTES } from "./event-bus.js";
+
+export interface SidecarRoutesOptions {
+  /** Hosted actors; without it the app reports no actor types. */
+  actors?: DaprActorRuntime;
+  /** Subscriptions; without it the app subscribes to nothing. */
+  bus?: DaprEventBus;
+}
+
+/**
+ * The request body as bytes. These routes read the stream themselves (the SDK's actor runtime
+ * parses raw bodies, deliveries come as `application/cloudevents+json`), and fall back on what a
+ * body parser mounted before them kept.
+ */
+async function rawBody(ctx: Context): Promise<Buffer> {
+  const kept = (ctx.request as { rawBody?: unknown }).rawBody;
+  if (typeof kept === "string") return Buffer.from(kept);
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function fail(ctx: Context, status: number, error: unknown): void {
+  ctx.status = status;
+  ctx.body = { error: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The routes a Dapr sidecar calls on this app, mounted on Koa (the SDK's DaprServer insists on its
+ * own express server). Actor calls are dispatched into the SDK's actor runtime; pub/sub deliveries
+ * always answer an explicit SUCCESS, RETRY or DROP.
+ */
+export function sidecarRouter({ actors, bus }: SidecarRoutesOptions): Router {
+  const router = new Router();
+
+  router.get("/healthz", (ctx) => {
+    ctx.body = "ok";
+  });
+
+  router.get("/dapr/config", (ctx) => {
+    ctx.body = actors?.config() ?? { entities: [] };
+  });
+
+  router.get("/dapr/subscribe", (ctx) => {
+    ctx.body = bus?.daprSubscriptions() ?? [];
+  });
+
+  if (actors) {
+    router.put("/actors/:type/:id/method/remind/:name", async (ctx) => {
+      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
+      try {
+        await actors.dispatchReminder(type, id, name, await rawBody(ctx));
+        ctx.status = 200;
+      } catch (error) {
+        fail(ctx, 500, error);
+      }
+    });
+
+    router.put("/actors/:type/:id/method/timer/:name", async (ctx) => {
+      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
+      try {
+        await actors.dispatchTimer(type, id, name, await rawBody(ctx));
+        ctx.status = 200;
+      } catch (error) {
+        fail(ctx, 500, error);
+      }
+    });
+
+    router.put("/actors/:type/:id/method/:method", async (ctx) => {
+      const { type, id, method } = ctx.params as { type: string; id: string; method: string };
+      try {
+        ctx.body = await actors.dispatchMethod(type, id, method, await rawBody(ctx));
+      } catch (error) {
+        fail(ctx, 500, error);
+      }
+    });
+
+    router.delete("/actors/:type/:id", async (ctx) => {
+      const { type, id } = ctx.params as { type: string; id: string };
+      try {
+        ctx.status = (await actors.deactivate(type, id)) ? 200 : 404;
+      } catch (error) {
+        fail(ctx, 500, error);
+      }
+    });
+  }
+
+  if (bus) {
+    router.post(`${SUBSCRIPTION_ROUTES}/:name`, async (ctx) => {
+      let body: unknown;
+      try {
+        body = JSON.parse((await rawBody(ctx)).toString("utf8"));
+      } catch {
+        ctx.body = { status: "DROP" };
+        return;
+      }
+      const delivery = bus.deliver((ctx.params as { name: string }).name, body);
+      if (!delivery) {
+        ctx.status = 404;
+        return;
+      }
+      ctx.body = { status: await delivery };
+    });
+  }
+
+  return router;
+}

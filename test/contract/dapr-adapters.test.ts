@@ -1,0 +1,481 @@
+import type { Server } from "node:http";
+import { type AddressInfo, type Socket, createServer } from "node:net";
+import Koa from "koa";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import { DomainError } from "../../src/domain/domain-error.js";
+import { type ActorContext, type ActorRuntime, OUTBOX_KEY } from "../../src/runtime/actor-runtime.js";
+import { ManualClock } from "../../src/runtime/clock.js";
+import type { DeliveryResult, EventBus } from "../../src/runtime/event-bus.js";
+import { daprActorClass } from "../../src/runtime/dapr/actor-host.js";
+import { DaprActorRuntime } from "../../src/runtime/dapr/actor-runtime.js";
+import { DaprEventBus } from "../../src/runtime/dapr/event-bus.js";
+import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
+import { probeSidecar } from "../../src/runtime/dapr/sidecar-probe.js";
+import { DaprStateStore } from "../../src/runtime/dapr/state-store.js";
+import { EtagMismatchError } from "../../src/runtime/state-store.js";
+import { type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
+import {
+  type ActorRuntimeUnderTest,
+  type RuntimeSetup,
+  actorRuntimeContract,
+} from "./actor-runtime.contract.js";
+
+const TENANT = "urn:airline:LH";
+const TOPIC = topicFor({ tenant: TENANT });
+const DEAD_LETTERS = `${TOPIC}.dead`;
+
+interface Reminded {
+  name: string;
+  data: unknown;
+}
+
+/** A tiny actor: a counter that can announce, refuse, crash and be reminded. */
+class Counter {
+  constructor(private readonly context: ActorContext) {}
+
+  async increment(by: number): Promise<number> {
+    const next = ((await this.context.state.get<number>("count")) ?? 0) + by;
+    this.context.state.set("count", next);
+    return next;
+  }
+
+  async incrementAndAnnounce(by: number): Promise<number> {
+    const count = await this.increment(by);
+    this.context.emit({
+      type: "counter.incremented",
+      tenant: TENANT,
+      correlationUrn: `urn:counter:${this.context.actorId}`,
+      data: { count },
+    });
+    return count;
+  }
+
+  async incrementThenRefuse(by: number): Promise<never> {
+    await this.incrementAndAnnounce(by);
+    throw new DomainError("conflict", "counter-frozen", "The counter is frozen", { by });
+  }
+
+  async incrementThenCrash(by: number): Promise<never> {
+    await this.incrementAndAnnounce(by);
+    throw new Error("disk on fire");
+  }
+
+  async count(_: null): Promise<number> {
+    return (await this.context.state.get<number>("count")) ?? 0;
+  }
+
+  async remindLater(spec: { dueInMs: number; periodMs?: number; note: string }): Promise<void> {
+    await this.context.reminders.set("tick", {
+      dueInMs: spec.dueInMs,
+      periodMs: spec.periodMs,
+      data: { note: spec.note },
+    });
+  }
+
+  async stopReminding(_: null): Promise<void> {
+    await this.context.reminders.cancel("tick");
+  }
+
+  async receiveReminder(name: string, data: unknown): Promise<void> {
+    const seen = (await this.context.state.get<Reminded[]>("reminded")) ?? [];
+    this.context.state.set("reminded", [...seen, { name, data }]);
+  }
+
+  async reminded(_: null): Promise<Reminded[]> {
+    return (await this.context.state.get<Reminded[]>("reminded")) ?? [];
+  }
+}
+
+interface App {
+  port: number;
+  actors: ActorRuntime;
+  bus: DaprEventBus;
+  close(): Promise<void>;
+}
+
+let clock: ManualClock;
+let sidecar: StandinSidecar;
+const apps = new Set<App>();
+
+/** One app process: Koa with the sidecar routes on a free port, attached to the stand-in. */
+async function startAppWith(setup: RuntimeSetup): Promise<App> {
+  const address = { httpPort: sidecar.httpPort };
+  const bus = new DaprEventBus({ sidecar: address, pubsubName: "pubsub" });
+  const actors = new DaprActorRuntime({ sidecar: address, bus, clock, onError: () => {} });
+  setup({ actors, bus });
+  const koa = new Koa();
+  koa.use(sidecarRouter({ actors, bus }).routes());
+  const server: Server = koa.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const port = (server.address() as AddressInfo).port;
+  await sidecar.attachApp(port);
+  const app: App = {
+    port,
+    actors,
+    bus,
+    async close() {
+      apps.delete(app);
+      await actors.close();
+      await bus.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+  apps.add(app);
+  return app;
+}
+
+/** An app hosting the test's Counter, with the subscriptions a test needs. */
+function startApp(subscribe: (bus: EventBus) => void = () => {}): Promise<App> {
+  return startAppWith(({ actors, bus }) => {
+    actors.register(Counter);
+    subscribe(bus);
+  });
+}
+
+async function settled(): Promise<void> {
+  await sidecar.idle();
+}
+
+/** Redelivery waits exactly 100, 200, 400 ms (no jitter) on the manual clock. */
+const retry = { maxAttempts: 4, initialDelayMs: 100, maxDelayMs: 1_000 };
+
+beforeEach(async () => {
+  clock = new ManualClock("2026-03-01T08:00:00Z");
+  sidecar = await startStandinSidecar({ clock, retry, random: () => 1 });
+});
+
+afterEach(async () => {
+  for (const app of apps) await app.close();
+  await sidecar.close();
+});
+
+/** The runtime contract every ActorRuntime passes, here over the Dapr adapters and the stand-in. */
+async function daprUnderTest(setup: RuntimeSetup): Promise<ActorRuntimeUnderTest> {
+  const app = await startAppWith(setup);
+  return {
+    actors: app.actors,
+    bus: app.bus,
+    clock,
+    settle: () => sidecar.idle(),
+    close: () => app.close(),
+    restart: async () => {
+      await app.close();
+      return daprUnderTest(setup);
+    },
+  };
+}
+
+actorRuntimeContract("Dapr adapters through the stand-in sidecar", daprUnderTest);
+
+describe("Dapr actors through the stand-in sidecar", () => {
+  it("reports the plain class name as the actor type, and its subscriptions", async () => {
+    const { port } = await startApp((bus) =>
+      bus.subscribe({
+        name: "counter-log",
+        topic: TOPIC,
+        handler: async () => "SUCCESS",
+        deadLetterTopic: DEAD_LETTERS,
+      }),
+    );
+    expect(daprActorClass(Counter, {} as never).name).toBe("Counter");
+    const base = `http://127.0.0.1:${port}`;
+    expect(await (await fetch(`${base}/dapr/config`)).json()).toMatchObject({
+      entities: ["Counter"],
+      reentrancy: { enabled: false },
+    });
+    expect(await (await fetch(`${base}/dapr/subscribe`)).json()).toEqual([
+      {
+        pubsubname: "pubsub",
+        topic: TOPIC,
+        route: "/dapr/events/counter-log",
+        deadLetterTopic: DEAD_LETTERS,
+      },
+    ]);
+  });
+
+  it("serializes 100 concurrent calls on one actor into a consistent count", async () => {
+    const { actors } = await startApp();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => actors.invoke(Counter, "concurrent", "increment", 1)),
+    );
+    expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(await actors.invoke(Counter, "concurrent", "count", null)).toBe(100);
+    expect((await sidecar.http.store.get("app||Counter||concurrent||count"))?.value).toBe(100);
+  });
+
+  it("rolls back a throwing turn and hands a DomainError back as a DomainError", async () => {
+    const { actors } = await startApp();
+    await actors.invoke(Counter, "refuser", "increment", 5);
+
+    const refused = await actors.invoke(Counter, "refuser", "incrementThenRefuse", 3).catch((error) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      code: "counter-frozen",
+      message: "The counter is frozen",
+      details: { by: 3 },
+    });
+
+    const crashed = await actors.invoke(Counter, "refuser", "incrementThenCrash", 4).catch((error) => error);
+    expect(crashed).toBeInstanceOf(Error);
+    expect(crashed).not.toBeInstanceOf(DomainError);
+    expect(crashed.message).toBe("disk on fire");
+
+    expect(await actors.invoke(Counter, "refuser", "count", null)).toBe(5);
+    await settled();
+    expect(sidecar.http.published(TOPIC)).toEqual([]);
+    expect(await sidecar.http.store.get(`app||Counter||refuser||${OUTBOX_KEY}`)).toBeUndefined();
+  });
+});
+
+describe("Dapr pub/sub through the stand-in sidecar", () => {
+  it("publishes an outbox event once per committed turn and redelivers it on RETRY or a throw", async () => {
+    const attempts: DomainEvent[] = [];
+    const verdicts: Array<() => DeliveryResult> = [
+      () => {
+        throw new Error("subscriber down");
+      },
+      () => "RETRY",
+      () => "SUCCESS",
+    ];
+    const { actors } = await startApp((bus) =>
+      bus.subscribe({
+        name: "counter-log",
+        topic: TOPIC,
+        handler: async (event) => {
+          attempts.push(event);
+          return verdicts[attempts.length - 1]!();
+        },
+      }),
+    );
+
+    await actors.invoke(Counter, "announcer", "incrementAndAnnounce", 2);
+    await actors.invoke(Counter, "announcer", "incrementThenRefuse", 1).catch(() => undefined);
+    await settled();
+
+    const published = sidecar.http.published(TOPIC);
+    expect(published).toHaveLength(1);
+    const event = published[0]!.data as DomainEvent;
+    expect(event).toMatchObject({
+      type: "counter.incremented",
+      tenant: TENANT,
+      occurredAt: "2026-03-01T08:00:00.000Z",
+      data: { count: 2 },
+    });
+    expect(event.id).toMatch(/^urn:event:[0-9a-f-]{36}$/);
+    expect(attempts.map((e) => e.id)).toEqual([event.id]);
+
+    await clock.advance(100);
+    await settled();
+    expect(attempts).toHaveLength(2);
+    await clock.advance(200);
+    await settled();
+    expect(attempts).toHaveLength(3);
+    await clock.advance(10_000);
+    await settled();
+    expect(attempts.map((e) => e.id)).toEqual([event.id, event.id, event.id]);
+    expect(await sidecar.http.store.get(`app||Counter||announcer||${OUTBOX_KEY}`)).toBeUndefined();
+  });
+
+  it("keeps the outbox when publishing fails and publishes it at the actor's next turn", async () => {
+    const { actors } = await startApp();
+    sidecar.http.failNextPublishes(1);
+    expect(await actors.invoke(Counter, "unlucky", "incrementAndAnnounce", 1)).toBe(1);
+    expect(sidecar.http.published(TOPIC)).toEqual([]);
+    const kept = await sidecar.http.store.get<DomainEvent[]>(`app||Counter||unlucky||${OUTBOX_KEY}`);
+    expect(kept?.value.map((e) => e.data)).toEqual([{ count: 1 }]);
+
+    await actors.invoke(Counter, "unlucky", "count", null);
+    expect(sidecar.http.published(TOPIC).map((e) => (e.data as DomainEvent).id)).toEqual([
+      kept?.value[0]?.id,
+    ]);
+    expect(await sidecar.http.store.get(`app||Counter||unlucky||${OUTBOX_KEY}`)).toBeUndefined();
+  });
+
+  it("sends a DROPped event to the dead-letter topic", async () => {
+    const deadLetters: DomainEvent[] = [];
+    const { actors } = await startApp((bus) => {
+      bus.subscribe({
+        name: "picky",
+        topic: TOPIC,
+        handler: async () => "DROP",
+        deadLetterTopic: DEAD_LETTERS,
+      });
+      bus.subscribe({
+        name: "dead-letters",
+        topic: DEAD_LETTERS,
+        handler: async (event) => {
+          deadLetters.push(event);
+          return "SUCCESS";
+        },
+      });
+    });
+    await actors.invoke(Counter, "dropped", "incrementAndAnnounce", 1);
+    await settled();
+    const [event] = sidecar.http.published(TOPIC).map((e) => e.data as DomainEvent);
+    expect(sidecar.http.published(DEAD_LETTERS).map((e) => e.data)).toEqual([event]);
+    expect(deadLetters).toEqual([event]);
+  });
+
+  it("acknowledges events of other types without running the handler", async () => {
+    const handled: DomainEvent[] = [];
+    const { actors } = await startApp((bus) =>
+      bus.subscribe({
+        name: "other-types",
+        topic: TOPIC,
+        types: ["counter.reset"],
+        handler: async (event) => {
+          handled.push(event);
+          return "RETRY";
+        },
+        deadLetterTopic: DEAD_LETTERS,
+      }),
+    );
+    await actors.invoke(Counter, "ignored", "incrementAndAnnounce", 1);
+    await settled();
+    await clock.advance(10_000);
+    await settled();
+    expect(handled).toEqual([]);
+    expect(sidecar.http.published(DEAD_LETTERS)).toEqual([]);
+  });
+
+  it("refuses a second subscription on a topic, which Dapr would silently ignore", async () => {
+    const bus = new DaprEventBus({ sidecar: { httpPort: sidecar.httpPort }, pubsubName: "pubsub" });
+    bus.subscribe({ name: "first", topic: TOPIC, handler: async () => "SUCCESS" });
+    expect(() => bus.subscribe({ name: "second", topic: TOPIC, handler: async () => "SUCCESS" })).toThrow(
+      /one subscription per app/,
+    );
+  });
+
+  it("throws when the sidecar refuses a publication", async () => {
+    const { bus } = await startApp();
+    sidecar.http.failNextPublishes(1);
+    const event: DomainEvent = {
+      id: "urn:event:1",
+      type: "counter.incremented",
+      tenant: TENANT,
+      occurredAt: "2026-03-01T08:00:00.000Z",
+      correlationUrn: "urn:counter:x",
+      data: {},
+    };
+    await expect(bus.publish(TOPIC, event)).rejects.toThrow(/500/);
+    await bus.publish(TOPIC, event);
+    expect(sidecar.http.published(TOPIC).map((e) => e.data)).toEqual([event]);
+  });
+});
+
+describe("Dapr reminders through the stand-in sidecar", () => {
+  it("fires a one-shot reminder as a turn when the manual clock reaches it", async () => {
+    const { actors } = await startApp();
+    await actors.invoke(Counter, "sleeper", "remindLater", { dueInMs: 60_000, note: "wake up" });
+    expect(sidecar.http.registeredReminders()).toMatchObject([
+      { actorType: "Counter", actorId: "sleeper", name: "tick" },
+    ]);
+
+    await clock.advance(59_999);
+    await settled();
+    expect(await actors.invoke(Counter, "sleeper", "reminded", null)).toEqual([]);
+
+    await clock.advance(1);
+    await settled();
+    expect(await actors.invoke(Counter, "sleeper", "reminded", null)).toEqual([
+      { name: "tick", data: { note: "wake up" } },
+    ]);
+    expect(sidecar.http.registeredReminders()).toEqual([]);
+  });
+
+  it("repeats a periodic reminder until the actor cancels it", async () => {
+    const { actors } = await startApp();
+    await actors.invoke(Counter, "metronome", "remindLater", {
+      dueInMs: 1_000,
+      periodMs: 1_000,
+      note: "beat",
+    });
+    await clock.advance(1_000);
+    await settled();
+    await clock.advance(1_000);
+    await settled();
+    expect(await actors.invoke(Counter, "metronome", "reminded", null)).toHaveLength(2);
+
+    await actors.invoke(Counter, "metronome", "stopReminding", null);
+    await clock.advance(5_000);
+    await settled();
+    expect(await actors.invoke(Counter, "metronome", "reminded", null)).toHaveLength(2);
+    expect(sidecar.http.registeredReminders()).toEqual([]);
+  });
+
+  it("fires a reminder into a restarted app, which reads the actor state the old one committed", async () => {
+    const before = await startApp();
+    await before.actors.invoke(Counter, "survivor", "increment", 7);
+    await before.actors.invoke(Counter, "survivor", "remindLater", { dueInMs: 60_000, note: "still here" });
+    await before.close();
+
+    const after = await startApp();
+    await clock.advance(60_000);
+    await settled();
+    expect(await after.actors.invoke(Counter, "survivor", "reminded", null)).toEqual([
+      { name: "tick", data: { note: "still here" } },
+    ]);
+    expect(await after.actors.invoke(Counter, "survivor", "count", null)).toBe(7);
+  });
+});
+
+describe("Dapr state store through the stand-in sidecar", () => {
+  it("writes with first-write ETags and applies transactions all or nothing", async () => {
+    const store = new DaprStateStore({ sidecar: { httpPort: sidecar.httpPort }, storeName: "statestore" });
+    expect(await store.get("case")).toBeUndefined();
+
+    const first = await store.set("case", { status: "OPEN" });
+    expect(await store.get("case")).toEqual({ key: "case", value: { status: "OPEN" }, etag: first });
+    const second = await store.set("case", { status: "CLOSED" }, { etag: first });
+    expect(second).not.toBe(first);
+    await expect(store.set("case", { status: "LOST" }, { etag: first })).rejects.toBeInstanceOf(
+      EtagMismatchError,
+    );
+    await expect(store.delete("case", { etag: first })).rejects.toBeInstanceOf(EtagMismatchError);
+
+    const stale = store.transact([
+      { operation: "upsert", key: "index", value: 1 },
+      { operation: "upsert", key: "case", value: { status: "LOST" }, etag: first },
+    ]);
+    await expect(stale).rejects.toMatchObject({ name: "EtagMismatchError", key: "case" });
+    expect(await store.get("index")).toBeUndefined();
+
+    await store.transact([
+      { operation: "upsert", key: "index", value: 1 },
+      { operation: "delete", key: "case", etag: second },
+    ]);
+    const many = await store.getMany(["index", "case", "missing"]);
+    expect([...many.keys()]).toEqual(["index"]);
+    expect(many.get("index")?.value).toBe(1);
+    await store.delete("missing");
+  });
+});
+
+describe("probeSidecar", () => {
+  it("answers true for a sidecar and false fast for a closed port or a silent one", async () => {
+    expect(await probeSidecar(sidecar.httpPort)).toBe(true);
+
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const started = performance.now();
+    expect(await probeSidecar(closedPort)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1_500);
+
+    const connections: Socket[] = [];
+    const silent = createServer((socket) => connections.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      expect(await probeSidecar((silent.address() as AddressInfo).port, 200)).toBe(false);
+    } finally {
+      for (const socket of connections) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
