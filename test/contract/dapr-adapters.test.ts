@@ -191,8 +191,8 @@ describe("Dapr actors through the stand-in sidecar", () => {
       {
         pubsubname: "pubsub",
         topic: TOPIC,
-        route: "/dapr/events/counter-log",
-        deadLetterTopic: DEAD_LETTERS,
+        route: `/dapr/events/${encodeURIComponent(TOPIC)}`,
+        deadLetterTopic: `${TOPIC}.dead-letter`,
       },
     ]);
   });
@@ -343,12 +343,33 @@ describe("Dapr pub/sub through the stand-in sidecar", () => {
     expect(sidecar.http.published(DEAD_LETTERS)).toEqual([]);
   });
 
-  it("refuses a second subscription on a topic, which Dapr would silently ignore", async () => {
-    const bus = new DaprEventBus({ sidecar: { httpPort: sidecar.httpPort }, pubsubName: "pubsub" });
-    bus.subscribe({ name: "first", topic: TOPIC, handler: async () => "SUCCESS" });
-    expect(() => bus.subscribe({ name: "second", topic: TOPIC, handler: async () => "SUCCESS" })).toThrow(
-      /one subscription per app/,
-    );
+  it("fans one topic out to several subscriptions, retrying only the one that asked", async () => {
+    const seen: string[] = [];
+    let retriesLeft = 1;
+    const { actors } = await startApp((bus) => {
+      bus.subscribe({
+        name: "steady",
+        topic: TOPIC,
+        handler: async () => {
+          seen.push("steady");
+          return "SUCCESS";
+        },
+      });
+      bus.subscribe({
+        name: "flaky",
+        topic: TOPIC,
+        handler: async () => {
+          seen.push("flaky");
+          return retriesLeft-- > 0 ? "RETRY" : "SUCCESS";
+        },
+      });
+    });
+    await actors.invoke(Counter, "fan-out", "incrementAndAnnounce", 1);
+    await settled();
+    await clock.advance(1_000);
+    await settled();
+    expect(seen.filter((s) => s === "steady")).toHaveLength(1);
+    expect(seen.filter((s) => s === "flaky")).toHaveLength(2);
   });
 
   it("throws when the sidecar refuses a publication", async () => {

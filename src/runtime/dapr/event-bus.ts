@@ -54,14 +54,23 @@ export function eventFromDelivery(body: unknown): DomainEvent | undefined {
     : undefined;
 }
 
+/** How many (subscription, event) outcomes to remember so a redelivery skips handlers that are done. */
+const SETTLED_MEMORY = 50_000;
+
 /**
- * Pub/sub through the sidecar. Subscriptions become programmatic Dapr subscriptions served by the
- * sidecar routes; every delivery is answered with an explicit status, because Dapr acknowledges a
- * subscriber that merely fails as SUCCESS and the event would be lost.
+ * Pub/sub through the sidecar. Dapr delivers a topic to one programmatic subscription per app, so
+ * the app declares one Dapr subscription per topic and fans each delivery out to its own
+ * subscriptions. Each keeps its own outcome: a redelivery runs only the handlers that asked for a
+ * retry, and a subscription that drops an event sends it to its own dead-letter topic. Every
+ * delivery is answered with an explicit status, because Dapr acknowledges a subscriber that merely
+ * fails as SUCCESS and the event would be lost.
  */
 export class DaprEventBus implements EventBus {
   private readonly sidecar: SidecarHttp;
   private readonly subscriptions = new Map<string, Subscription>();
+  private readonly byTopic = new Map<string, Subscription[]>();
+  /** `<subscription>|<event id>` of deliveries that need no rerun, oldest first. */
+  private readonly settled = new Set<string>();
   private readonly deliveries = new Set<Promise<DeliveryResult>>();
   private closed = false;
 
@@ -75,39 +84,30 @@ export class DaprEventBus implements EventBus {
     await this.sidecar.request("POST", path, { body: event });
   }
 
-  /**
-   * Registers before the sidecar reads `/dapr/subscribe` (Dapr reads it once, at start-up). Dapr
-   * keeps one subscription per topic and app and silently ignores the others, so a second
-   * subscription on the same topic is refused here rather than never delivered.
-   */
+  /** Registers before the sidecar reads `/dapr/subscribe` (Dapr reads it once, at start-up). */
   subscribe(subscription: Subscription): void {
     if (this.subscriptions.has(subscription.name)) {
       throw new Error(`Duplicate subscription name ${subscription.name}`);
     }
-    const sameTopic = [...this.subscriptions.values()].find((s) => s.topic === subscription.topic);
-    if (sameTopic) {
-      throw new Error(
-        `Subscription ${subscription.name} is on topic ${subscription.topic} like ${sameTopic.name}; ` +
-          "Dapr delivers a topic to one subscription per app: handle both in one subscription",
-      );
-    }
     this.subscriptions.set(subscription.name, subscription);
+    this.byTopic.set(subscription.topic, [...(this.byTopic.get(subscription.topic) ?? []), subscription]);
   }
 
   daprSubscriptions(): DaprSubscriptionEntry[] {
-    return [...this.subscriptions.values()].map((s) => ({
+    return [...this.byTopic.keys()].map((topic) => ({
       pubsubname: this.options.pubsubName,
-      topic: s.topic,
-      route: subscriptionRoute(s.name),
-      deadLetterTopic: s.deadLetterTopic ?? `${s.topic}.dead-letter`,
+      topic,
+      route: subscriptionRoute(topic),
+      // Reached only when a payload is not an event at all; subscriptions dead-letter their own drops.
+      deadLetterTopic: `${topic}.dead-letter`,
     }));
   }
 
-  /** Runs one delivery; undefined when no subscription has that name. */
-  deliver(name: string, body: unknown): Promise<DeliveryResult> | undefined {
-    const subscription = this.subscriptions.get(name);
-    if (!subscription) return undefined;
-    const delivery = this.handle(subscription, body);
+  /** Runs one delivery of `topic`; undefined when the app does not subscribe to it. */
+  deliver(topic: string, body: unknown): Promise<DeliveryResult> | undefined {
+    const subscriptions = this.byTopic.get(topic);
+    if (!subscriptions) return undefined;
+    const delivery = this.fanOut(subscriptions, body);
     this.deliveries.add(delivery);
     return delivery.finally(() => this.deliveries.delete(delivery));
   }
@@ -117,19 +117,35 @@ export class DaprEventBus implements EventBus {
     await Promise.allSettled([...this.deliveries]);
   }
 
-  private async handle(subscription: Subscription, body: unknown): Promise<DeliveryResult> {
+  private async fanOut(subscriptions: Subscription[], body: unknown): Promise<DeliveryResult> {
     // A closing app asks for redelivery, which the next instance then gets.
     if (this.closed) return "RETRY";
     const event = eventFromDelivery(body);
     // Redelivering a payload that is not an event cannot help: straight to the dead letter.
     if (!event) return "DROP";
-    if (subscription.types && !subscription.types.includes(event.type)) return "SUCCESS";
-    try {
-      const result = await subscription.handler(event);
-      return result === "SUCCESS" || result === "DROP" ? result : "RETRY";
-    } catch (error) {
-      this.options.onError?.(error, subscription.name, event);
-      return "RETRY";
+    const results = await Promise.all(subscriptions.map((subscription) => this.handle(subscription, event)));
+    return results.includes("RETRY") ? "RETRY" : "SUCCESS";
+  }
+
+  private async handle(subscription: Subscription, event: DomainEvent): Promise<DeliveryResult> {
+    const key = `${subscription.name}|${event.id}`;
+    if (this.settled.has(key)) return "SUCCESS";
+    let result: DeliveryResult = "SUCCESS";
+    if (!subscription.types || subscription.types.includes(event.type)) {
+      try {
+        result = await subscription.handler(event);
+        if (result === "DROP") await this.publish(subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`, event);
+      } catch (error) {
+        this.options.onError?.(error, subscription.name, event);
+        result = "RETRY";
+      }
     }
+    if (result !== "RETRY") this.remember(key);
+    return result === "DROP" ? "SUCCESS" : result;
+  }
+
+  private remember(key: string): void {
+    this.settled.add(key);
+    if (this.settled.size > SETTLED_MEMORY) this.settled.delete(this.settled.values().next().value!);
   }
 }
