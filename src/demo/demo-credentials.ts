@@ -1,0 +1,67 @@
+import type { Audiences } from "../identity/audiences.js";
+import type { OperatorRole } from "../domain/roles.js";
+import { DEMO_AIRLINES } from "./demo-airlines.js";
+import { demoPartnerRegistrations } from "./demo-partners.js";
+import { DEMO_USERS } from "./demo-users.js";
+
+export interface DemoCredentials {
+  baseUrl: string;
+  passengerBaseUrl: string;
+  authUrl: string;
+  audiences: Audiences;
+  tenants: DemoTenantCredentials[];
+}
+
+export interface DemoTenantCredentials {
+  airlineUrn: string;
+  airports: string[];
+  passengerBaseUrl: string;
+  users: { username: string; password: string; role: OperatorRole; airport?: string; totpSecret?: string }[];
+  partners: { clientId: string; clientSecret: string; scopes: string[]; tier: 1 | 2 | 3 }[];
+}
+
+export interface DemoEndpoints {
+  baseUrl: string;
+  passengerBaseUrl: string;
+  authUrl: string;
+  audiences: Audiences;
+  /** Milliseconds since the epoch; places the demo partner's secret-rotation window. */
+  now: number;
+}
+
+/**
+ * Everything a person or script needs to call the demo: per tenant, the users with their passwords
+ * and TOTP secrets and the partner clients with their current secrets. The user without an
+ * organization belongs to no tenant and so is not listed.
+ */
+export function demoCredentials({
+  baseUrl,
+  passengerBaseUrl,
+  authUrl,
+  audiences,
+  now,
+}: DemoEndpoints): DemoCredentials {
+  const partners = demoPartnerRegistrations(now);
+  return {
+    baseUrl,
+    passengerBaseUrl,
+    authUrl,
+    audiences,
+    tenants: DEMO_AIRLINES.map((airline) => ({
+      airlineUrn: airline.airlineUrn,
+      airports: airline.airports.map((a) => a.code),
+      // One passenger host serves every tenant in development; production gives each its own subdomain.
+      passengerBaseUrl,
+      users: DEMO_USERS.filter((u) => u.membership?.airlineUrn === airline.airlineUrn).map((u) => ({
+        username: u.username,
+        password: u.password,
+        role: u.membership!.role,
+        ...(u.membership!.airport ? { airport: u.membership!.airport } : {}),
+        ...(u.totpSecret ? { totpSecret: u.totpSecret } : {}),
+      })),
+      partners: partners
+        .filter((p) => p.airlineUrn === airline.airlineUrn)
+        .map((p) => ({ clientId: p.clientId, clientSecret: p.clientSecret, scopes: p.scopes, tier: p.tier })),
+    })),
+  };
+}

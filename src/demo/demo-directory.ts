@@ -1,0 +1,16 @@
+import type { Clock } from "../runtime/clock.js";
+import { systemClock } from "../runtime/clock.js";
+import type { Directory } from "../identity/directory.js";
+import { StaticDirectory } from "../identity/static-directory.js";
+import { DEMO_AIRLINES } from "./demo-airlines.js";
+import { demoPartnerRegistrations } from "./demo-partners.js";
+import { DEMO_USERS } from "./demo-users.js";
+
+/** The seeded directory of the embedded default: two demo airlines, their users and partners. */
+export function createDemoDirectory(clock: Clock = systemClock): Directory {
+  return new StaticDirectory({
+    organizations: DEMO_AIRLINES,
+    users: DEMO_USERS,
+    partners: demoPartnerRegistrations(clock.now()),
+  });
+}

@@ -1,0 +1,127 @@
+import { decodeJwt, type JWTPayload } from "jose";
+import type { Context } from "koa";
+import type { ServiceRole } from "../../domain/roles.js";
+import { MFA_REQUIRED_ROLES } from "../../identity/claims.js";
+import type { RevokedGrants } from "../../identity/revoked-grants.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { Access, Principal } from "../access.js";
+import { UnauthorizedError } from "../errors.js";
+import { assertRole, assertScope } from "./authorization.js";
+import { bearerToken } from "./bearer-token.js";
+import type { EmergencyRevocationList } from "./emergency-revocations.js";
+import {
+  isServiceToken,
+  operatorPrincipal,
+  type PartnerRegistrationLookup,
+  partnerPrincipal,
+  passengerPrincipal,
+} from "./principals.js";
+import { type TokenTrust, type TokenVerifier, tokenVerifier } from "./token-verifier.js";
+
+export interface AuthenticatorOptions {
+  /** RS256 tokens of the operator identity provider. */
+  operator: TokenTrust;
+  /** RS256 client-credentials tokens; same issuer as the operator's in the embedded default, distinct audience. */
+  partner: TokenTrust;
+  /** EdDSA (Ed25519) session tokens, signed by the passenger component with a key of its own. */
+  passenger: TokenTrust;
+  /** The partner registry (the directory), for the tier and to end tokens of deleted registrations. */
+  partnerRegistrations: PartnerRegistrationLookup;
+  revocations: EmergencyRevocationList;
+  revokedGrants: RevokedGrants;
+  clock: Clock;
+  /** Tolerated clock difference for exp and nbf; 30 s unless told. */
+  skewSeconds?: number;
+  /** Roles whose tokens must show a second factor (`otp` in `amr`); spec 5.1 by default. */
+  mfaRequiredRoles?: readonly ServiceRole[];
+}
+
+export type ProtectedAccess = Exclude<Access, { kind: "public" }>;
+
+export interface Authenticator {
+  /**
+   * The caller of a route with this access rule, or a thrown UnauthorizedError (401, with the
+   * WWW-Authenticate reason), ForbiddenError / InsufficientScopeError (403). Public routes never call it.
+   */
+  authenticate(ctx: Context, access: ProtectedAccess): Promise<Principal>;
+}
+
+type Surface = Principal["surface"];
+
+/**
+ * Verifies bearer tokens per surface, each against its own issuer, audience, algorithm and key,
+ * so a token of one surface never passes on another; then applies revocation, MFA and the route's
+ * role or scope.
+ */
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
+  const skewSeconds = options.skewSeconds ?? 30;
+  const mfaRoles: ReadonlySet<ServiceRole> = new Set(options.mfaRequiredRoles ?? MFA_REQUIRED_ROLES);
+  const common = { clock: options.clock, skewSeconds };
+  const verifiers: Record<Surface, TokenVerifier> = {
+    operator: tokenVerifier(options.operator, { ...common, algorithms: ["RS256"], typ: "at+jwt" }),
+    partner: tokenVerifier(options.partner, { ...common, algorithms: ["RS256"], typ: "at+jwt" }),
+    passenger: tokenVerifier(options.passenger, { ...common, algorithms: ["EdDSA", "Ed25519"] }),
+  };
+  const audiences: Record<Surface, string> = {
+    operator: options.operator.audience,
+    partner: options.partner.audience,
+    passenger: options.passenger.audience,
+  };
+
+  async function principalOf(surface: Surface, claims: JWTPayload): Promise<Principal> {
+    if (surface === "partner") return partnerPrincipal(claims, options.partnerRegistrations);
+    if (surface === "passenger") return passengerPrincipal(claims);
+    const principal = operatorPrincipal(claims);
+    // A service token has no interactive login behind it; the ADMIN who minted it passed MFA.
+    if (!isServiceToken(claims) && mfaRoles.has(principal.role) && !principal.amr.includes("otp")) {
+      throw new UnauthorizedError(
+        "invalid_token",
+        `Role ${principal.role} requires multi-factor authentication`,
+      );
+    }
+    return principal;
+  }
+
+  async function assertNotRevoked(principal: Principal, claims: JWTPayload): Promise<void> {
+    const subjects = [principal.actorUrn, ...(claims.sub ? [claims.sub] : [])];
+    const tokenId = typeof claims.jti === "string" ? claims.jti : undefined;
+    if (await options.revocations.isRevoked({ subjects, ...(tokenId ? { tokenId } : {}) })) {
+      throw new UnauthorizedError("invalid_token", "The access token has been revoked");
+    }
+    if (
+      principal.surface === "operator" &&
+      principal.grantId &&
+      (await options.revokedGrants.has(principal.grantId))
+    ) {
+      throw new UnauthorizedError("invalid_token", "The session of this access token has been revoked");
+    }
+  }
+
+  /** For `any-token` routes: the surface whose audience the (not yet verified) token names. */
+  function surfaceNamedBy(token: string): Surface {
+    let aud: JWTPayload["aud"];
+    try {
+      aud = decodeJwt(token).aud;
+    } catch {
+      throw new UnauthorizedError("invalid_token", "The access token is malformed");
+    }
+    const named = Array.isArray(aud) ? aud : [aud];
+    const surface = (Object.keys(audiences) as Surface[]).find((s) => named.includes(audiences[s]));
+    if (!surface)
+      throw new UnauthorizedError("invalid_token", "The access token's aud claim is not accepted");
+    return surface;
+  }
+
+  return {
+    async authenticate(ctx, access) {
+      const token = bearerToken(ctx);
+      const surface = access.kind === "any-token" ? surfaceNamedBy(token) : access.kind;
+      const claims = await verifiers[surface](token);
+      const principal = await principalOf(surface, claims);
+      await assertNotRevoked(principal, claims);
+      if (access.kind === "operator" && principal.surface === "operator") assertRole(principal, access.anyOf);
+      if (access.kind === "partner" && principal.surface === "partner") assertScope(principal, access.scope);
+      return principal;
+    },
+  };
+}

@@ -1,0 +1,262 @@
+/**
+ * Wires route declarations into Koa. Every request goes through the same stages, in this order:
+ *
+ *   tracing → problem handling                      (httpConventions, once per app)
+ *   → deprecation headers → authentication → rate limit → body parsing → validation
+ *   → idempotency → handler → response headers      (per route, mountRoutes)
+ *
+ * so a route's handler only ever sees an authenticated caller and valid input, and every failure on
+ * the way is an RFC 7807 problem carrying the request's trace.
+ */
+import { bodyParser } from "@koa/bodyparser";
+import Router from "@koa/router";
+import type { Context, Middleware } from "koa";
+import { type Logger, pino } from "pino";
+import type { Clock } from "../runtime/clock.js";
+import type { CounterStore } from "../runtime/counter-store.js";
+import type { Access, Principal } from "./access.js";
+import { ProblemError, UnauthorizedError } from "./errors.js";
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  IdempotencyKeys,
+  type IdempotencyOptions,
+  type IdempotentRun,
+  readIdempotencyKey,
+  requestFingerprint,
+  type StoredResponse,
+} from "./idempotency.js";
+import { refuseOffsetPagination } from "./pagination.js";
+import {
+  asProblemError,
+  DEFAULT_ERRORS_URL,
+  PROBLEM_CONTENT_TYPE,
+  problemBody,
+  problemHandling,
+} from "./problem.js";
+import { RateLimiter, type RateLimitPolicy } from "./rate-limit.js";
+import type { Deprecation, HandlerInput, Route } from "./route.js";
+import { traceOf, tracing } from "./tracing.js";
+import { compileRequestValidator, type RequestValidator } from "./validation.js";
+
+/**
+ * Verifies the caller's token for a route's access rule and returns who it is; throws
+ * UnauthorizedError (401) or ForbiddenError (403). Never called for public routes.
+ */
+export type Authenticate = (ctx: Context, access: Exclude<Access, { kind: "public" }>) => Promise<Principal>;
+
+export interface RouteDeps {
+  authenticate: Authenticate;
+  /** Rate-limit buckets and idempotency keys. */
+  counters: CounterStore;
+  clock: Clock;
+  logger?: Logger;
+  /** Prefix of problem type URIs; DEFAULT_ERRORS_URL unless configured. */
+  errorsUrl?: string;
+  rateLimits?: RateLimitPolicy;
+  idempotency?: Partial<IdempotencyOptions>;
+  /** Largest JSON body accepted, in bytes or as "1mb"; larger ones get 413. Default 1 MB. */
+  bodyLimit?: string | number;
+}
+
+export interface ConventionsOptions {
+  logger?: Logger;
+  errorsUrl?: string;
+}
+
+/** Tracing and problem handling for everything below, including 404 for unknown routes. Install first. */
+export function httpConventions(options: ConventionsOptions = {}): Middleware {
+  const trace = tracing(options);
+  const problems = problemHandling(options);
+  return (ctx, next) => trace(ctx, () => problems(ctx, next));
+}
+
+/**
+ * A router serving `routes`, answering 405 (with `Allow`) when the path exists under another method;
+ * requests for other paths fall through to the next middleware. Needs httpConventions() before it.
+ */
+export function serveRoutes(
+  routes: readonly Route[],
+  deps: RouteDeps,
+  options: { host?: string | string[] | RegExp } = {},
+): Middleware {
+  const router = new Router({ exclusive: "specificity", ...options });
+  mountRoutes(router, routes, deps);
+  const dispatch = router.routes() as Middleware;
+  const allowedMethods = router.allowedMethods() as Middleware;
+  return (ctx, next) =>
+    dispatch(ctx, async () => {
+      await allowedMethods(ctx, next);
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) throw methodProblem(ctx);
+    });
+}
+
+function methodProblem(ctx: Context): ProblemError {
+  const allow = ctx.response.get("Allow");
+  return new ProblemError({
+    status: ctx.status,
+    category: "invalid",
+    code: ctx.status === 405 ? "method-not-allowed" : "method-not-implemented",
+    detail: `${ctx.method} is not supported on ${ctx.path}${allow ? `; allowed: ${allow}` : ""}`,
+    ...(allow ? { headers: { Allow: allow } } : {}),
+  });
+}
+
+/** Registers each route on `router` with the full stage chain; compiles every schema now. */
+export function mountRoutes(router: Router, routes: readonly Route[], deps: RouteDeps): void {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (seen.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
+    seen.add(route.operationId);
+  }
+  const stages = new Stages(deps);
+  for (const route of routes) {
+    router.register(route.path, [route.method], stages.for(route) as never, { name: route.operationId });
+  }
+}
+
+const EMPTY_OBJECT = { type: "object", properties: {}, additionalProperties: false } as const;
+
+/** The shared machinery of the per-route chain, built once per mountRoutes call. */
+class Stages {
+  private readonly rateLimiter: RateLimiter;
+  private readonly idempotency: IdempotencyKeys;
+  private readonly parseJson: Middleware;
+  private readonly errorsUrl: string;
+  private readonly fallbackLog: Logger;
+
+  constructor(private readonly deps: RouteDeps) {
+    this.rateLimiter = new RateLimiter(deps.counters, deps.clock, deps.rateLimits);
+    this.idempotency = new IdempotencyKeys(deps.counters, deps.clock, deps.idempotency);
+    this.parseJson = bodyParser({ enableTypes: ["json"], jsonLimit: deps.bodyLimit ?? "1mb" }) as Middleware;
+    this.errorsUrl = deps.errorsUrl ?? DEFAULT_ERRORS_URL;
+    this.fallbackLog = deps.logger ?? pino({ enabled: false });
+  }
+
+  for(route: Route): Middleware {
+    const validate = compileRequestValidator({
+      params: route.params,
+      query: route.query ?? EMPTY_OBJECT,
+      body: route.body ?? EMPTY_OBJECT,
+    });
+    return async (ctx: Context) => {
+      if (route.deprecated) setDeprecationHeaders(ctx, route.deprecated);
+      const principal = await this.authenticate(ctx, route);
+      const idempotencyKey = route.idempotent
+        ? readIdempotencyKey(ctx.get(IDEMPOTENCY_KEY_HEADER) || undefined)
+        : undefined;
+      const storeKey =
+        principal && idempotencyKey ? this.idempotency.storeKey(principal, idempotencyKey) : undefined;
+      if (principal && !(storeKey && (await this.idempotency.hasResponse(storeKey)))) {
+        await this.rateLimiter.enforce(ctx, principal, route);
+      }
+      const input = await this.validInput(ctx, route, validate, principal, idempotencyKey);
+      const execute = () => this.execute(route, input);
+      const run: IdempotentRun =
+        storeKey && principal
+          ? await this.idempotency.run(
+              storeKey,
+              requestFingerprint({
+                method: ctx.method,
+                path: ctx.path,
+                query: input.query,
+                body: input.body,
+                principal,
+              }),
+              execute,
+            )
+          : { response: await execute(), replayed: false };
+      writeResponse(ctx, route, run);
+    };
+  }
+
+  private async authenticate(ctx: Context, route: Route): Promise<Principal | undefined> {
+    const access = route.access;
+    if (access.kind === "public") return undefined;
+    const principal = await this.deps.authenticate(ctx, access);
+    // The handler's principal type depends on the surface: a token of another surface never gets through.
+    if (access.kind !== "any-token" && principal.surface !== access.kind)
+      throw new UnauthorizedError("invalid_token");
+    return principal;
+  }
+
+  private async validInput(
+    ctx: Context,
+    route: Route,
+    validate: RequestValidator,
+    principal: Principal | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<HandlerInput> {
+    await this.parseBody(ctx);
+    // Copies: validation coerces and fills defaults in place.
+    const parts = {
+      params: { ...(ctx as { params?: Record<string, string> }).params },
+      query: { ...ctx.query },
+      body: ctx.request.body ?? {},
+    };
+    refuseOffsetPagination(parts.query);
+    validate(parts);
+    return {
+      params: parts.params,
+      query: parts.query,
+      body: route.body === undefined ? undefined : parts.body,
+      principal,
+      correlationUrn: traceOf(ctx).correlationUrn,
+      idempotencyKey,
+      log: (ctx.state as { log?: Logger }).log ?? this.fallbackLog,
+      ctx,
+    };
+  }
+
+  private async parseBody(ctx: Context): Promise<void> {
+    const declaresBody = Number(ctx.get("Content-Length") || 0) > 0 || ctx.get("Transfer-Encoding") !== "";
+    if (declaresBody && !ctx.is("json") && ["POST", "PUT", "PATCH"].includes(ctx.method)) {
+      throw new ProblemError({
+        status: 415,
+        category: "invalid",
+        code: "unsupported-media-type",
+        detail: "Request bodies must be application/json",
+      });
+    }
+    await this.parseJson(ctx, async () => {});
+  }
+
+  /** Runs the handler; a refusal below 500 becomes the response itself, so idempotency can keep it. */
+  private async execute(route: Route, input: HandlerInput): Promise<StoredResponse> {
+    try {
+      const output = await route.handler(input);
+      const contentType = route.responses[output.status]?.contentType ?? "application/json";
+      return {
+        status: output.status,
+        body: output.body,
+        headers: { "Content-Type": contentType, ...output.headers },
+      };
+    } catch (error) {
+      const problem = asProblemError(error);
+      if (problem.status >= 500) throw error;
+      return {
+        status: problem.status,
+        body: problemBody(problem, this.errorsUrl, input.correlationUrn),
+        headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...problem.headers },
+      };
+    }
+  }
+}
+
+function setDeprecationHeaders(ctx: Context, deprecated: Deprecation): void {
+  // RFC 9745: Deprecation is a structured-field date; RFC 8594: Sunset is an HTTP date.
+  ctx.set("Deprecation", `@${Math.floor(Date.parse(deprecated.since) / 1000)}`);
+  ctx.set("Sunset", new Date(deprecated.sunset).toUTCString());
+}
+
+function writeResponse(ctx: Context, route: Route, { response, replayed }: IdempotentRun): void {
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  if (replayed) ctx.set(IDEMPOTENT_REPLAYED_HEADER, "true");
+  if (route.cache === "passenger-private" && response.status < 300) {
+    ctx.set("Cache-Control", "private, max-age=60");
+    ctx.vary("Authorization");
+  }
+  if (response.body !== undefined) ctx.body = response.body;
+  else if (response.status !== 204 && response.status !== 304) ctx.body = "";
+}

@@ -1,0 +1,57 @@
+/**
+ * The routes that publish the API's own description (spec 4.6): one OpenAPI 3.1 document per surface
+ * at /openapi/<surface>/v1.json and a browsable page at /docs. They are declared like every other
+ * route, so they document themselves too.
+ */
+import { docsPageHtml } from "./docs-page.js";
+import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions, SURFACES } from "./openapi.js";
+import { defineRoute, type Route, type Surface } from "./route.js";
+
+export function openApiDocumentPath(surface: Surface): string {
+  return `/openapi/${surface}/v1.json`;
+}
+
+/**
+ * The three document routes and the docs page for `routes`. Documents are built on first request
+ * (after every route is declared) and kept. Listed in the operator document, whose host serves them.
+ */
+export function specificationRoutes(routes: readonly Route[], options: OpenApiOptions): Route[] {
+  const documents = new Map<Surface, OpenApiDocument>();
+  const documentOf = (surface: Surface): OpenApiDocument => {
+    let document = documents.get(surface);
+    if (!document) {
+      document = buildOpenApiDocument(surface, [...routes, ...published], options);
+      documents.set(surface, document);
+    }
+    return document;
+  };
+  const documentRoutes = SURFACES.map((surface) =>
+    defineRoute({
+      method: "GET",
+      path: openApiDocumentPath(surface),
+      operationId: `getOpenApi${surface[0]!.toUpperCase()}${surface.slice(1)}`,
+      summary: `OpenAPI 3.1 document of the ${surface} API`,
+      tags: ["Specification"],
+      surface: "operator",
+      access: { kind: "public" },
+      responses: { 200: { description: "The document", schema: { type: "object" } } },
+      handler: () => ({ status: 200, body: documentOf(surface) }),
+    }),
+  );
+  const html = docsPageHtml(
+    Object.fromEntries(SURFACES.map((s) => [s, openApiDocumentPath(s)])) as Record<Surface, string>,
+  );
+  const docsPage = defineRoute({
+    method: "GET",
+    path: "/docs",
+    operationId: "getDocs",
+    summary: "Browsable documentation of the three APIs",
+    tags: ["Specification"],
+    surface: "operator",
+    access: { kind: "public" },
+    responses: { 200: { description: "HTML page", contentType: "text/html", schema: { type: "string" } } },
+    handler: () => ({ status: 200, body: html }),
+  });
+  const published: Route[] = [...documentRoutes, docsPage];
+  return published;
+}

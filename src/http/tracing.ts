@@ -1,0 +1,115 @@
+/**
+ * W3C Trace Context for every request (spec 2.9, part 7): the caller's `traceparent` is continued
+ * when valid and minted otherwise, the response carries it back, and the trace id becomes the
+ * correlation URN that problems name as `instance`, so support can follow one request end to end.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes } from "node:crypto";
+import type { Context, Middleware, Next } from "koa";
+import type { Logger } from "pino";
+
+export interface TraceContext {
+  /** 32 lowercase hex digits, shared by every hop of the trace. */
+  traceId: string;
+  /** 16 lowercase hex digits: this service's span for the request. */
+  spanId: string;
+  /** The caller's span, when the request arrived with a valid `traceparent`. */
+  parentSpanId: string | undefined;
+  /** Trace flags as two hex digits (`01` = sampled). */
+  flags: string;
+  /** `urn:trace:<trace id>`: the problem `instance` and the correlation URN handed to use cases. */
+  correlationUrn: string;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ALL_ZERO = /^0+$/;
+
+/** The caller's trace, or undefined when the header is absent or breaks the W3C rules. */
+export function parseTraceparent(
+  header: string | undefined,
+): { traceId: string; parentSpanId: string; flags: string } | undefined {
+  if (!header) return undefined;
+  const match = TRACEPARENT.exec(header.trim());
+  if (!match) return undefined;
+  const [, version, traceId, parentSpanId, flags, rest] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
+  // Version ff is forbidden; version 00 has exactly four fields, later versions may append more.
+  if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
+  if (ALL_ZERO.test(traceId) || ALL_ZERO.test(parentSpanId)) return undefined;
+  return { traceId, parentSpanId, flags };
+}
+
+export function formatTraceparent(trace: Pick<TraceContext, "traceId" | "spanId" | "flags">): string {
+  return `00-${trace.traceId}-${trace.spanId}-${trace.flags}`;
+}
+
+export function correlationUrnOf(traceId: string): string {
+  return `urn:trace:${traceId}`;
+}
+
+/** Continues the caller's trace with a fresh span, or starts a new sampled trace. */
+export function startTrace(traceparentHeader: string | undefined): TraceContext {
+  const incoming = parseTraceparent(traceparentHeader);
+  const traceId = incoming?.traceId ?? randomHex(16);
+  return {
+    traceId,
+    spanId: randomHex(8),
+    parentSpanId: incoming?.parentSpanId,
+    flags: incoming?.flags ?? "01",
+    correlationUrn: correlationUrnOf(traceId),
+  };
+}
+
+function randomHex(bytes: number): string {
+  for (;;) {
+    const hex = randomBytes(bytes).toString("hex");
+    if (!ALL_ZERO.test(hex)) return hex;
+  }
+}
+
+const traceStorage = new AsyncLocalStorage<TraceContext>();
+
+/** The trace of the request being served, wherever in its async call tree this runs. */
+export function currentTrace(): TraceContext | undefined {
+  return traceStorage.getStore();
+}
+
+/**
+ * For pino's `mixin` option: every log line written while a request is served carries its trace,
+ * including lines from code that never sees the Koa context (use cases, adapters).
+ */
+export function traceLogFields(): Record<string, string> {
+  const trace = currentTrace();
+  return trace ? { traceId: trace.traceId, spanId: trace.spanId } : {};
+}
+
+/** What the tracing middleware leaves in `ctx.state`. */
+export interface TracedState {
+  trace: TraceContext;
+  /** A child of the configured logger bound to this request's trace. */
+  log: Logger | undefined;
+}
+
+export function traceOf(ctx: Context): TraceContext {
+  const trace = (ctx.state as Partial<TracedState>).trace;
+  if (!trace) throw new Error("tracing middleware is not installed before this point");
+  return trace;
+}
+
+/** Starts or continues the trace, answers with `traceparent`, and runs the rest inside it. */
+export function tracing(options: { logger?: Logger } = {}): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const trace = startTrace(ctx.get("traceparent") || undefined);
+    const state = ctx.state as TracedState;
+    state.trace = trace;
+    state.log = options.logger?.child({ traceId: trace.traceId, spanId: trace.spanId });
+    ctx.set("traceparent", formatTraceparent(trace));
+    await traceStorage.run(trace, next);
+  };
+}

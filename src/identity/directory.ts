@@ -1,0 +1,67 @@
+import type { OperatorRole } from "../domain/roles.js";
+
+/**
+ * Who may obtain tokens: operator users with their organization membership, the airlines
+ * (organizations) and partner client registrations. The embedded default reads demo data;
+ * production replaces it with the real user store, so the identity provider only ever sees this port.
+ */
+export interface Directory {
+  /** The user whose username and password match, or undefined. */
+  verifyPassword(username: string, password: string): Promise<DirectoryUser | undefined>;
+  findUser(userId: string): Promise<DirectoryUser | undefined>;
+  organizations(): Promise<Organization[]>;
+  findOrganization(airlineUrn: string): Promise<Organization | undefined>;
+  partnerRegistrations(): Promise<PartnerRegistration[]>;
+  findPartnerRegistration(clientId: string): Promise<PartnerRegistration | undefined>;
+}
+
+export interface Airport {
+  /** IATA code, e.g. JFK. */
+  code: string;
+  name: string;
+  city: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  lat: number;
+  lon: number;
+}
+
+/** An airline is one organization and one tenant. */
+export interface Organization {
+  /** `urn:airline:<IATA code>`; the tenant identifier stamped in tokens. */
+  airlineUrn: string;
+  /** Two-letter airline code. */
+  code: string;
+  name: string;
+  airports: Airport[];
+}
+
+/** One role per user per organization (spec 5.1). */
+export interface Membership {
+  airlineUrn: string;
+  role: OperatorRole;
+  /** Restricts an AIRPORT_OPERATOR to one airport's cases. */
+  airport?: string;
+}
+
+export interface DirectoryUser {
+  id: string;
+  username: string;
+  email: string;
+  /** Absent for a user who belongs to no organization: such a user cannot log in. */
+  membership?: Membership;
+  /** Base32 TOTP secret (RFC 6238, SHA-1, 6 digits, 30 s) when the user enrolled a TOTP factor. */
+  totpSecret?: string;
+}
+
+export interface PartnerRegistration {
+  clientId: string;
+  clientSecret: string;
+  /** The secret being rotated out, accepted until `acceptedUntil` (the 14-day dual-key window). */
+  previousSecret?: { value: string; acceptedUntil: number };
+  /** `urn:partner:<id>`; one partner may hold one registration per airline. */
+  partnerUrn: string;
+  airlineUrn: string;
+  scopes: string[];
+  tier: 1 | 2 | 3;
+}
