@@ -57,7 +57,18 @@ export interface RouteDeps {
   idempotency?: Partial<IdempotencyOptions>;
   /** Largest JSON body accepted, in bytes or as "1mb"; larger ones get 413. Default 1 MB. */
   bodyLimit?: string | number;
+  /** Records every authenticated write and every partner read (not idempotent replays). */
+  audit?: AuditRecorder;
 }
+
+export interface AuditedRequest {
+  route: Route;
+  principal: Principal;
+  input: HandlerInput;
+  response: StoredResponse;
+}
+
+export type AuditRecorder = (request: AuditedRequest) => Promise<void>;
 
 export interface ConventionsOptions {
   logger?: Logger;
@@ -166,6 +177,9 @@ class Stages {
               execute,
             )
           : { response: await execute(), replayed: false };
+      if (principal && !run.replayed && (route.method !== "GET" || principal.surface === "partner")) {
+        await this.deps.audit?.({ route, principal, input, response: run.response });
+      }
       writeResponse(ctx, route, run);
     };
   }

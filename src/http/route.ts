@@ -124,9 +124,23 @@ export interface RouteDeclaration<
   idempotent?: boolean;
   cache?: CachePolicy;
   deprecated?: Deprecation;
+  /** What the audit entry names; by default the first URN path parameter, else the response's `urn`. */
+  audit?: AuditSubject;
   handler: (
     input: HandlerInput<A, ParamsOf<P, Path>, QueryOf<Q>, BodyOf<B>>,
   ) => Promise<HandlerResult<R>> | HandlerResult<R>;
+}
+
+/**
+ * How a route's audit entry is labelled (spec 5.5, 8: every authenticated write and every partner
+ * read is audited). `action` defaults to the operationId.
+ */
+export interface AuditSubject {
+  action?: string;
+  subject?: (input: HandlerInput<any, any, any, any>, response: { status: number; body?: unknown }) => {
+    entityUrn?: string | null;
+    caseUrn?: string | null;
+  };
 }
 
 /** The raw answer of a handler, before headers are added. */
@@ -154,6 +168,7 @@ export interface Route {
   readonly idempotent: boolean;
   readonly cache: CachePolicy;
   readonly deprecated: Deprecation | undefined;
+  readonly audit: AuditSubject | undefined;
   readonly handler: (input: HandlerInput<any, any, any, any>) => Promise<HandlerOutput> | HandlerOutput;
 }
 
@@ -197,6 +212,7 @@ export function defineRoute<
     cache:
       declaration.cache ?? (isRead && declaration.access.kind === "passenger" ? "passenger-private" : "none"),
     deprecated: declaration.deprecated,
+    audit: declaration.audit,
     handler: declaration.handler as Route["handler"],
   };
 }
