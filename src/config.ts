@@ -40,6 +40,17 @@ export interface Config {
     pubsubName: string;
     stateStoreName: string;
   };
+  /** External OIDC issuer for operator and partner tokens; the embedded identity provider is off when set. */
+  oidcIssuer: string | undefined;
+  oidcJwksUri: string | undefined;
+  /** Host name → airline URN for the passenger surface; empty means `<code>.localhost` per demo airline. */
+  passengerTenantHosts: string;
+  /** Tenant of a passenger request whose host is not mapped (embedded default only). */
+  passengerDefaultTenant: string | undefined;
+  /** Ed25519 private JWK (JSON) for passenger sessions; a fresh key per process when absent. */
+  passengerSigningKey: string | undefined;
+  captchaSecret: string | undefined;
+  errorsUrl: string;
   build: string;
   apiVersion: string;
   region: string;
@@ -97,6 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pubsubName: env.DAPR_PUBSUB_NAME || "pubsub",
       stateStoreName: env.DAPR_STATE_STORE_NAME || "statestore",
     },
+    oidcIssuer: env.OIDC_ISSUER || undefined,
+    oidcJwksUri: env.OIDC_JWKS_URI || undefined,
+    passengerTenantHosts: env.PASSENGER_TENANT_HOSTS || "",
+    passengerDefaultTenant: env.PASSENGER_DEFAULT_TENANT || undefined,
+    passengerSigningKey: env.PASSENGER_SIGNING_KEY || undefined,
+    captchaSecret: env.CAPTCHA_HMAC_SECRET || undefined,
+    errorsUrl: env.ERRORS_URL || "https://errors.svc.example/v1",
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

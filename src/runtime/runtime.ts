@@ -1,3 +1,4 @@
+import type { Middleware } from "koa";
 import type { ActorClass, ActorRuntime } from "./actor-runtime.js";
 import type { Clock } from "./clock.js";
 import type { CounterStore } from "./counter-store.js";
@@ -16,6 +17,8 @@ export interface Runtime {
   readonly state: StateStore;
   readonly documents: DocumentStore;
   readonly counters: CounterStore;
+  /** Dapr only: the callback routes the sidecar calls (actors, subscriptions, health), mounted first. */
+  readonly sidecarRoutes?: Middleware;
   /** Re-arms reminders, resumes workflows, republishes outboxes. */
   start(): Promise<void>;
   /** Finishes running turns and flushes outboxes (bounded by the shutdown timeout), then releases stores. */

@@ -85,7 +85,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   async function assertNotRevoked(principal: Principal, claims: JWTPayload): Promise<void> {
     const subjects = [principal.actorUrn, ...(claims.sub ? [claims.sub] : [])];
     const tokenId = typeof claims.jti === "string" ? claims.jti : undefined;
-    if (await options.revocations.isRevoked({ subjects, ...(tokenId ? { tokenId } : {}) })) {
+    const tenant = principal.tenant;
+    if (await options.revocations.isRevoked({ tenant, subjects, ...(tokenId ? { tokenId } : {}) })) {
       throw new UnauthorizedError("invalid_token", "The access token has been revoked");
     }
     if (

@@ -12,6 +12,11 @@ export type RevocationTarget =
   | { kind: "token"; value: string };
 
 export interface EmergencyRevocation extends Doc {
+  /**
+   * The airline whose tokens the entry ends; absent for a platform-wide entry. An airline's ADMIN
+   * can only list entries for its own tenant, so it cannot end another airline's sessions.
+   */
+  tenant?: string;
   kind: RevocationTarget["kind"];
   value: string;
   reason: string;
@@ -34,9 +39,15 @@ export class EmergencyRevocationList {
   }
 
   /** Lists the target (again, if already listed: the latest reason wins). */
-  async add(target: RevocationTarget, reason: string, revokedBy?: string): Promise<EmergencyRevocation> {
+  async add(
+    target: RevocationTarget,
+    reason: string,
+    revokedBy?: string,
+    tenant?: string,
+  ): Promise<EmergencyRevocation> {
     const entry: EmergencyRevocation = {
-      _id: entryId(target),
+      _id: entryId(target, tenant),
+      ...(tenant ? { tenant } : {}),
       kind: target.kind,
       value: target.value,
       reason,
@@ -47,23 +58,34 @@ export class EmergencyRevocationList {
     return entry;
   }
 
-  async list(): Promise<EmergencyRevocation[]> {
-    return this.entries.findAll({}, { sort: { revokedAt: 1 } });
+  /** Entries of one tenant, or the platform-wide ones when `tenant` is absent. */
+  async list(tenant?: string): Promise<EmergencyRevocation[]> {
+    return this.entries.findAll(tenant ? { tenant } : { tenant: { $exists: false } }, {
+      sort: { revokedAt: 1 },
+    });
   }
 
   /** True when an entry was removed. */
-  async remove(target: RevocationTarget): Promise<boolean> {
-    return this.entries.deleteOne({ _id: entryId(target) });
+  async remove(target: RevocationTarget, tenant?: string): Promise<boolean> {
+    return this.entries.deleteOne({ _id: entryId(target, tenant) });
   }
 
-  /** Whether any of the token's subjects or its id is listed. */
-  async isRevoked(token: { subjects: readonly string[]; tokenId?: string }): Promise<boolean> {
-    const ids = token.subjects.map((value) => entryId({ kind: "subject", value }));
-    if (token.tokenId) ids.push(entryId({ kind: "token", value: token.tokenId }));
+  /** Whether any of the token's subjects or its id is listed, platform-wide or for the token's tenant. */
+  async isRevoked(token: {
+    tenant?: string;
+    subjects: readonly string[];
+    tokenId?: string;
+  }): Promise<boolean> {
+    const targets: RevocationTarget[] = token.subjects.map((value) => ({ kind: "subject", value }));
+    if (token.tokenId) targets.push({ kind: "token", value: token.tokenId });
+    const ids = targets.flatMap((target) => [
+      entryId(target),
+      ...(token.tenant ? [entryId(target, token.tenant)] : []),
+    ]);
     return (await this.entries.findOne({ _id: { $in: ids } })) !== undefined;
   }
 }
 
-function entryId(target: RevocationTarget): string {
-  return `${target.kind}:${target.value}`;
+function entryId(target: RevocationTarget, tenant?: string): string {
+  return `${tenant ? `${tenant}|` : ""}${target.kind}:${target.value}`;
 }

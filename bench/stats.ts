@@ -1,0 +1,20 @@
+/** Shared figures for bench scripts: percentiles of microsecond samples and a printable table. */
+export function percentile(sortedMicros: number[], p: number): number {
+  if (sortedMicros.length === 0) return Number.NaN;
+  const index = Math.min(sortedMicros.length - 1, Math.ceil((p / 100) * sortedMicros.length) - 1);
+  return sortedMicros[Math.max(0, index)]!;
+}
+
+export function round(value: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
+  console.log(`\n${title}`);
+  console.table(rows);
+}
+
+export function elapsedMicros(startNs: bigint): number {
+  return Number(process.hrtime.bigint() - startNs) / 1_000;
+}

@@ -1,0 +1,58 @@
+import Koa, { type Middleware } from "koa";
+import mount from "koa-mount";
+import type { Logger } from "pino";
+import { httpConventions, type RouteDeps, serveRoutes } from "../src/http/mount.js";
+import type { Route } from "../src/http/route.js";
+import { specificationRoutes } from "../src/http/specification-routes.js";
+
+export interface HostParts {
+  routes: readonly Route[];
+  deps: RouteDeps;
+  logger: Logger;
+  errorsUrl: string;
+  publicBaseUrl: string;
+  passengerBaseUrl: string;
+  authUrl: string;
+  build: string;
+  /** Mounted before the conventions: the identity provider answers OAuth errors its own way. */
+  identity?: Koa;
+  /** Mounted first: the Dapr sidecar's callback routes read raw bodies. */
+  sidecar?: Middleware;
+}
+
+/**
+ * The operator host serves the operator and partner APIs (same host, spec 4.3), the OpenAPI
+ * documents of all three surfaces, and, on the embedded default, the identity provider at /auth.
+ */
+export function operatorHost(parts: HostParts): Koa {
+  const app = new Koa({ proxy: true });
+  if (parts.sidecar) app.use(parts.sidecar);
+  if (parts.identity) app.use(mount("/auth", parts.identity));
+  app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
+  const servers = {
+    operator: parts.publicBaseUrl,
+    partner: parts.publicBaseUrl,
+    passenger: parts.passengerBaseUrl,
+  };
+  const published = specificationRoutes(parts.routes, {
+    servers,
+    version: parts.build,
+    partnerTokenUrl: `${parts.authUrl}/oauth/token`,
+  });
+  app.use(serveRoutes([...parts.routes.filter((r) => r.surface !== "passenger"), ...published], parts.deps));
+  return app;
+}
+
+/** The passenger host: its own port and per-tenant host names. */
+export function passengerHost(parts: HostParts): Koa {
+  const app = new Koa({ proxy: true });
+  if (parts.sidecar) app.use(parts.sidecar);
+  app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
+  app.use(
+    serveRoutes(
+      parts.routes.filter((r) => r.surface === "passenger"),
+      parts.deps,
+    ),
+  );
+  return app;
+}

@@ -1,0 +1,32 @@
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type Koa from "koa";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets requests in flight finish, then drops idle keep-alives. */
+  close(): Promise<void>;
+}
+
+export async function listen(app: Koa, host: string, port: number): Promise<RunningServer> {
+  const server: Server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`,
+    port: actualPort,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

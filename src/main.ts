@@ -1,0 +1,275 @@
+/**
+ * Composition root: reads the configuration, chooses the runtime and every adapter, binds the
+ * ports in tsyringe, and starts the services this process runs. Nothing else chooses adapters.
+ */
+import "reflect-metadata";
+import { pathToFileURL } from "node:url";
+import type Koa from "koa";
+import type { Logger } from "pino";
+import { container } from "tsyringe";
+import { CaseActor } from "../actors/CaseActor.js";
+import { auditRoutes } from "../services/operator-api/audit-routes.js";
+import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
+import { versionRoute } from "../services/operator-api/version-route.js";
+import { operatorHost, passengerHost } from "../services/hosts.js";
+import { type RunningServer, listen } from "../services/http-server.js";
+import { passengerAuthentication } from "../services/passenger-api/passenger-authentication.js";
+import { parseTenantHosts, tenantOfHost } from "../services/passenger-api/tenant-hosts.js";
+import { AuditLog } from "./app/audit-log.js";
+import { type Config, loadConfig } from "./config.js";
+import { createDemoDirectory } from "./demo/demo-directory.js";
+import { topicFor } from "./domain/domain-event.js";
+import { auditRecorder } from "./http/audit-recorder.js";
+import { createAuthenticator } from "./http/auth/authenticator.js";
+import { EmergencyRevocationList } from "./http/auth/emergency-revocations.js";
+import type { RouteDeps } from "./http/mount.js";
+import type { Route } from "./http/route.js";
+import { defaultAudiences } from "./identity/audiences.js";
+import { createIdentityProvider } from "./identity/identity-provider.js";
+import { CounterStoreRevokedGrants } from "./identity/revoked-grants.js";
+import { createLogger } from "./logger.js";
+import { createPassengerIdentity } from "./passenger-identity/passenger-identity.js";
+import { type Clock, systemClock } from "./runtime/clock.js";
+import type { CounterStore } from "./runtime/counter-store.js";
+import { probeSidecar } from "./runtime/dapr/sidecar-probe.js";
+import type { DocumentStore } from "./runtime/document-store.js";
+import { createEmbeddedRuntime } from "./runtime/embedded/runtime.js";
+import { MemoryCounterStore } from "./runtime/memory/counter-store.js";
+import { MemoryDocumentStore } from "./runtime/memory/document-store.js";
+import { MemoryStateStore } from "./runtime/memory/state-store.js";
+import { MongoDocumentStore } from "./runtime/mongo/document-store.js";
+import { RedisCounterStore } from "./runtime/redis/counter-store.js";
+import { RedisStateStore } from "./runtime/redis/state-store.js";
+import type { Runtime, RuntimeContributions } from "./runtime/runtime.js";
+import { TOKENS } from "./runtime/tokens.js";
+import { WorkflowRegistry } from "./runtime/workflow-engine.js";
+
+export interface Platform {
+  config: Config;
+  runtime: Runtime;
+  urls: { operator?: string; passenger?: string; auth?: string };
+  close(): Promise<void>;
+}
+
+export interface PlatformOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** What the application contributes to whichever runtime runs it. */
+function contributions(): RuntimeContributions {
+  return { actorTypes: [CaseActor], workflows: new WorkflowRegistry(), subscriptions: [] };
+}
+
+async function chooseRuntime(config: Config, logger: Logger): Promise<"embedded" | "dapr"> {
+  if (config.runtime !== "auto") return config.runtime;
+  const found = await probeSidecar(config.dapr.httpPort, config.dapr.probeTimeoutMs);
+  logger.info({ daprHttpPort: config.dapr.httpPort, found }, "probed for a Dapr sidecar");
+  return found ? "dapr" : "embedded";
+}
+
+async function documentStore(config: Config): Promise<DocumentStore> {
+  if (config.documentStore === "memory") return new MemoryDocumentStore();
+  if (!config.mongodbUrl) throw new Error("DOCUMENT_STORE=mongo needs MONGODB_URL");
+  return MongoDocumentStore.connect(config.mongodbUrl, config.mongodbDatabase);
+}
+
+/** Shared counters live in Redis whenever state does or several processes share them (Dapr). */
+async function counterStore(config: Config, kind: "embedded" | "dapr", clock: Clock): Promise<CounterStore> {
+  if (kind === "embedded" && config.stateStore === "memory") return new MemoryCounterStore(clock);
+  return RedisCounterStore.connect({ url: config.redisUrl, prefix: "counters:" });
+}
+
+async function createRuntime(config: Config, clock: Clock, logger: Logger): Promise<Runtime> {
+  const kind = await chooseRuntime(config, logger);
+  const documents = await documentStore(config);
+  const counters = await counterStore(config, kind, clock);
+  const onError = (error: unknown, where: string) => logger.error({ err: error, where }, "runtime error");
+  if (kind === "dapr") {
+    const { createDaprRuntime } = await import("./runtime/dapr/runtime.js");
+    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributions() });
+  }
+  const state =
+    config.stateStore === "redis"
+      ? await RedisStateStore.connect({ url: config.redisUrl, prefix: "state:" })
+      : new MemoryStateStore();
+  return createEmbeddedRuntime({
+    clock,
+    state,
+    documents,
+    counters,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    onError,
+    ...contributions(),
+  });
+}
+
+function bindPorts(config: Config, logger: Logger, runtime: Runtime): void {
+  container.register(TOKENS.config, { useValue: config });
+  container.register(TOKENS.logger, { useValue: logger });
+  container.register(TOKENS.runtime, { useValue: runtime });
+  container.register(TOKENS.clock, { useValue: runtime.clock });
+  container.register(TOKENS.actors, { useValue: runtime.actors });
+  container.register(TOKENS.bus, { useValue: runtime.bus });
+  container.register(TOKENS.workflows, { useValue: runtime.workflows });
+  container.register(TOKENS.state, { useValue: runtime.state });
+  container.register(TOKENS.documents, { useValue: runtime.documents });
+  container.register(TOKENS.counters, { useValue: runtime.counters });
+}
+
+export async function startPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const runtime = await createRuntime(config, clock, logger);
+  bindPorts(config, logger, runtime);
+  await runtime.start();
+
+  const runs = new Set(config.services);
+  const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
+  const audiences = defaultAudiences(config.publicBaseUrl, config.passengerBaseUrl);
+  const directory = createDemoDirectory(clock);
+  const revokedGrants = new CounterStoreRevokedGrants(runtime.counters);
+  const revocations = new EmergencyRevocationList(runtime.documents, clock);
+  const audit = new AuditLog(runtime.documents, clock);
+
+  const identity =
+    config.oidcIssuer || !runs.has("identity")
+      ? undefined
+      : await createIdentityProvider({ issuer: authUrl, directory, audiences, revokedGrants, clock });
+  const passengers = await createPassengerIdentity({
+    passengerBaseUrl: config.passengerBaseUrl,
+    audience: audiences.passenger,
+    ...(config.passengerSigningKey ? { signingKey: JSON.parse(config.passengerSigningKey) } : {}),
+    ...(config.captchaSecret ? { captchaSecret: config.captchaSecret } : {}),
+    onLoginLocked: (event) => runtime.bus.publish(topicFor(event), event),
+    counters: runtime.counters,
+    documents: runtime.documents,
+    clock,
+  });
+  const operatorTrust = (audience: string) =>
+    identity
+      ? { issuer: identity.issuer, audience, jwks: identity.jwks }
+      : { issuer: authUrl, audience, jwksUri: config.oidcJwksUri ?? `${authUrl}/jwks` };
+  const tokens = createAuthenticator({
+    operator: operatorTrust(audiences.operator),
+    partner: operatorTrust(audiences.partner),
+    passenger: { issuer: passengers.issuer, audience: passengers.audience, jwks: passengers.jwks },
+    partnerRegistrations: (clientId) => directory.findPartnerRegistration(clientId),
+    revocations,
+    revokedGrants,
+    clock,
+  });
+  const organizations = await directory.organizations();
+  const hosts = config.passengerTenantHosts
+    ? parseTenantHosts(config.passengerTenantHosts)
+    : new Map(organizations.map((o) => [`${o.code.toLowerCase()}.localhost`, o.airlineUrn] as const));
+  const tenantOf = tenantOfHost(hosts, config.passengerDefaultTenant ?? organizations[0]?.airlineUrn);
+
+  const routes: Route[] = [
+    versionRoute({ build: config.build, apiVersion: config.apiVersion, region: config.region }),
+    ...auditRoutes(audit),
+    ...revocationRoutes(revocations),
+    ...(identity ? [serviceTokenRoute((request) => identity.mintServiceToken(request))] : []),
+    ...passengers.routes(tenantOf),
+  ];
+  const deps: RouteDeps = {
+    authenticate: passengerAuthentication(passengers, tenantOf, (ctx, access) =>
+      tokens.authenticate(ctx, access),
+    ),
+    counters: runtime.counters,
+    clock,
+    logger,
+    errorsUrl: config.errorsUrl,
+    audit: auditRecorder(audit),
+  };
+  const hostParts = {
+    routes,
+    deps,
+    logger,
+    errorsUrl: config.errorsUrl,
+    publicBaseUrl: config.publicBaseUrl,
+    passengerBaseUrl: config.passengerBaseUrl,
+    authUrl,
+    build: config.build,
+    ...(runtime.sidecarRoutes ? { sidecar: runtime.sidecarRoutes } : {}),
+  };
+
+  const servers: RunningServer[] = [];
+  const urls: Platform["urls"] = {};
+  const serve = async (app: Koa, port: number) => {
+    const server = await listen(app, config.host, port);
+    servers.push(server);
+    return server.url;
+  };
+  const operatorSide = ["identity", "operator-api", "partner-api"].some((s) => runs.has(s as never));
+  if (operatorSide) {
+    urls.operator = await serve(
+      operatorHost({ ...hostParts, ...(identity ? { identity: identity.app } : {}) }),
+      config.port,
+    );
+    if (identity) urls.auth = `${urls.operator}/auth`;
+  }
+  if (runs.has("passenger-api")) {
+    const samePort = operatorSide && config.passengerPort === config.port;
+    if (!samePort) urls.passenger = await serve(passengerHost(hostParts), config.passengerPort);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    runtime,
+    urls,
+    close: () => {
+      closing ??= (async () => {
+        await Promise.all(servers.map((s) => s.close()));
+        await runtime.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const platform = await startPlatform(config, { logger });
+  logger.info({ runtime: platform.runtime.kind, services: config.services, urls: platform.urls }, "started");
+  const lines = [
+    `Disruption service is up (${platform.runtime.kind} runtime).`,
+    ...(platform.urls.operator
+      ? [
+          `  operator and partner API  ${platform.urls.operator}/v1, ${platform.urls.operator}/partner/v1`,
+          `  version                   GET ${platform.urls.operator}/version`,
+          `  API documentation         ${platform.urls.operator}/docs`,
+        ]
+      : []),
+    ...(platform.urls.auth
+      ? [`  identity provider         ${platform.urls.auth}/.well-known/openid-configuration`]
+      : []),
+    ...(platform.urls.passenger ? [`  passenger API             ${platform.urls.passenger}/v1`] : []),
+    "  demo logins               npm run demo:credentials",
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, "shutting down: finishing running turns and flushing outboxes");
+    platform.close().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    process.stderr.write(
+      `Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+    );
+    process.exit(1);
+  });
+}

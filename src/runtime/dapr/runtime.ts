@@ -1,0 +1,61 @@
+import type { Middleware } from "koa";
+import type { Config } from "../../config.js";
+import type { Clock } from "../clock.js";
+import type { CounterStore } from "../counter-store.js";
+import type { DocumentStore } from "../document-store.js";
+import type { Runtime, RuntimeContributions } from "../runtime.js";
+import { DaprActorRuntime } from "./actor-runtime.js";
+import { DaprEventBus } from "./event-bus.js";
+import { sidecarRouter } from "./sidecar-routes.js";
+import { DaprStateStore } from "./state-store.js";
+import { DaprWorkflowEngine } from "./workflow-engine.js";
+
+export interface DaprRuntimeOptions extends RuntimeContributions {
+  config: Config;
+  clock: Clock;
+  documents: DocumentStore;
+  counters: CounterStore;
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** Actors, pub/sub, state and workflows through this app's Dapr sidecar. */
+export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
+  const { config, clock, documents, counters, onError } = options;
+  const sidecar = { httpPort: config.dapr.httpPort };
+  const bus = new DaprEventBus({
+    sidecar,
+    pubsubName: config.dapr.pubsubName,
+    onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
+  });
+  const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
+  const state = new DaprStateStore({ sidecar, storeName: config.dapr.stateStoreName });
+  const workflows = new DaprWorkflowEngine({
+    registry: options.workflows,
+    daprHost: "127.0.0.1",
+    daprGrpcPort: config.dapr.grpcPort,
+  });
+  for (const actorType of options.actorTypes) actors.register(actorType);
+  for (const subscription of options.subscriptions) bus.subscribe(subscription);
+  const router = sidecarRouter({ actors, bus });
+  const routes = router.routes() as Middleware;
+  const allowed = router.allowedMethods() as Middleware;
+
+  return {
+    kind: "dapr",
+    clock,
+    actors,
+    bus,
+    workflows,
+    state,
+    documents,
+    counters,
+    sidecarRoutes: (ctx, next) => routes(ctx, () => allowed(ctx, next)),
+    start: () => workflows.start(),
+    async close() {
+      await actors.close();
+      await workflows.close();
+      await bus.close();
+      await Promise.all([documents.close(), counters.close(), state.close()]);
+    },
+  };
+}

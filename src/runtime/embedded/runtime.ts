@@ -1,0 +1,58 @@
+import type { Clock } from "../clock.js";
+import type { CounterStore } from "../counter-store.js";
+import type { DocumentStore } from "../document-store.js";
+import type { Runtime, RuntimeContributions } from "../runtime.js";
+import type { ScannableStateStore } from "../state-store.js";
+import { EmbeddedActorRuntime } from "./actor-runtime.js";
+import { EmbeddedEventBus } from "./event-bus.js";
+import { EmbeddedWorkflowEngine } from "./workflow-engine.js";
+
+export interface EmbeddedRuntimeOptions extends RuntimeContributions {
+  clock: Clock;
+  state: ScannableStateStore;
+  documents: DocumentStore;
+  counters: CounterStore;
+  /** Longest time `close()` waits for outbox deliveries in flight before abandoning them to the store. */
+  shutdownTimeoutMs: number;
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** Actors, bus, workflows and stores in this process. */
+export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime {
+  const { clock, state, documents, counters, onError } = options;
+  const bus = new EmbeddedEventBus({
+    clock,
+    onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
+  });
+  const actors = new EmbeddedActorRuntime({ store: state, bus, clock, onError });
+  const workflows = new EmbeddedWorkflowEngine({ store: state, clock, registry: options.workflows });
+  for (const actorType of options.actorTypes) actors.register(actorType);
+  for (const subscription of options.subscriptions) bus.subscribe(subscription);
+
+  return {
+    kind: "embedded",
+    clock,
+    actors,
+    bus,
+    workflows,
+    state,
+    documents,
+    counters,
+    async start() {
+      await actors.start();
+      await workflows.start();
+    },
+    async close() {
+      await actors.drain();
+      await workflows.close();
+      // Deliveries still retrying after the grace period stay in the outbox for the next start.
+      await Promise.race([
+        actors.close(),
+        new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref()),
+      ]);
+      await bus.close();
+      await actors.close();
+      await Promise.all([documents.close(), counters.close(), state.close()]);
+    },
+  };
+}
