@@ -7,10 +7,13 @@ import { pathToFileURL } from "node:url";
 import type Koa from "koa";
 import type { Logger } from "pino";
 import { container } from "tsyringe";
-import { CaseActor } from "../actors/CaseActor.js";
-import { auditRoutes } from "../services/operator-api/audit-routes.js";
+import { casesModule } from "../services/cases/module.js";
+import { demandModule } from "../services/demand/module.js";
+import { policiesModule } from "../services/policies/module.js";
+import { subCasesModule } from "../services/sub-cases/module.js";
+import type { ModuleContext, ServiceModule } from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
-import { versionRoute } from "../services/operator-api/version-route.js";
+import { platformModule } from "../services/operator-api/module.js";
 import { operatorHost, passengerHost } from "../services/hosts.js";
 import { type RunningServer, listen } from "../services/http-server.js";
 import { passengerAuthentication } from "../services/passenger-api/passenger-authentication.js";
@@ -56,9 +59,24 @@ export interface PlatformOverrides {
   logger?: Logger;
 }
 
-/** What the application contributes to whichever runtime runs it. */
-function contributions(): RuntimeContributions {
-  return { actorTypes: [CaseActor], workflows: new WorkflowRegistry(), subscriptions: [] };
+/** Every product area this build serves; each brings its actors, workflows, subscriptions and routes. */
+const MODULES: readonly ServiceModule[] = [
+  platformModule,
+  casesModule,
+  subCasesModule,
+  policiesModule,
+  demandModule,
+];
+
+/** What the modules contribute to whichever runtime runs them. */
+function contributions(context: () => ModuleContext): RuntimeContributions {
+  const workflows = new WorkflowRegistry();
+  for (const module of MODULES) module.registerWorkflows?.(workflows);
+  return {
+    actorTypes: MODULES.flatMap((m) => m.actorTypes ?? []),
+    workflows,
+    subscriptions: MODULES.flatMap((m) => m.subscriptions?.(context) ?? []),
+  };
 }
 
 async function chooseRuntime(config: Config, logger: Logger): Promise<"embedded" | "dapr"> {
@@ -80,14 +98,19 @@ async function counterStore(config: Config, kind: "embedded" | "dapr", clock: Cl
   return RedisCounterStore.connect({ url: config.redisUrl, prefix: "counters:" });
 }
 
-async function createRuntime(config: Config, clock: Clock, logger: Logger): Promise<Runtime> {
+async function createRuntime(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+  context: () => ModuleContext,
+): Promise<Runtime> {
   const kind = await chooseRuntime(config, logger);
   const documents = await documentStore(config);
   const counters = await counterStore(config, kind, clock);
   const onError = (error: unknown, where: string) => logger.error({ err: error, where }, "runtime error");
   if (kind === "dapr") {
     const { createDaprRuntime } = await import("./runtime/dapr/runtime.js");
-    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributions() });
+    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributions(context) });
   }
   const state =
     config.stateStore === "redis"
@@ -100,7 +123,7 @@ async function createRuntime(config: Config, clock: Clock, logger: Logger): Prom
     counters,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onError,
-    ...contributions(),
+    ...contributions(context),
   });
 }
 
@@ -120,9 +143,13 @@ function bindPorts(config: Config, logger: Logger, runtime: Runtime): void {
 export async function startPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const runtime = await createRuntime(config, clock, logger);
+  let moduleContext: ModuleContext | undefined;
+  const context = () => {
+    if (!moduleContext) throw new Error("An event arrived before the platform finished starting");
+    return moduleContext;
+  };
+  const runtime = await createRuntime(config, clock, logger, context);
   bindPorts(config, logger, runtime);
-  await runtime.start();
 
   const runs = new Set(config.services);
   const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
@@ -165,12 +192,15 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     : new Map(organizations.map((o) => [`${o.code.toLowerCase()}.localhost`, o.airlineUrn] as const));
   const tenantOf = tenantOfHost(hosts, config.passengerDefaultTenant ?? organizations[0]?.airlineUrn);
 
+  moduleContext = { config, runtime, logger, audit, directory, passengers };
+  await runtime.start();
+  for (const module of MODULES) await module.start?.(moduleContext);
+
   const routes: Route[] = [
-    versionRoute({ build: config.build, apiVersion: config.apiVersion, region: config.region }),
-    ...auditRoutes(audit),
-    ...revocationRoutes(revocations),
     ...(identity ? [serviceTokenRoute((request) => identity.mintServiceToken(request))] : []),
+    ...revocationRoutes(revocations),
     ...passengers.routes(tenantOf),
+    ...MODULES.flatMap((m) => m.routes?.(moduleContext!) ?? []),
   ];
   const deps: RouteDeps = {
     authenticate: passengerAuthentication(passengers, tenantOf, (ctx, access) =>

@@ -1,0 +1,6 @@
+import type { ServiceModule } from "../module.js";
+
+/** Airline hotel policies. */
+export const policiesModule: ServiceModule = {
+  name: "policies",
+};

@@ -1,0 +1,102 @@
+/**
+ * The simulators as a separate app for the distributed runtime: each vendor answers under its own
+ * prefix (`/vendor-a/oauth/token`, `/vendor-b/api/v2/...`) with exactly the code the in-process
+ * transport calls. `/<vendor>/_sim/...` lets tests and demos inject faults from outside.
+ */
+import type { IncomingMessage } from "node:http";
+import Koa from "koa";
+import type { WireMethod, WireRequest } from "../../src/vendors/wire.js";
+import type { FaultKind, FaultSettings } from "./fault-injection.js";
+import { ConnectionReset } from "./simulated-failure.js";
+import type { VendorSimulator } from "./vendor-simulator.js";
+
+const WIRE_METHODS: readonly string[] = ["GET", "POST", "DELETE"];
+const MAX_BODY_BYTES = 1_000_000;
+
+export function createVendorSimApp(sims: readonly VendorSimulator[]): Koa {
+  const app = new Koa();
+  const byId = new Map(sims.map((sim) => [sim.id, sim]));
+
+  app.use(async (ctx) => {
+    if (ctx.path === "/healthz") {
+      ctx.body = { status: "ok", vendors: [...byId.keys()] };
+      return;
+    }
+    const [, vendorId = "", ...rest] = ctx.path.split("/");
+    const sim = byId.get(vendorId as VendorSimulator["id"]);
+    if (!sim || !WIRE_METHODS.includes(ctx.method)) {
+      ctx.status = 404;
+      ctx.body = { error: "unknown vendor or method" };
+      return;
+    }
+    const path = `/${rest.join("/")}`;
+    const body = await readBody(ctx.req);
+    if (path.startsWith("/_sim/")) {
+      ctx.status = control(sim, path, body) ? 204 : 404;
+      return;
+    }
+    const request: WireRequest = {
+      method: ctx.method as WireMethod,
+      path: ctx.querystring ? `${path}?${ctx.querystring}` : path,
+      headers: lowerCaseHeaders(ctx.headers),
+      ...(body ? { body } : {}),
+    };
+    try {
+      const response = await sim.handle(request);
+      ctx.status = response.status;
+      for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+      ctx.body = response.body;
+    } catch (error) {
+      if (!(error instanceof ConnectionReset)) throw error;
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+    }
+  });
+  return app;
+}
+
+/** Applies one fault-injection command; false when the path names none. */
+function control(sim: VendorSimulator, path: string, body: string): boolean {
+  const input = (body ? JSON.parse(body) : {}) as {
+    kind?: FaultKind;
+    times?: number;
+    hotelKey?: string;
+    full?: boolean;
+  } & FaultSettings;
+  switch (path) {
+    case "/_sim/fail-next":
+      if (input.kind) sim.failNext(input.kind, input.times ?? 1);
+      return true;
+    case "/_sim/hotel-full":
+      if (input.hotelKey) sim.markHotelFull(input.hotelKey, input.full ?? true);
+      return true;
+    case "/_sim/faults":
+      sim.configureFaults(input);
+      return true;
+    case "/_sim/revoke-tokens":
+      sim.revokeTokens();
+      return true;
+    default:
+      return false;
+  }
+}
+
+function lowerCaseHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) result[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return result;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw Object.assign(new Error("body too large"), { status: 413, expose: true });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

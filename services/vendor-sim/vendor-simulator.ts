@@ -1,0 +1,272 @@
+/**
+ * What every simulated vendor does the same way, whatever its wire shape: latency, injected faults,
+ * OAuth client credentials at its token endpoint (30-minute tokens, 401 on an unknown or expired
+ * one), routing, and its own error envelope. A subclass supplies the shape: paths, request parsing,
+ * response rendering, ids and amenity vocabulary. It answers wire requests, so the in-process
+ * transport and the HTTP app (`createVendorSimApp`) run exactly the same code.
+ */
+import type { Clock } from "../../src/runtime/clock.js";
+import {
+  type WireEndpoint,
+  type WireMethod,
+  type WireRequest,
+  type WireResponse,
+  jsonResponse,
+} from "../../src/vendors/wire.js";
+import type { CatalogHotel, HotelCatalog, SimulatedVendorId } from "./catalog.js";
+import {
+  type FaultKind,
+  FaultInjector,
+  type FaultSettings,
+  type VendorOperation,
+} from "./fault-injection.js";
+import { ConnectionReset, SimulatedFailure } from "./simulated-failure.js";
+import { type ApiClient, TokenIssuer } from "./token-issuer.js";
+import { type Pricing, type StoredReservation, VendorBackend } from "./vendor-backend.js";
+
+export interface VendorSimulatorOptions {
+  catalog: HotelCatalog;
+  clock: Clock;
+  seed: number | string;
+  /** API clients allowed to obtain tokens; defaults to `demoClientFor(vendor)`. */
+  clients?: readonly ApiClient[];
+  faults?: FaultSettings;
+  /** Overrides every hotel's rooms per night. */
+  roomsPerNight?: number;
+}
+
+export interface SimRoute {
+  method: WireMethod;
+  /** Matched against the path without its query string. */
+  pattern: RegExp;
+  operation: Exclude<VendorOperation, "token">;
+  answer(request: ParsedRequest, params: string[]): WireResponse;
+}
+
+export interface ParsedRequest {
+  raw: WireRequest;
+  query: URLSearchParams;
+  /** The JSON body, or an empty object when there is none. */
+  json: Record<string, unknown>;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Statuses the business faults answer with when forced; natural refusals use the same ones. */
+const BUSINESS_FAULT_STATUS: Partial<Record<FaultKind, number>> = {
+  RATE_NOT_AVAILABLE: 409,
+  INVALID_PAYMENT_INFO: 402,
+  NON_REFUNDABLE: 409,
+  BOOKING_PAST_CANCELLATION_DEADLINE: 409,
+};
+
+/** Seconds a 429 asks the client to wait. */
+const RATE_LIMIT_RETRY_AFTER_SECONDS = 1;
+
+export function demoClientFor(vendor: SimulatedVendorId): ApiClient {
+  return { clientId: `demo-${vendor}`, clientSecret: `demo-${vendor}-secret` };
+}
+
+export abstract class VendorSimulator implements WireEndpoint {
+  readonly backend: VendorBackend;
+  readonly faults: FaultInjector;
+  readonly tokens: TokenIssuer;
+  protected readonly catalog: HotelCatalog;
+  protected readonly clock: Clock;
+
+  protected constructor(
+    readonly id: SimulatedVendorId,
+    pricing: Pricing,
+    reservationPrefix: string,
+    options: VendorSimulatorOptions,
+  ) {
+    this.catalog = options.catalog;
+    this.clock = options.clock;
+    this.backend = new VendorBackend({
+      vendor: id,
+      catalog: options.catalog,
+      clock: options.clock,
+      pricing,
+      reservationPrefix,
+      ...(options.roomsPerNight !== undefined ? { roomsPerNight: options.roomsPerNight } : {}),
+    });
+    this.faults = new FaultInjector(`${options.seed}:${id}:faults`, options.faults);
+    this.tokens = new TokenIssuer(
+      options.clients ?? [demoClientFor(id)],
+      options.clock,
+      `${options.seed}:${id}:tokens`,
+    );
+  }
+
+  /** The path of this vendor's OAuth token endpoint. */
+  abstract readonly tokenPath: string;
+  protected abstract readonly routes: readonly SimRoute[];
+  /** How this vendor expects the client to authenticate at its token endpoint. */
+  protected abstract clientCredentials(request: ParsedRequest): ClientCredentials | undefined;
+  protected abstract errorBody(code: string, message: string): unknown;
+  /** This vendor's id for a hotel of the catalog. */
+  abstract hotelId(hotel: CatalogHotel): string;
+
+  async handle(request: WireRequest): Promise<WireResponse> {
+    await this.wait(this.faults.latencyMs());
+    const [path = "", queryString = ""] = request.path.split("?", 2);
+    const matched = this.route(request.method, path);
+    if (!matched) return this.error(404, "NOT_FOUND", `No route ${request.method} ${path}`);
+    const operation = matched === "token" ? "token" : matched.route.operation;
+
+    const fault = this.faults.draw(operation);
+    const refusal = await this.infrastructureFault(fault);
+    if (refusal) return refusal;
+
+    const parsed: ParsedRequest = { raw: request, query: new URLSearchParams(queryString), json: {} };
+    try {
+      parsed.json = parseBody(request);
+      if (matched === "token") return this.issueToken(parsed);
+      const check = this.tokens.check(request.headers.authorization);
+      if (!check.valid) {
+        return this.error(401, "UNAUTHORIZED", "The access token is unknown or expired", {
+          "www-authenticate": `Bearer error="invalid_token", error_description="${check.reason}"`,
+        });
+      }
+      const status = fault ? BUSINESS_FAULT_STATUS[fault] : undefined;
+      if (fault && status) return this.error(status, fault, `Injected ${fault}`);
+      return matched.route.answer(parsed, matched.params);
+    } catch (error) {
+      if (error instanceof SimulatedFailure) return this.error(error.status, error.code, error.message);
+      throw error;
+    }
+  }
+
+  // Test and demo controls, in the vendor's own terms where it matters.
+
+  failNext(kind: FaultKind, times = 1): void {
+    this.faults.failNext(kind, times);
+  }
+
+  configureFaults(settings: FaultSettings): void {
+    this.faults.configure(settings);
+  }
+
+  /** No rooms on any night at this hotel (by catalog key) until called again with `false`. */
+  markHotelFull(hotelKey: string, full = true): void {
+    this.backend.inventory.markFull(hotelKey, full);
+  }
+
+  revokeTokens(): void {
+    this.tokens.revokeAll();
+  }
+
+  reservation(reservationId: string): StoredReservation {
+    return this.backend.lookup(reservationId);
+  }
+
+  protected error(
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): WireResponse {
+    return jsonResponse(status, this.errorBody(code, message), headers);
+  }
+
+  protected catalogHotel(vendorHotelId: string): CatalogHotel | undefined {
+    return this.catalog.listedAt(this.id).find((hotel) => this.hotelId(hotel) === vendorHotelId);
+  }
+
+  private route(
+    method: WireMethod,
+    path: string,
+  ): "token" | { route: SimRoute; params: string[] } | undefined {
+    if (path === this.tokenPath) return method === "POST" ? "token" : undefined;
+    for (const route of this.routes) {
+      const match = route.method === method ? route.pattern.exec(path) : null;
+      if (match) return { route, params: match.slice(1).map(decodeURIComponent) };
+    }
+    return undefined;
+  }
+
+  private async infrastructureFault(fault: FaultKind | undefined): Promise<WireResponse | undefined> {
+    switch (fault) {
+      case "connection-reset":
+        throw new ConnectionReset(this.id);
+      case "timeout":
+        await this.wait(this.faults.timeoutHoldMs());
+        return this.error(504, "GATEWAY_TIMEOUT", "The upstream hotel system did not answer");
+      case "server-error":
+        return this.error(500, "INTERNAL_ERROR", "Injected server error");
+      case "unavailable":
+        return this.error(503, "SERVICE_UNAVAILABLE", "Injected outage");
+      case "rate-limited":
+        return this.error(429, "TOO_MANY_REQUESTS", "Slow down", {
+          "retry-after": String(RATE_LIMIT_RETRY_AFTER_SECONDS),
+        });
+      default:
+        return undefined;
+    }
+  }
+
+  private issueToken(request: ParsedRequest): WireResponse {
+    const form = new URLSearchParams(request.raw.body ?? "");
+    if (form.get("grant_type") !== "client_credentials") {
+      return jsonResponse(400, { error: "unsupported_grant_type" });
+    }
+    const credentials = this.clientCredentials(request);
+    const issued = credentials && this.tokens.issue(credentials.clientId, credentials.clientSecret);
+    if (!issued) return jsonResponse(401, { error: "invalid_client" });
+    return jsonResponse(200, {
+      access_token: issued.accessToken,
+      token_type: "Bearer",
+      expires_in: issued.expiresInSeconds,
+    });
+  }
+
+  private wait(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => this.clock.setTimer(resolve, ms));
+  }
+}
+
+function parseBody(request: WireRequest): Record<string, unknown> {
+  if (!request.body || !request.headers["content-type"]?.startsWith("application/json")) return {};
+  try {
+    const parsed: unknown = JSON.parse(request.body);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // Falls through to the same refusal as a body of the wrong shape.
+  }
+  throw new SimulatedFailure(400, "INVALID_REQUEST", "The body must be a JSON object");
+}
+
+/** Reads a request field the way a strict vendor API does: wrong type, 400. */
+export function field<T extends "string" | "number" | "object">(
+  body: Record<string, unknown>,
+  name: string,
+  type: T,
+): T extends "string" ? string : T extends "number" ? number : Record<string, unknown> {
+  const value = body[name];
+  if (typeof value !== type || value === null) {
+    throw new SimulatedFailure(400, "INVALID_REQUEST", `${name} must be a ${type}`);
+  }
+  return value as never;
+}
+
+export function stringList(body: Record<string, unknown>, name: string): string[] {
+  const value = body[name];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    throw new SimulatedFailure(400, "INVALID_REQUEST", `${name} must be an array of strings`);
+  }
+  return value as string[];
+}
+
+/** A reconciliation interface's "changes since" parameter: an ISO timestamp, or everything when absent. */
+export function since(value: string | null): number {
+  if (value === null || value === "") return 0;
+  const at = Date.parse(value);
+  if (Number.isNaN(at))
+    throw new SimulatedFailure(400, "INVALID_REQUEST", "the since timestamp must be ISO 8601");
+  return at;
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("the composed platform over HTTP", () => {
+  it("answers GET /version to any valid token and refuses anonymous callers", async () => {
+    const anonymous = await t.call("GET", "/version");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    expect(anonymous.headers.get("content-type")).toContain("application/problem+json");
+
+    for (const token of [await t.operatorToken("operator@zx.demo"), await t.partnerToken("skyhub-zx")]) {
+      const response = await t.call("GET", "/version", token);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ build: "dev", apiVersion: "v1", region: "local" });
+      expect(response.headers.get("traceparent")).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    }
+  });
+
+  it("audits an authenticated write and lets FINANCE_AUDIT and supervisors read the trail, tenant-scoped", async () => {
+    const admin = await t.operatorToken("admin@zx.demo");
+    const added = await t.call("POST", "/v1/admin/revocations", admin, {
+      kind: "subject",
+      value: "urn:user:someone",
+      reason: "lost laptop",
+    });
+    expect(added.status).toBe(201);
+
+    const finance = await t.operatorToken("finance@zx.demo");
+    const trail = await t.call("GET", `/audit?entity=user&action=revocation.add`, finance);
+    expect(trail.status).toBe(200);
+    const page = (await trail.json()) as { items: Array<Record<string, unknown>> };
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({
+      action: "revocation.add",
+      entityUrn: "urn:user:someone",
+      tenant: "urn:airline:ZX",
+      actorUrn: expect.stringMatching(/^urn:user:/),
+      payloadHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      outcome: { status: 201 },
+    });
+
+    const otherAirline = await t.operatorToken("finance@vq.demo");
+    const isolated = (await (await t.call("GET", `/audit?entity=user`, otherAirline)).json()) as {
+      items: unknown[];
+    };
+    expect(isolated.items).toEqual([]);
+
+    const operator = await t.operatorToken("operator@zx.demo");
+    expect((await t.call("GET", "/audit", operator)).status).toBe(403);
+  });
+
+  it("publishes an OpenAPI document per surface and a docs page", async () => {
+    for (const surface of ["operator", "partner", "passenger"]) {
+      const response = await t.call("GET", `/openapi/${surface}/v1.json`);
+      expect(response.status).toBe(200);
+      const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+      expect(document.openapi).toBe("3.1.0");
+    }
+    const operatorDoc = (await (await t.call("GET", "/openapi/operator/v1.json")).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(operatorDoc.paths)).toEqual(
+      expect.arrayContaining(["/version", "/v1/audit/case/{caseUrn}", "/audit"]),
+    );
+    const passengerDoc = (await (await t.call("GET", "/openapi/passenger/v1.json")).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(passengerDoc.paths)).toContain("/v1/auth/pnr-login");
+    const docs = await t.call("GET", "/docs");
+    expect(docs.headers.get("content-type")).toContain("text/html");
+  });
+});

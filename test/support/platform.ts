@@ -1,0 +1,122 @@
+import { createServer } from "node:net";
+import { pino } from "pino";
+import { loadConfig } from "../../src/config.js";
+import { demoCredentials, type DemoCredentials } from "../../src/demo/demo-credentials.js";
+import { defaultAudiences } from "../../src/identity/audiences.js";
+import { totpCode } from "../../src/identity/totp.js";
+import { type Platform, startPlatform } from "../../src/main.js";
+import type { Clock } from "../../src/runtime/clock.js";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestPlatform {
+  platform: Platform;
+  base: string;
+  passengerBase: string;
+  credentials: DemoCredentials;
+  /** An operator access token for a demo user (TOTP added for roles that need it). */
+  operatorToken(username: string): Promise<string>;
+  /** A partner access token for a demo registration. */
+  partnerToken(clientId: string): Promise<string>;
+  /** fetch against the operator host with a bearer token and JSON body. */
+  call(
+    method: string,
+    path: string,
+    token?: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service in this process on free ports (embedded runtime, memory stores), with the
+ * demo directory: what `npm start` runs, for end-to-end tests over real HTTP.
+ */
+export async function startTestPlatform(
+  options: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<TestPlatform> {
+  const [port, passengerPort] = [await freePort(), await freePort()];
+  const config = loadConfig({
+    PORT: String(port),
+    PASSENGER_PORT: String(passengerPort),
+    RUNTIME: "embedded",
+    LOG_LEVEL: "silent",
+    ...options.env,
+  });
+  const platform = await startPlatform(config, {
+    logger: pino({ level: "silent" }),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const base = `http://localhost:${port}`;
+  const passengerBase = `http://localhost:${passengerPort}`;
+  const audiences = defaultAudiences(config.publicBaseUrl, config.passengerBaseUrl);
+  const credentials = demoCredentials({
+    baseUrl: config.publicBaseUrl,
+    passengerBaseUrl: config.passengerBaseUrl,
+    authUrl: `${config.publicBaseUrl}/auth`,
+    audiences,
+    now: Date.now(),
+  });
+  const users = credentials.tenants.flatMap((t) => t.users);
+  const partners = credentials.tenants.flatMap((t) => t.partners);
+
+  const token = async (body: Record<string, string>) => {
+    const response = await fetch(`${base}/auth/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as { access_token?: string };
+    if (!response.ok || !json.access_token) throw new Error(`token request failed: ${JSON.stringify(json)}`);
+    return json.access_token;
+  };
+
+  return {
+    platform,
+    base,
+    passengerBase,
+    credentials,
+    operatorToken: async (username) => {
+      const user = users.find((u) => u.username === username);
+      if (!user) throw new Error(`no demo user ${username}`);
+      return token({
+        grant_type: "password",
+        username,
+        password: user.password,
+        audience: audiences.operator,
+        ...(user.totpSecret ? { otp: totpCode(user.totpSecret, Date.now()) } : {}),
+      });
+    },
+    partnerToken: async (clientId) => {
+      const partner = partners.find((p) => p.clientId === clientId);
+      if (!partner) throw new Error(`no demo partner ${clientId}`);
+      return token({
+        grant_type: "client_credentials",
+        client_id: clientId,
+        client_secret: partner.clientSecret,
+        audience: audiences.partner,
+      });
+    },
+    call: (method, path, bearer, body, headers = {}) =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: {
+          ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+          ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      }),
+    close: () => platform.close(),
+  };
+}
