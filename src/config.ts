@@ -51,6 +51,8 @@ export interface Config {
   passengerSigningKey: string | undefined;
   captchaSecret: string | undefined;
   errorsUrl: string;
+  /** Multiplies every rate limit of spec 8.1; 1 unless a load test or benchmark raises it. */
+  rateLimitScale: number;
   build: string;
   apiVersion: string;
   region: string;
@@ -115,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passengerSigningKey: env.PASSENGER_SIGNING_KEY || undefined,
     captchaSecret: env.CAPTCHA_HMAC_SECRET || undefined,
     errorsUrl: env.ERRORS_URL || "https://errors.svc.example/v1",
+    rateLimitScale: integer(env.RATE_LIMIT_SCALE, 1, "RATE_LIMIT_SCALE") || 1,
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

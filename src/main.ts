@@ -26,6 +26,7 @@ import { auditRecorder } from "./http/audit-recorder.js";
 import { createAuthenticator } from "./http/auth/authenticator.js";
 import { EmergencyRevocationList } from "./http/auth/emergency-revocations.js";
 import type { RouteDeps } from "./http/mount.js";
+import { scaledRateLimits } from "./http/rate-limit.js";
 import type { Route } from "./http/route.js";
 import { defaultAudiences } from "./identity/audiences.js";
 import { createIdentityProvider } from "./identity/identity-provider.js";
@@ -210,6 +211,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     clock,
     logger,
     errorsUrl: config.errorsUrl,
+    rateLimits: scaledRateLimits(config.rateLimitScale),
     audit: auditRecorder(audit),
   };
   const hostParts = {

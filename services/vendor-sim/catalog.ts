@@ -4,6 +4,7 @@
  * finding that it is one hotel again is the search's deduplication job. Same seed, same catalog.
  */
 import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
+import { type Coordinates, greatCircleKm } from "../../src/domain/geo.js";
 import type { Airport } from "../../src/identity/directory.js";
 import { roundTo } from "./rounding.js";
 import { SeededRandom } from "./seeded-random.js";
@@ -213,26 +214,15 @@ const LOCALITIES: Record<string, readonly Locality[]> = {
 const PRICE_LEVEL: Record<string, number> = { US: 1, GB: 1.1, ES: 0.85, BR: 0.6 };
 
 const KM_PER_DEGREE_LAT = 111.32;
+const MIN_SEPARATION_KM = 0.15;
 
 export const DEMO_AIRPORTS: readonly Airport[] = DEMO_AIRLINES.flatMap((airline) => airline.airports);
 
 export class HotelCatalog {
-  private readonly byKey: Map<string, CatalogHotel>;
-
-  constructor(readonly hotels: readonly CatalogHotel[]) {
-    this.byKey = new Map(hotels.map((hotel) => [hotel.key, hotel]));
-  }
+  constructor(readonly hotels: readonly CatalogHotel[]) {}
 
   atAirport(airport: string): CatalogHotel[] {
     return this.hotels.filter((hotel) => hotel.airport === airport);
-  }
-
-  listedAt(vendor: SimulatedVendorId): CatalogHotel[] {
-    return this.hotels.filter((hotel) => hotel.vendors.includes(vendor));
-  }
-
-  hotel(key: string): CatalogHotel | undefined {
-    return this.byKey.get(key);
   }
 }
 
@@ -243,25 +233,27 @@ export function buildCatalog(options: CatalogOptions): HotelCatalog {
   for (const airport of options.airports ?? DEMO_AIRPORTS) {
     const count = random.int(fewest, most);
     const names = new Set<string>();
+    const placed: Coordinates[] = [];
     for (let index = 1; index <= count; index++) {
-      hotels.push(hotelNear(airport, index, random, names));
+      hotels.push(hotelNear(airport, index, random, names, placed));
     }
   }
   return new HotelCatalog(hotels);
 }
 
-function hotelNear(airport: Airport, index: number, random: SeededRandom, names: Set<string>): CatalogHotel {
+function hotelNear(
+  airport: Airport,
+  index: number,
+  random: SeededRandom,
+  names: Set<string>,
+  placed: Coordinates[],
+): CatalogHotel {
   const localities = LOCALITIES[airport.code] ?? [
     { city: airport.city, postalCodes: ["00000"], streets: ["Airport Road", "Main Street"] },
   ];
   const locality = random.pick(localities);
-  // Most airport hotels cluster close to the terminals; a few are out in the city.
-  const distanceKm = 0.3 + 29.7 * random.next() ** 2;
-  const bearing = random.between(0, 2 * Math.PI);
-  const lat = airport.lat + (distanceKm * Math.cos(bearing)) / KM_PER_DEGREE_LAT;
-  const lon =
-    airport.lon +
-    (distanceKm * Math.sin(bearing)) / (KM_PER_DEGREE_LAT * Math.cos((airport.lat * Math.PI) / 180));
+  const { lat, lon, distanceKm } = freeSpot(airport, placed, random);
+  placed.push({ lat, lon });
 
   const chained = random.chance(0.6);
   const chain = chained ? random.pick(CHAINS) : undefined;
@@ -301,6 +293,25 @@ function hotelNear(airport: Airport, index: number, random: SeededRandom, names:
     roomsPerNight: random.int(3, 25),
     vendors: vendorsListing(random),
   };
+}
+
+/**
+ * A position 0.3 to 30 km from the airport, most of them close to the terminals, and never within
+ * 150 m of another catalog hotel: two buildings that close would be one hotel to dedup's 100 m rule.
+ */
+function freeSpot(airport: Airport, placed: readonly Coordinates[], random: SeededRandom) {
+  for (;;) {
+    const distanceKm = 0.3 + 29.7 * random.next() ** 2;
+    const bearing = random.between(0, 2 * Math.PI);
+    const spot = {
+      lat: airport.lat + (distanceKm * Math.cos(bearing)) / KM_PER_DEGREE_LAT,
+      lon:
+        airport.lon +
+        (distanceKm * Math.sin(bearing)) / (KM_PER_DEGREE_LAT * Math.cos((airport.lat * Math.PI) / 180)),
+    };
+    if (placed.every((other) => greatCircleKm(spot, other) >= MIN_SEPARATION_KM))
+      return { ...spot, distanceKm };
+  }
 }
 
 function uniqueName(taken: Set<string>, draw: () => string, city: string): string {

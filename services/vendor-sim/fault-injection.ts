@@ -50,9 +50,16 @@ export interface FaultSettings {
   timeoutHoldMs?: number;
 }
 
-export function faultApplies(kind: FaultKind, operation: VendorOperation): boolean {
-  if (operation === "token") return kind !== "rate-limited" && INFRASTRUCTURE_FAULTS.includes(kind);
-  return INFRASTRUCTURE_FAULTS.includes(kind) || (BUSINESS_FAULTS[operation] ?? []).includes(kind);
+/**
+ * Infrastructure faults strike before the vendor's application looks at the request (a load
+ * balancer's 503, a dropped connection); business faults are the application's refusals, after
+ * it has checked the token.
+ */
+export type FaultLayer = "infrastructure" | "business";
+
+function faultApplies(kind: FaultKind, operation: VendorOperation, layer: FaultLayer): boolean {
+  if (layer === "business") return (BUSINESS_FAULTS[operation] ?? []).includes(kind);
+  return INFRASTRUCTURE_FAULTS.includes(kind) && !(operation === "token" && kind === "rate-limited");
 }
 
 export class FaultInjector {
@@ -79,12 +86,12 @@ export class FaultInjector {
     for (let i = 0; i < times; i++) this.forced.push(kind);
   }
 
-  /** The fault striking this call, if any: a forced one first, else one drawn at the configured rates. */
-  draw(operation: VendorOperation): FaultKind | undefined {
-    const forcedAt = this.forced.findIndex((kind) => faultApplies(kind, operation));
+  /** The fault striking this call at this layer, if any: a forced one first, else one drawn at the configured rates. */
+  draw(operation: VendorOperation, layer: FaultLayer): FaultKind | undefined {
+    const forcedAt = this.forced.findIndex((kind) => faultApplies(kind, operation, layer));
     if (forcedAt >= 0) return this.forced.splice(forcedAt, 1)[0];
     for (const [kind, rate] of Object.entries(this.settings.errorRates) as Array<[FaultKind, number]>) {
-      if (rate > 0 && faultApplies(kind, operation) && this.random.chance(rate)) return kind;
+      if (rate > 0 && faultApplies(kind, operation, layer) && this.random.chance(rate)) return kind;
     }
     return undefined;
   }

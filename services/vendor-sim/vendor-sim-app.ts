@@ -32,7 +32,8 @@ export function createVendorSimApp(sims: readonly VendorSimulator[]): Koa {
     const path = `/${rest.join("/")}`;
     const body = await readBody(ctx.req);
     if (path.startsWith("/_sim/")) {
-      ctx.status = control(sim, path, body) ? 204 : 404;
+      const command = parseCommand(body);
+      ctx.status = command === undefined ? 400 : control(sim, path, command) ? 204 : 404;
       return;
     }
     const request: WireRequest = {
@@ -55,14 +56,20 @@ export function createVendorSimApp(sims: readonly VendorSimulator[]): Koa {
   return app;
 }
 
+type ControlCommand = { kind?: FaultKind; times?: number; hotelKey?: string; full?: boolean } & FaultSettings;
+
+function parseCommand(body: string): ControlCommand | undefined {
+  if (!body) return {};
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null ? (parsed as ControlCommand) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Applies one fault-injection command; false when the path names none. */
-function control(sim: VendorSimulator, path: string, body: string): boolean {
-  const input = (body ? JSON.parse(body) : {}) as {
-    kind?: FaultKind;
-    times?: number;
-    hotelKey?: string;
-    full?: boolean;
-  } & FaultSettings;
+function control(sim: VendorSimulator, path: string, input: ControlCommand): boolean {
   switch (path) {
     case "/_sim/fail-next":
       if (input.kind) sim.failNext(input.kind, input.times ?? 1);

@@ -22,7 +22,7 @@ import {
 } from "./fault-injection.js";
 import { ConnectionReset, SimulatedFailure } from "./simulated-failure.js";
 import { type ApiClient, TokenIssuer } from "./token-issuer.js";
-import { type Pricing, type StoredReservation, VendorBackend } from "./vendor-backend.js";
+import { type Pricing, VendorBackend } from "./vendor-backend.js";
 
 export interface VendorSimulatorOptions {
   catalog: HotelCatalog;
@@ -74,7 +74,6 @@ export abstract class VendorSimulator implements WireEndpoint {
   readonly backend: VendorBackend;
   readonly faults: FaultInjector;
   readonly tokens: TokenIssuer;
-  protected readonly catalog: HotelCatalog;
   protected readonly clock: Clock;
 
   protected constructor(
@@ -83,7 +82,6 @@ export abstract class VendorSimulator implements WireEndpoint {
     reservationPrefix: string,
     options: VendorSimulatorOptions,
   ) {
-    this.catalog = options.catalog;
     this.clock = options.clock;
     this.backend = new VendorBackend({
       vendor: id,
@@ -117,8 +115,7 @@ export abstract class VendorSimulator implements WireEndpoint {
     if (!matched) return this.error(404, "NOT_FOUND", `No route ${request.method} ${path}`);
     const operation = matched === "token" ? "token" : matched.route.operation;
 
-    const fault = this.faults.draw(operation);
-    const refusal = await this.infrastructureFault(fault);
+    const refusal = await this.infrastructureFault(this.faults.draw(operation, "infrastructure"));
     if (refusal) return refusal;
 
     const parsed: ParsedRequest = { raw: request, query: new URLSearchParams(queryString), json: {} };
@@ -131,8 +128,8 @@ export abstract class VendorSimulator implements WireEndpoint {
           "www-authenticate": `Bearer error="invalid_token", error_description="${check.reason}"`,
         });
       }
-      const status = fault ? BUSINESS_FAULT_STATUS[fault] : undefined;
-      if (fault && status) return this.error(status, fault, `Injected ${fault}`);
+      const fault = this.faults.draw(operation, "business");
+      if (fault) return this.error(BUSINESS_FAULT_STATUS[fault] ?? 409, fault, `Injected ${fault}`);
       return matched.route.answer(parsed, matched.params);
     } catch (error) {
       if (error instanceof SimulatedFailure) return this.error(error.status, error.code, error.message);
@@ -159,10 +156,6 @@ export abstract class VendorSimulator implements WireEndpoint {
     this.tokens.revokeAll();
   }
 
-  reservation(reservationId: string): StoredReservation {
-    return this.backend.lookup(reservationId);
-  }
-
   protected error(
     status: number,
     code: string,
@@ -170,10 +163,6 @@ export abstract class VendorSimulator implements WireEndpoint {
     headers: Record<string, string> = {},
   ): WireResponse {
     return jsonResponse(status, this.errorBody(code, message), headers);
-  }
-
-  protected catalogHotel(vendorHotelId: string): CatalogHotel | undefined {
-    return this.catalog.listedAt(this.id).find((hotel) => this.hotelId(hotel) === vendorHotelId);
   }
 
   private route(

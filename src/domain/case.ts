@@ -33,6 +33,15 @@ export interface PassengerGroup {
   id: string;
   pnr?: string;
   passengers: Passenger[];
+  /** Set when an operator split or merged groups, so the case shows where a group came from. */
+  origin?: PassengerGroupOrigin;
+}
+
+export interface PassengerGroupOrigin {
+  kind: "split" | "merge";
+  /** The group ids this group was made from. */
+  from: string[];
+  reason: string;
 }
 
 export interface OpenCaseCommand {
@@ -58,6 +67,40 @@ export interface CaseRecord {
   openedAt: string;
   updatedAt: string;
   version: number;
+  /** The last status change made by a person or a rule, with its reason (spec 3.3). */
+  statusChange?: CaseStatusChange;
+}
+
+export interface CaseStatusChange {
+  from: CaseStatus;
+  to: CaseStatus;
+  reason: string;
+  /** User URN, or a system URN for automatic moves. */
+  by: string;
+  at: string;
+}
+
+/** Manual-review categories and their priorities (spec 2.5). */
+export const REVIEW_PRIORITY_OF = {
+  ALLOCATION_FAILED: "HIGH",
+  BOOKING_FAILED: "HIGH",
+  PAYMENT_FAILED: "MEDIUM",
+  PARTIAL_FULFILLMENT: "MEDIUM",
+  POLICY_VIOLATION: "LOW",
+  MIXED_TIER_GROUP: "LOW",
+  DATA_INCOMPLETE: "LOW",
+} as const;
+
+export type ReviewCategory = keyof typeof REVIEW_PRIORITY_OF;
+export type ReviewPriority = (typeof REVIEW_PRIORITY_OF)[ReviewCategory];
+export const REVIEW_CATEGORIES = Object.keys(REVIEW_PRIORITY_OF) as ReviewCategory[];
+
+/** What a domain rule hands over for the manual-review queue; the review item gets its URN there. */
+export interface ReviewItemDraft {
+  category: ReviewCategory;
+  priority: ReviewPriority;
+  affectedGroups: string[];
+  reason: string;
 }
 
 /**

@@ -1,0 +1,112 @@
+import { DomainError } from "../domain-error.js";
+import type { Tier } from "./tiers.js";
+import {
+  type AllocationWeights,
+  type Amenity,
+  canonicalTiers,
+  type PaymentMethod,
+  type Policy,
+  type PolicyBuffers,
+  type PolicyMode,
+  type TransportMode,
+  reconcileConsolidation,
+} from "./policy.js";
+import { policyContextKey } from "./policy-context.js";
+import type { PolicyChange } from "./policy-lifecycle.js";
+
+/** The patch body as `policyPatchSchema` accepts it: null removes an optional field. */
+export interface PolicyPatch {
+  reason?: string;
+  name?: string;
+  tiers?: Tier[];
+  constraints?: {
+    minStars?: number | null;
+    maxDistanceKm?: number | null;
+    maxNightlyRate?: number | null;
+    requiredAmenities?: Amenity[];
+    excludedChains?: string[];
+    acceptedPayments?: PaymentMethod[];
+    allowProviders?: string[] | null;
+  };
+  buffers?: Partial<PolicyBuffers>;
+  mode?: PolicyMode;
+  autoApproveDemand?: boolean;
+  maxAutomaticRoomsPerWave?: number;
+  incrementalRequiresApproval?: boolean;
+  consolidationWeight?: number;
+  allocationWeights?: Partial<AllocationWeights>;
+  transport?: {
+    mode?: TransportMode;
+    perTier?: Partial<Record<Tier, TransportMode>>;
+    minutesBeforePickup?: number | null;
+    shuttleCapacity?: number | null;
+  };
+}
+
+export interface PolicyPatchResult extends PolicyChange {
+  reason?: string;
+}
+
+/**
+ * Applies a patch and bumps the version (spec 2.4). The status is kept: patching an ACTIVE policy
+ * changes the live rules, so its tier set may not change there, or two active policies could end
+ * up sharing a context; deactivate it first, or create a new policy.
+ */
+export function patchPolicy(policy: Policy, patch: PolicyPatch, now: Date): PolicyPatchResult {
+  const { reason, ...changes } = patch;
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new DomainError("invalid", "empty-patch", "The patch changes no field");
+  }
+  const tiers = changes.tiers ? canonicalTiers(changes.tiers) : policy.tiers;
+  if (
+    policy.status === "ACTIVE" &&
+    policyContextKey({ context: policy.context, tiers }) !== policyContextKey(policy)
+  ) {
+    throw new DomainError(
+      "conflict",
+      "active-policy-context-change",
+      `Policy ${policy.urn} is ACTIVE: its tier set cannot change`,
+      { tiers: policy.tiers },
+    );
+  }
+  const consolidation =
+    changes.consolidationWeight !== undefined || changes.allocationWeights?.consolidation !== undefined
+      ? reconcileConsolidation(changes.consolidationWeight, changes.allocationWeights?.consolidation)
+      : policy.consolidationWeight;
+
+  const after: Policy = {
+    ...policy,
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    tiers,
+    constraints: mergeRemovable(policy.constraints, changes.constraints),
+    buffers: { ...policy.buffers, ...definedOnly(changes.buffers) },
+    mode: changes.mode ?? policy.mode,
+    autoApproveDemand: changes.autoApproveDemand ?? policy.autoApproveDemand,
+    maxAutomaticRoomsPerWave: changes.maxAutomaticRoomsPerWave ?? policy.maxAutomaticRoomsPerWave,
+    incrementalRequiresApproval: changes.incrementalRequiresApproval ?? policy.incrementalRequiresApproval,
+    consolidationWeight: consolidation,
+    allocationWeights: {
+      ...policy.allocationWeights,
+      ...definedOnly(changes.allocationWeights),
+      consolidation,
+    },
+    transport: mergeRemovable(policy.transport, changes.transport),
+    version: policy.version + 1,
+    updatedAt: now.toISOString(),
+  };
+  return { before: policy, after, ...(reason !== undefined ? { reason } : {}) };
+}
+
+/** One level of JSON Merge Patch: absent keeps, null removes, a value replaces. */
+function mergeRemovable<T extends object>(target: T, patch: object | undefined): T {
+  const merged: Record<string, unknown> = { ...(target as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
+  return merged as T;
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

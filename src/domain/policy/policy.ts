@@ -1,0 +1,222 @@
+import { DomainError } from "../domain-error.js";
+import { TIERS, type Tier } from "./tiers.js";
+
+/**
+ * A policy: the versioned rule set that says which hotels are acceptable and how demand and
+ * allocation behave for one context (spec 2.4). This file holds the shape, its vocabularies and the
+ * defaults; the JSON Schema of the request bodies lives beside it in `policy-schema.ts`.
+ */
+
+export const AMENITIES = [
+  "24H_RECEPTION",
+  "AIRPORT_SHUTTLE",
+  "WHEELCHAIR_ACCESSIBLE",
+  "FREE_BREAKFAST",
+] as const;
+export type Amenity = (typeof AMENITIES)[number];
+
+export const PAYMENT_METHODS = ["GUARANTEE", "CARD"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const POLICY_MODES = ["BATCH", "ON_DEMAND"] as const;
+export type PolicyMode = (typeof POLICY_MODES)[number];
+
+export const POLICY_STATUSES = ["DRAFT", "ACTIVE", "ARCHIVED"] as const;
+export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+
+/** SHUTTLE and PRIVATE_CAR are the values the spec shows; TAXI covers the ride-provider route (4.1). */
+export const TRANSPORT_MODES = ["SHUTTLE", "PRIVATE_CAR", "TAXI"] as const;
+export type TransportMode = (typeof TRANSPORT_MODES)[number];
+
+/** A context field set to this (or left out) matches every airport or airline. */
+export const ANY = "*";
+
+export interface PolicyContext {
+  /** IATA airport code, or `*`. */
+  airport: string;
+  /** Airline code, or `*`. */
+  airline: string;
+}
+
+export interface PolicyConstraints {
+  minStars?: number;
+  maxDistanceKm?: number;
+  maxNightlyRate?: number;
+  requiredAmenities: Amenity[];
+  excludedChains: string[];
+  acceptedPayments: PaymentMethod[];
+  /** Inventory vendors allowed for this context; absent means every vendor the tenant has. */
+  allowProviders?: string[];
+}
+
+export interface PolicyBuffers {
+  lateCheckoutMinutes: number;
+  earlyCheckInMinutes: number;
+}
+
+export interface AllocationWeights {
+  cost: number;
+  distance: number;
+  consolidation: number;
+}
+
+export interface PolicyTransport {
+  mode: TransportMode;
+  perTier: Partial<Record<Tier, TransportMode>>;
+  minutesBeforePickup?: number;
+  shuttleCapacity?: number;
+}
+
+/** Carried by a draft that was synthesized from a description (POST /policies/synthesize). */
+export interface PolicyProvenance {
+  source: "ai";
+  confidence: number;
+  prompt: string;
+}
+
+/** Everything a policy author decides, defaults filled in. */
+export interface PolicyRules {
+  name: string;
+  context: PolicyContext;
+  /** Tier names the policy applies to, in TIERS order; empty means every tier. */
+  tiers: Tier[];
+  constraints: PolicyConstraints;
+  buffers: PolicyBuffers;
+  mode: PolicyMode;
+  autoApproveDemand: boolean;
+  maxAutomaticRoomsPerWave: number;
+  incrementalRequiresApproval: boolean;
+  consolidationWeight: number;
+  allocationWeights: AllocationWeights;
+  transport: PolicyTransport;
+  provenance?: PolicyProvenance;
+}
+
+export interface Policy extends PolicyRules {
+  urn: string;
+  version: number;
+  status: PolicyStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The create body (POST /policies) as `policyCreateSchema` accepts it. */
+export interface PolicyInput {
+  name: string;
+  context: { airport?: string; airline?: string };
+  tiers?: Tier[];
+  constraints?: Partial<PolicyConstraints>;
+  buffers?: Partial<PolicyBuffers>;
+  mode?: PolicyMode;
+  autoApproveDemand?: boolean;
+  maxAutomaticRoomsPerWave?: number;
+  incrementalRequiresApproval?: boolean;
+  consolidationWeight?: number;
+  allocationWeights?: Partial<AllocationWeights>;
+  transport?: Partial<PolicyTransport>;
+  provenance?: PolicyProvenance;
+}
+
+/** Scoring weights of spec 2.6. */
+export const DEFAULT_ALLOCATION_WEIGHTS: Readonly<AllocationWeights> = {
+  cost: 0.6,
+  distance: 0.25,
+  consolidation: 0.15,
+};
+
+/**
+ * Defaults not given by the spec are the cautious ones: demand waits for a supervisor unless the
+ * author turns auto-approval on, no buffers are granted, and waves run as soon as demand is approved
+ * because a disruption does not wait for a schedule.
+ */
+export const POLICY_DEFAULTS = {
+  acceptedPayments: ["GUARANTEE"] as PaymentMethod[],
+  lateCheckoutMinutes: 0,
+  earlyCheckInMinutes: 0,
+  mode: "ON_DEMAND" as PolicyMode,
+  autoApproveDemand: false,
+  maxAutomaticRoomsPerWave: 0,
+  incrementalRequiresApproval: false,
+  transportMode: "SHUTTLE" as TransportMode,
+} as const;
+
+/** Tier lists are kept deduplicated and in TIERS order, so equal sets compare equal. */
+export function canonicalTiers(tiers: readonly Tier[]): Tier[] {
+  return TIERS.filter((tier) => tiers.includes(tier));
+}
+
+/**
+ * `consolidationWeight` and `allocationWeights.consolidation` name the same knob (spec 2.4 lists
+ * both). One given alone sets the other; both given must agree.
+ */
+export function reconcileConsolidation(consolidationWeight?: number, allocationWeight?: number): number {
+  if (
+    consolidationWeight !== undefined &&
+    allocationWeight !== undefined &&
+    consolidationWeight !== allocationWeight
+  ) {
+    throw new DomainError(
+      "invalid",
+      "consolidation-weight-mismatch",
+      "consolidationWeight and allocationWeights.consolidation must be equal when both are given",
+      { consolidationWeight, allocationWeightsConsolidation: allocationWeight },
+    );
+  }
+  return consolidationWeight ?? allocationWeight ?? DEFAULT_ALLOCATION_WEIGHTS.consolidation;
+}
+
+/** The rules of a create body with every default filled in. */
+export function applyDefaults(input: PolicyInput): PolicyRules {
+  const constraints = input.constraints ?? {};
+  const consolidation = reconcileConsolidation(
+    input.consolidationWeight,
+    input.allocationWeights?.consolidation,
+  );
+  const transport = input.transport ?? {};
+  return {
+    name: input.name,
+    context: { airport: input.context.airport ?? ANY, airline: input.context.airline ?? ANY },
+    tiers: canonicalTiers(input.tiers ?? []),
+    constraints: {
+      ...optional("minStars", constraints.minStars),
+      ...optional("maxDistanceKm", constraints.maxDistanceKm),
+      ...optional("maxNightlyRate", constraints.maxNightlyRate),
+      requiredAmenities: [...new Set(constraints.requiredAmenities ?? [])],
+      excludedChains: [...new Set(constraints.excludedChains ?? [])],
+      acceptedPayments: [...new Set(constraints.acceptedPayments ?? POLICY_DEFAULTS.acceptedPayments)],
+      ...optional("allowProviders", constraints.allowProviders && [...new Set(constraints.allowProviders)]),
+    },
+    buffers: {
+      lateCheckoutMinutes: input.buffers?.lateCheckoutMinutes ?? POLICY_DEFAULTS.lateCheckoutMinutes,
+      earlyCheckInMinutes: input.buffers?.earlyCheckInMinutes ?? POLICY_DEFAULTS.earlyCheckInMinutes,
+    },
+    mode: input.mode ?? POLICY_DEFAULTS.mode,
+    autoApproveDemand: input.autoApproveDemand ?? POLICY_DEFAULTS.autoApproveDemand,
+    maxAutomaticRoomsPerWave: input.maxAutomaticRoomsPerWave ?? POLICY_DEFAULTS.maxAutomaticRoomsPerWave,
+    incrementalRequiresApproval:
+      input.incrementalRequiresApproval ?? POLICY_DEFAULTS.incrementalRequiresApproval,
+    consolidationWeight: consolidation,
+    allocationWeights: {
+      cost: input.allocationWeights?.cost ?? DEFAULT_ALLOCATION_WEIGHTS.cost,
+      distance: input.allocationWeights?.distance ?? DEFAULT_ALLOCATION_WEIGHTS.distance,
+      consolidation,
+    },
+    transport: {
+      mode: transport.mode ?? POLICY_DEFAULTS.transportMode,
+      perTier: { ...transport.perTier },
+      ...optional("minutesBeforePickup", transport.minutesBeforePickup),
+      ...optional("shuttleCapacity", transport.shuttleCapacity),
+    },
+    ...optional("provenance", input.provenance),
+  };
+}
+
+/** A new policy is a DRAFT at version 1 and has no effect until activated (spec 3.2). */
+export function createPolicy(input: PolicyInput, urn: string, now: Date): Policy {
+  const at = now.toISOString();
+  return { urn, ...applyDefaults(input), version: 1, status: "DRAFT", createdAt: at, updatedAt: at };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
