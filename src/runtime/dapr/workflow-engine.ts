@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import {
+  DaprWorkflowClient,
+  type WorkflowState as DaprWorkflowState,
+  WorkflowRuntime,
+  WorkflowRuntimeStatus as DaprRuntimeStatus,
+} from "@dapr/dapr";
+import type {
+  ScheduleOptions,
+  WorkflowEngine,
+  WorkflowRegistry,
+  WorkflowRuntimeStatus,
+  WorkflowState,
+} from "../workflow-engine.js";
+
+export interface DaprWorkflowEngineOptions {
+  registry: WorkflowRegistry;
+  /** The sidecar's host; 127.0.0.1 by default. */
+  daprHost?: string;
+  /** The sidecar's gRPC port (DAPR_GRPC_PORT), where its workflow API listens. */
+  daprGrpcPort: number;
+  /** How often `raiseEvent` tries before giving up (8: about 13 s in all, past the SDK worker's reconnect backoff). */
+  raiseEventAttempts?: number;
+  /** The wait before the first retry of `raiseEvent` (100 ms); it doubles with each retry. */
+  raiseEventRetryDelayMs?: number;
+}
+
+/** As long as the Dapr SDK client waits by default. */
+const DEFAULT_WAIT_MS = 60_000;
+
+/**
+ * Workflows on Dapr Workflow: this process is the worker (WorkflowRuntime, holding every workflow
+ * and activity of the registry under its registry name) and the client (DaprWorkflowClient) of the
+ * sidecar's workflow API. The sidecar keeps the history.
+ */
+export class DaprWorkflowEngine implements WorkflowEngine {
+  private readonly runtime: WorkflowRuntime;
+  private readonly client: DaprWorkflowClient;
+  private readonly raiseEventAttempts: number;
+  private readonly raiseEventRetryDelayMs: number;
+  private started = false;
+
+  constructor(options: DaprWorkflowEngineOptions) {
+    const sidecar = { daprHost: options.daprHost ?? "127.0.0.1", daprPort: String(options.daprGrpcPort) };
+    this.runtime = new WorkflowRuntime(sidecar);
+    for (const [name, workflow] of options.registry.workflows)
+      this.runtime.registerWorkflowWithName(name, workflow);
+    for (const [name, activity] of options.registry.activities)
+      this.runtime.registerActivityWithName(name, activity);
+    this.client = new DaprWorkflowClient(sidecar);
+    this.raiseEventAttempts = options.raiseEventAttempts ?? 8;
+    this.raiseEventRetryDelayMs = options.raiseEventRetryDelayMs ?? 100;
+  }
+
+  /** Connects the worker; the SDK does so in the background, and work waits in the sidecar until it has. */
+  async start(): Promise<void> {
+    await this.runtime.start();
+    this.started = true;
+  }
+
+  /** The sidecar refuses an instance id already in use, so an existing id is answered here, before and after trying. */
+  async schedule(name: string, input?: unknown, options?: ScheduleOptions): Promise<string> {
+    const instanceId = options?.instanceId ?? randomUUID();
+    if (options?.instanceId && (await this.client.getWorkflowState(instanceId, false))) return instanceId;
+    try {
+      return await this.client.scheduleNewWorkflow(name, input, instanceId);
+    } catch (error) {
+      if (await this.client.getWorkflowState(instanceId, false)) return instanceId;
+      throw error;
+    }
+  }
+
+  /**
+   * Retried with backoff: the sidecar refuses events while no workflow worker is connected to it.
+   * An instance it does not know is not worth waiting for.
+   */
+  async raiseEvent(instanceId: string, eventName: string, payload?: unknown): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.raiseEvent(instanceId, eventName, payload);
+        return;
+      } catch (error) {
+        if (attempt >= this.raiseEventAttempts || grpcCode(error) === GRPC_NOT_FOUND) throw error;
+        await delay(this.raiseEventRetryDelayMs * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  async get(instanceId: string): Promise<WorkflowState | undefined> {
+    const state = await this.client.getWorkflowState(instanceId, true);
+    return state && toWorkflowState(state);
+  }
+
+  async waitForCompletion(instanceId: string, timeoutMs = DEFAULT_WAIT_MS): Promise<WorkflowState> {
+    const state = await this.client.waitForWorkflowCompletion(instanceId, true, timeoutMs / 1000);
+    if (!state) throw new Error(`Workflow instance ${instanceId} does not exist`);
+    return toWorkflowState(state);
+  }
+
+  terminate(instanceId: string, output?: unknown): Promise<void> {
+    return this.client.terminateWorkflow(instanceId, output);
+  }
+
+  /** The SDK waits a second in each of its stops; both run at once. */
+  async close(): Promise<void> {
+    // The SDK's stop throws for a worker that never started.
+    await Promise.all([this.started ? this.runtime.stop() : undefined, this.client.stop()]);
+  }
+}
+
+function toWorkflowState(state: DaprWorkflowState): WorkflowState {
+  const failure = state.workflowFailureDetails;
+  return {
+    instanceId: state.instanceId,
+    name: state.name,
+    runtimeStatus: DaprRuntimeStatus[state.runtimeStatus] as WorkflowRuntimeStatus,
+    createdAt: state.createdAt.toISOString(),
+    lastUpdatedAt: state.lastUpdatedAt.toISOString(),
+    ...(state.serializedInput ? { input: JSON.parse(state.serializedInput) } : {}),
+    ...(state.serializedOutput ? { output: JSON.parse(state.serializedOutput) } : {}),
+    ...(state.customStatus ? { customStatus: state.customStatus } : {}),
+    ...(failure
+      ? { failure: { message: failure.getErrorMessage(), errorType: failure.getErrorType() } }
+      : {}),
+  };
+}
+
+const GRPC_NOT_FOUND = 5;
+
+function grpcCode(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,107 @@
+import { type HistoryEvent, pb, ph, type TaskFailureDetails } from "./durable-task.js";
+
+/**
+ * The history events the backend writes, in the protobuf form the SDK executor replays, and their
+ * stored form: each event is serialized once, when it is created, and kept as base64 from then on.
+ */
+export function encodeEvent(event: HistoryEvent): string {
+  const bytes = event.serializeBinary();
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+export function decodeEvent(encoded: string): HistoryEvent {
+  return pb.HistoryEvent.deserializeBinary(Buffer.from(encoded, "base64"));
+}
+
+export function orchestratorStarted(at: number): HistoryEvent {
+  return ph.newOrchestratorStartedEvent(new Date(at));
+}
+
+export function executionStarted(name: string, instanceId: string, input: string | undefined): HistoryEvent {
+  return ph.newExecutionStartedEvent(name, instanceId, input);
+}
+
+export function executionTerminated(output: string | undefined): HistoryEvent {
+  return ph.newTerminatedEvent(output);
+}
+
+export function taskScheduled(taskId: number, name: string, input: string | undefined): HistoryEvent {
+  return ph.newTaskScheduledEvent(taskId, name, input);
+}
+
+export function taskCompleted(taskId: number, result: string | undefined): HistoryEvent {
+  return ph.newTaskCompletedEvent(taskId, result);
+}
+
+export function taskFailed(taskId: number, failure: TaskFailureDetails): HistoryEvent {
+  const failed = new pb.TaskFailedEvent();
+  failed.setTaskscheduledid(taskId);
+  failed.setFailuredetails(failure);
+  const event = untimedEvent();
+  event.setTaskfailed(failed);
+  return event;
+}
+
+export function timerCreated(timerId: number, fireAt: number): HistoryEvent {
+  return ph.newTimerCreatedEvent(timerId, new Date(fireAt));
+}
+
+export function timerFired(timerId: number, fireAt: number): HistoryEvent {
+  return ph.newTimerFiredEvent(timerId, new Date(fireAt));
+}
+
+export function subOrchestrationCreated(
+  taskId: number,
+  name: string,
+  instanceId: string,
+  input: string | undefined,
+): HistoryEvent {
+  return ph.newSubOrchestrationCreatedEvent(taskId, name, instanceId, input);
+}
+
+export function subOrchestrationCompleted(taskId: number, result: string | undefined): HistoryEvent {
+  return ph.newSubOrchestrationCompletedEvent(taskId, result);
+}
+
+export function subOrchestrationFailed(taskId: number, failure: TaskFailureDetails): HistoryEvent {
+  const failed = new pb.SubOrchestrationInstanceFailedEvent();
+  failed.setTaskscheduledid(taskId);
+  failed.setFailuredetails(failure);
+  const event = untimedEvent();
+  event.setSuborchestrationinstancefailed(failed);
+  return event;
+}
+
+export function eventRaised(name: string, input: string | undefined): HistoryEvent {
+  return ph.newEventRaisedEvent(name, input);
+}
+
+export interface StoredFailure {
+  message: string;
+  errorType: string;
+  stackTrace?: string;
+}
+
+export function toStoredFailure(details: TaskFailureDetails | undefined): StoredFailure {
+  const stackTrace = details?.getStacktrace()?.getValue();
+  return {
+    message: details?.getErrormessage() ?? "",
+    errorType: details?.getErrortype() ?? "Error",
+    ...(stackTrace ? { stackTrace } : {}),
+  };
+}
+
+export function toFailureDetails(failure: StoredFailure): TaskFailureDetails {
+  const details = new pb.TaskFailureDetails();
+  details.setErrormessage(failure.message);
+  details.setErrortype(failure.errorType);
+  if (failure.stackTrace) details.setStacktrace(ph.getStringValue(failure.stackTrace));
+  return details;
+}
+
+function untimedEvent(): HistoryEvent {
+  const event = new pb.HistoryEvent();
+  event.setEventid(-1);
+  event.setTimestamp(ph.newTimestamp(new Date(0)));
+  return event;
+}
