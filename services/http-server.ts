@@ -4,6 +4,8 @@ import type Koa from "koa";
 
 export interface RunningServer {
   url: string;
+  /** The Node server, for protocols that upgrade connections (WebSocket). */
+  server: Server;
   port: number;
   /** Stops accepting connections, lets requests in flight finish, then drops idle keep-alives. */
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export async function listen(app: Koa, host: string, port: number): Promise<Runn
   return {
     url: `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`,
     port: actualPort,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

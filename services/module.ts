@@ -28,10 +28,11 @@ export interface ServiceModule {
   actorTypes?: ActorClass[];
   registerWorkflows?(registry: WorkflowRegistry): void;
   /**
-   * Subscriptions are registered before the runtime starts; their handlers read the context when
-   * an event arrives, through `context()`.
+   * Subscriptions are registered before the runtime starts (Dapr reads them once); their handlers
+   * read the context when an event arrives, through `context()`. Events travel on one topic per
+   * tenant (spec 5.4), so the tenants this deployment serves are given here.
    */
-  subscriptions?(context: () => ModuleContext): Subscription[];
+  subscriptions?(context: () => ModuleContext, tenants: readonly string[]): Subscription[];
   routes?(context: ModuleContext): Route[];
   /** Runs once the runtime has started (seed data, indexes, schedules). */
   start?(context: ModuleContext): Promise<void>;

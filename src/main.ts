@@ -18,6 +18,8 @@ import { operatorHost, passengerHost } from "../services/hosts.js";
 import { type RunningServer, listen } from "../services/http-server.js";
 import { passengerAuthentication } from "../services/passenger-api/passenger-authentication.js";
 import { parseTenantHosts, tenantOfHost } from "../services/passenger-api/tenant-hosts.js";
+import { operatorTokenAuthentication } from "../services/realtime/operator-token-authentication.js";
+import { type RealtimeChannel, attachRealtime } from "../services/realtime/realtime-channel.js";
 import { AuditLog } from "./app/audit-log.js";
 import { type Config, loadConfig } from "./config.js";
 import { createDemoDirectory } from "./demo/demo-directory.js";
@@ -70,13 +72,13 @@ const MODULES: readonly ServiceModule[] = [
 ];
 
 /** What the modules contribute to whichever runtime runs them. */
-function contributions(context: () => ModuleContext): RuntimeContributions {
+function contributions(context: () => ModuleContext, tenants: readonly string[]): RuntimeContributions {
   const workflows = new WorkflowRegistry();
   for (const module of MODULES) module.registerWorkflows?.(workflows);
   return {
     actorTypes: MODULES.flatMap((m) => m.actorTypes ?? []),
     workflows,
-    subscriptions: MODULES.flatMap((m) => m.subscriptions?.(context) ?? []),
+    subscriptions: MODULES.flatMap((m) => m.subscriptions?.(context, tenants) ?? []),
   };
 }
 
@@ -104,6 +106,7 @@ async function createRuntime(
   clock: Clock,
   logger: Logger,
   context: () => ModuleContext,
+  tenants: readonly string[],
 ): Promise<Runtime> {
   const kind = await chooseRuntime(config, logger);
   const documents = await documentStore(config);
@@ -111,7 +114,7 @@ async function createRuntime(
   const onError = (error: unknown, where: string) => logger.error({ err: error, where }, "runtime error");
   if (kind === "dapr") {
     const { createDaprRuntime } = await import("./runtime/dapr/runtime.js");
-    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributions(context) });
+    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributions(context, tenants) });
   }
   const state =
     config.stateStore === "redis"
@@ -124,7 +127,7 @@ async function createRuntime(
     counters,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onError,
-    ...contributions(context),
+    ...contributions(context, tenants),
   });
 }
 
@@ -149,13 +152,15 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     if (!moduleContext) throw new Error("An event arrived before the platform finished starting");
     return moduleContext;
   };
-  const runtime = await createRuntime(config, clock, logger, context);
+  const directory = createDemoDirectory(clock);
+  const organizations = await directory.organizations();
+  const tenants = organizations.map((o) => o.airlineUrn);
+  const runtime = await createRuntime(config, clock, logger, context, tenants);
   bindPorts(config, logger, runtime);
 
   const runs = new Set(config.services);
   const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
   const audiences = defaultAudiences(config.publicBaseUrl, config.passengerBaseUrl);
-  const directory = createDemoDirectory(clock);
   const revokedGrants = new CounterStoreRevokedGrants(runtime.counters);
   const revocations = new EmergencyRevocationList(runtime.documents, clock);
   const audit = new AuditLog(runtime.documents, clock);
@@ -187,7 +192,6 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     revokedGrants,
     clock,
   });
-  const organizations = await directory.organizations();
   const hosts = config.passengerTenantHosts
     ? parseTenantHosts(config.passengerTenantHosts)
     : new Map(organizations.map((o) => [`${o.code.toLowerCase()}.localhost`, o.airlineUrn] as const));
@@ -231,19 +235,29 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const serve = async (app: Koa, port: number) => {
     const server = await listen(app, config.host, port);
     servers.push(server);
-    return server.url;
+    return server;
   };
   const operatorSide = ["identity", "operator-api", "partner-api"].some((s) => runs.has(s as never));
+  let realtime: RealtimeChannel | undefined;
   if (operatorSide) {
-    urls.operator = await serve(
+    const operatorServer = await serve(
       operatorHost({ ...hostParts, ...(identity ? { identity: identity.app } : {}) }),
       config.port,
     );
+    urls.operator = operatorServer.url;
     if (identity) urls.auth = `${urls.operator}/auth`;
+    if (runs.has("operator-api")) {
+      realtime = attachRealtime(operatorServer.server, {
+        authenticate: operatorTokenAuthentication(tokens),
+        runtime,
+        clock,
+        logger,
+      });
+    }
   }
   if (runs.has("passenger-api")) {
     const samePort = operatorSide && config.passengerPort === config.port;
-    if (!samePort) urls.passenger = await serve(passengerHost(hostParts), config.passengerPort);
+    if (!samePort) urls.passenger = (await serve(passengerHost(hostParts), config.passengerPort)).url;
   }
 
   let closing: Promise<void> | undefined;
@@ -253,6 +267,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     urls,
     close: () => {
       closing ??= (async () => {
+        // Live sockets would hold the HTTP server open; operators reconnect to another replica.
+        await realtime?.close();
         await Promise.all(servers.map((s) => s.close()));
         await runtime.close();
       })();

@@ -1,8 +1,32 @@
 import { CaseActor } from "../../actors/CaseActor.js";
+import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import type { ServiceModule } from "../module.js";
+import { caseProjectionSubscriptions } from "./case-subscriptions.js";
+import { casesOf } from "./cases.js";
+import { operatorCaseRoutes } from "./operator-routes.js";
+import { partnerCaseRoutes } from "./partner-routes.js";
 
-/** Disruption intake and the case lifecycle. */
+/** Disruption intake, the case lifecycle, the manifest and case reads. */
 export const casesModule: ServiceModule = {
   name: "cases",
   actorTypes: [CaseActor],
+  subscriptions: (context, tenants) => caseProjectionSubscriptions(tenants, context),
+  routes: (context) => {
+    const cases = casesOf(context);
+    return [...operatorCaseRoutes(cases), ...partnerCaseRoutes(cases)];
+  },
+  start: async ({ runtime }) => {
+    const { documents } = runtime;
+    await Promise.all([
+      documents
+        .collection(COLLECTIONS.cases)
+        .ensureIndex({ keys: { tenant: 1, airport: 1, status: 1, openedAt: -1 } }),
+      documents.collection(COLLECTIONS.cases).ensureIndex({ keys: { tenant: 1, passengerIds: 1 } }),
+      documents.collection(COLLECTIONS.reviewItems).ensureIndex({ keys: { caseUrn: 1, createdAt: 1 } }),
+      documents
+        .collection(COLLECTIONS.reviewItems)
+        .ensureIndex({ keys: { tenant: 1, state: 1, category: 1 } }),
+      documents.collection(COLLECTIONS.disruptions).ensureIndex({ keys: { tenant: 1, receivedAt: 1 } }),
+    ]);
+  },
 };

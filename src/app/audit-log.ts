@@ -55,6 +55,7 @@ export interface AuditQuery {
 export class AuditLog {
   private readonly entries: DocumentCollection<AuditEntry>;
   private readonly indexed: Promise<void>;
+  private sequence = 0;
 
   constructor(
     documents: DocumentStore,
@@ -70,15 +71,17 @@ export class AuditLog {
 
   async append(entry: NewAuditEntry): Promise<AuditEntry> {
     await this.indexed;
-    const id = randomUUID();
+    // Time first, then a per-process sequence: entries of the same millisecond keep their order.
+    const now = this.clock.now();
+    const id = `${now.toString().padStart(15, "0")}-${(this.sequence++).toString().padStart(10, "0")}-${randomUUID()}`;
     const { payload, ...rest } = entry;
     const stored: AuditEntry = {
       ...rest,
       _id: id,
-      urn: `urn:audit-entry:${id}`,
+      urn: `urn:audit-entry:${id.slice(-36)}`,
       entityKind: kindOf(entry.entityUrn),
       payloadHash: payload === undefined ? null : payloadHash(payload),
-      at: new Date(this.clock.now()).toISOString(),
+      at: new Date(now).toISOString(),
     };
     await this.entries.insert(stored);
     return stored;

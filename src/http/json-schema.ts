@@ -81,7 +81,9 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 const COMPOSITION = ["allOf", "anyOf", "oneOf"] as const;
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs"] as const;
-const SUBSCHEMAS = ["items", "additionalProperties", "not", "if", "then", "else", "contains"] as const;
+const SUBSCHEMAS = ["items", "additionalProperties", "contains"] as const;
+/** Conditions on the same instance as their parent: they must not close it a second time. */
+const CONDITIONS = ["not", "if", "then", "else"] as const;
 
 /**
  * A deep copy of `schema` in which every object schema that lists `properties` and does not say
@@ -103,6 +105,10 @@ function close(schema: JsonSchema, isBranch: boolean): JsonSchema {
   for (const key of SUBSCHEMAS) {
     const sub = schema[key] as JsonSchema | undefined;
     if (sub !== undefined) copy[key] = close(sub, false);
+  }
+  for (const key of CONDITIONS) {
+    const sub = schema[key] as JsonSchema | undefined;
+    if (sub !== undefined) copy[key] = close(sub, true);
   }
   if (Array.isArray(schema.prefixItems)) {
     copy.prefixItems = (schema.prefixItems as JsonSchema[]).map((s) => close(s, false));

@@ -201,7 +201,7 @@ class Stages {
     principal: Principal | undefined,
     idempotencyKey: string | undefined,
   ): Promise<HandlerInput> {
-    await this.parseBody(ctx);
+    if (!(route.upload && ctx.is(route.upload.contentType))) await this.parseBody(ctx);
     // Copies: validation coerces and fills defaults in place.
     const parts = {
       params: { ...(ctx as { params?: Record<string, string> }).params },

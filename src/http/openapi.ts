@@ -190,7 +190,7 @@ function operation(route: Route): Record<string, unknown> {
   const problems = ["400", "404", "500", "503"];
   if (!isPublic) problems.push("401", "403", "429");
   if (route.method !== "GET") problems.push("409", "422");
-  if (route.body !== undefined) problems.push("413", "415");
+  if (route.body !== undefined || route.upload !== undefined) problems.push("413", "415");
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(route.responses)) {
     responses[status] =
@@ -205,6 +205,14 @@ function operation(route: Route): Record<string, unknown> {
     tags: [...route.tags],
     parameters,
     ...(route.body === undefined ? {} : { requestBody: requestBody(route.body) }),
+    ...(route.upload === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { [route.upload.contentType]: { schema: route.upload.schema } },
+          },
+        }),
     responses,
     security: security(route),
     ...(route.deprecated ? { deprecated: true } : {}),

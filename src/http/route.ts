@@ -119,6 +119,8 @@ export interface RouteDeclaration<
   query?: Q;
   /** JSON body; without a schema the route accepts none (or `{}`). */
   body?: B;
+  /** A non-JSON body (a file upload) the handler reads from `ctx.req` itself; see `UploadSpec`. */
+  upload?: UploadSpec;
   responses: R;
   /** Whether Idempotency-Key is honoured: true for writes unless turned off, never for reads. */
   idempotent?: boolean;
@@ -129,6 +131,17 @@ export interface RouteDeclaration<
   handler: (
     input: HandlerInput<A, ParamsOf<P, Path>, QueryOf<Q>, BodyOf<B>>,
   ) => Promise<HandlerResult<R>> | HandlerResult<R>;
+}
+
+/**
+ * A request body the HTTP layer leaves unread: requests of `contentType` skip JSON parsing and
+ * reach the handler with the stream in `ctx.req` (other media types are still refused with 415).
+ * The handler parses and bounds the body itself; `schema` documents its parts in OpenAPI. The
+ * Idempotency-Key fingerprint does not cover such a body.
+ */
+export interface UploadSpec {
+  contentType: "multipart/form-data";
+  schema: JsonSchema;
 }
 
 /**
@@ -164,6 +177,7 @@ export interface Route {
   readonly params: ObjectSchema;
   readonly query: ObjectSchema | undefined;
   readonly body: JsonSchema | undefined;
+  readonly upload: UploadSpec | undefined;
   readonly responses: Responses;
   readonly idempotent: boolean;
   readonly cache: CachePolicy;
@@ -190,7 +204,9 @@ export function defineRoute<
   const where = `${declaration.method} ${declaration.path} (${declaration.operationId})`;
   const isRead = declaration.method === "GET";
   if (isRead && declaration.idempotent) throw new Error(`${where}: Idempotency-Key applies to writes only`);
-  if (isRead && declaration.body) throw new Error(`${where}: a GET route takes no body`);
+  if (isRead && (declaration.body || declaration.upload))
+    throw new Error(`${where}: a GET route takes no body`);
+  if (declaration.body && declaration.upload) throw new Error(`${where}: declare a JSON body or an upload`);
   if (!Object.keys(declaration.responses).some((status) => Number(status) < 400)) {
     throw new Error(`${where}: declare at least one success response`);
   }
@@ -207,6 +223,7 @@ export function defineRoute<
     params: closeObjectSchemas(paramsSchema(where, declaration.path, declaration.params)),
     query: declaration.query && closeObjectSchemas(declaration.query),
     body: declaration.body === undefined ? undefined : closeObjectSchemas(declaration.body),
+    upload: declaration.upload,
     responses: declaration.responses,
     idempotent: !isRead && declaration.idempotent !== false,
     cache:

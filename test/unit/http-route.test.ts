@@ -208,3 +208,21 @@ describe("handler input types", () => {
     );
   });
 });
+
+describe("closing object schemas", () => {
+  it("keeps if/then conditions working: they apply to the parent object, not a closed copy of it", async () => {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const schema = closeObjectSchemas({
+      type: "object",
+      properties: { auto: { type: "boolean" }, max: { type: "integer" } },
+      if: { properties: { auto: { const: true } }, required: ["auto"] },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword under test
+      then: { required: ["max"] },
+    } as const);
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate({ auto: true })).toBe(false);
+    expect(validate({ auto: true, max: 3 })).toBe(true);
+    expect(validate({ auto: false })).toBe(true);
+    expect(validate({ auto: false, extra: 1 })).toBe(false);
+  });
+});

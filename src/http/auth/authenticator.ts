@@ -44,6 +44,8 @@ export interface Authenticator {
    * WWW-Authenticate reason), ForbiddenError / InsufficientScopeError (403). Public routes never call it.
    */
   authenticate(ctx: Context, access: ProtectedAccess): Promise<Principal>;
+  /** The same checks on a bare token, for channels that carry it outside a header (WebSocket). */
+  authenticateToken(token: string, access: ProtectedAccess): Promise<Principal>;
 }
 
 type Surface = Principal["surface"];
@@ -113,16 +115,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return surface;
   }
 
-  return {
-    async authenticate(ctx, access) {
-      const token = bearerToken(ctx);
-      const surface = access.kind === "any-token" ? surfaceNamedBy(token) : access.kind;
+  async function authenticateToken(token: string, access: ProtectedAccess): Promise<Principal> {
+    const surface = access.kind === "any-token" ? surfaceNamedBy(token) : access.kind;
       const claims = await verifiers[surface](token);
       const principal = await principalOf(surface, claims);
       await assertNotRevoked(principal, claims);
       if (access.kind === "operator" && principal.surface === "operator") assertRole(principal, access.anyOf);
       if (access.kind === "partner" && principal.surface === "partner") assertScope(principal, access.scope);
       return principal;
-    },
+  }
+
+  return {
+    authenticate: (ctx, access) => authenticateToken(bearerToken(ctx), access),
+    authenticateToken,
   };
 }

@@ -1,0 +1,109 @@
+/**
+ * Requests per second and p99 latency of an authenticated, audited read (a partner calling
+ * GET /version: token verification, rate limit, tracing and an audit entry on every request),
+ * beside a bare Koa hello world measured the same way in the same run. Target: >= 60% of bare Koa.
+ * Rate limits are raised 1000x for the run so that the limiter runs on every request but does not refuse.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { Agent, request } from "node:http";
+import { freePort } from "../test/support/platform.js";
+import { percentile, printTable, round } from "./stats.js";
+
+const CONNECTIONS = 32;
+const WARMUP_MS = 2_000;
+const MEASURE_MS = 6_000;
+
+function startServer(mode: "bare" | "platform", port: number, passengerPort: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "bench/http-server.ts", mode, String(port), String(passengerPort)],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("READY")) resolve(child);
+    });
+    child.once("exit", (code) => reject(new Error(`${mode} server exited with ${code}`)));
+  });
+}
+
+function get(agent: Agent, port: number, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, agent, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function load(port: number, path: string, headers: Record<string, string>) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const run = async (ms: number, samples?: number[]) => {
+    const until = Date.now() + ms;
+    let count = 0;
+    let failures = 0;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (Date.now() < until) {
+          const start = process.hrtime.bigint();
+          const status = await get(agent, port, path, headers);
+          samples?.push(Number(process.hrtime.bigint() - start) / 1e6);
+          if (status === 200) count++;
+          else failures++;
+        }
+      }),
+    );
+    return { count, failures };
+  };
+  await run(WARMUP_MS);
+  const samples: number[] = [];
+  const { count, failures } = await run(MEASURE_MS, samples);
+  agent.destroy();
+  samples.sort((a, b) => a - b);
+  return { rps: count / (MEASURE_MS / 1000), p99: percentile(samples, 99), p50: percentile(samples, 50), failures };
+}
+
+async function partnerToken(port: number): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/auth/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: "skyhub-zx",
+      client_secret: "demo-secret-skyhub-zx",
+      audience: `http://localhost:${port}/partner/v1`,
+    }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+const barePort = await freePort();
+const bare = await startServer("bare", barePort, 0);
+const bareFigures = await load(barePort, "/version", {});
+bare.kill();
+
+const [platformPort, passengerPort] = [await freePort(), await freePort()];
+const platform = await startServer("platform", platformPort, passengerPort);
+const token = await partnerToken(platformPort);
+const platformFigures = await load(platformPort, "/version", { Authorization: `Bearer ${token}` });
+platform.kill();
+
+const ratio = platformFigures.rps / bareFigures.rps;
+printTable(`HTTP: ${CONNECTIONS} keep-alive connections, ${MEASURE_MS / 1000} s each`, [
+  { server: "bare Koa hello world", "req/s": Math.round(bareFigures.rps), "p50 ms": round(bareFigures.p50, 2), "p99 ms": round(bareFigures.p99, 2), failures: bareFigures.failures },
+  { server: "platform: partner GET /version (auth, rate limit, tracing, audit)", "req/s": Math.round(platformFigures.rps), "p50 ms": round(platformFigures.p50, 2), "p99 ms": round(platformFigures.p99, 2), failures: platformFigures.failures },
+]);
+console.log(`ratio: ${round(ratio * 100, 1)}% of bare Koa (target >= 60%)`);
+console.log(
+  JSON.stringify({
+    bench: "http",
+    bare_rps: Math.round(bareFigures.rps),
+    platform_rps: Math.round(platformFigures.rps),
+    platform_p99_ms: round(platformFigures.p99, 2),
+    bare_p99_ms: round(bareFigures.p99, 2),
+    ratio: round(ratio, 3),
+  }),
+);
+process.exit(0);

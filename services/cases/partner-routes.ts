@@ -1,0 +1,189 @@
+import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { defineRoute } from "../../src/http/route.js";
+import { timestampSchema, urnOf } from "../../src/http/schemas/common.js";
+import {
+  caseListQuery,
+  casePageSchema,
+  caseSchema,
+  caseUrnParams,
+  disruptionAcceptedSchema,
+  disruptionPageSchema,
+  disruptionPushBody,
+  manifestAmendmentBody,
+  passengerPageSchema,
+  servicesSchema,
+} from "./case-schemas.js";
+import type { Cases } from "./cases.js";
+import { auditCase } from "./operator-routes.js";
+
+const tags = ["Partner cases"] as const;
+const readers = { kind: "partner", scope: "cases.read" } as const;
+const publishers = { kind: "partner", scope: "disruptions.events.publish" } as const;
+const subscribers = { kind: "partner", scope: "disruptions.events.subscribe" } as const;
+
+/** Partners see case state and manifests, not passengers' contact details. */
+const partnerView = { withContacts: false } as const;
+
+/**
+ * The partner case routes of spec 4.3. Reads and writes are audited against the partner by the
+ * HTTP layer. The manifest amendment has no scope in the spec: it takes disruptions.events.publish,
+ * the scope of the integration that pushed the disruption, since amending the manifest continues
+ * that push (cases.read grants reading only).
+ */
+export function partnerCaseRoutes(cases: Cases) {
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/partner/v1/disruptions",
+      operationId: "pushDisruption",
+      summary: "Push a disruption; a case is opened for it",
+      description:
+        "Idempotent per airline on externalEventId (the Idempotency-Key header may be omitted): a replay answers " +
+        "202 with the same caseUrn and correlationUrn and opens nothing. airlineUrn must be the airline of the " +
+        "registration (403 otherwise). Passengers are grouped by PNR; each gets the id `<PNR>-<n>`.",
+      tags,
+      access: publishers,
+      body: disruptionPushBody,
+      responses: { 202: { description: "Accepted", schema: disruptionAcceptedSchema } },
+      handler: async ({ principal, body, correlationUrn }) => {
+        const { snapshot } = await cases.intake.push(principal, body, correlationUrn);
+        return {
+          status: 202,
+          body: {
+            caseUrn: snapshot.case.urn,
+            status: snapshot.case.status,
+            subCaseCount: snapshot.case.passengerGroups.length,
+            correlationUrn: snapshot.intake.correlationUrn,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/partner/v1/disruptions",
+      operationId: "listDisruptions",
+      summary: "Disruptions of the airline, in the order they arrived",
+      tags,
+      access: subscribers,
+      query: pageQuery({ since: { ...timestampSchema, description: "Received at or after" } }),
+      responses: { 200: { description: "A page of disruptions", schema: disruptionPageSchema } },
+      handler: async ({ principal, query }) => ({
+        status: 200,
+        body: toPageEnvelope(
+          await cases.reads.disruptions(principal, query.since, pageRequest(query)),
+          (d) => d,
+        ),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/partner/v1/cases",
+      operationId: "partnerListCases",
+      summary: "Cases of the airline, newest first",
+      tags,
+      access: readers,
+      query: caseListQuery,
+      responses: { 200: { description: "A page of cases", schema: casePageSchema } },
+      handler: async ({ principal, query }) => ({
+        status: 200,
+        body: toPageEnvelope(
+          await cases.reads.list(
+            principal,
+            { status: query.status, airport: query.airport, from: query.from, to: query.to },
+            pageRequest(query),
+          ),
+          (item) => item,
+        ),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/partner/v1/cases/:caseUrn",
+      operationId: "partnerGetCase",
+      summary: "Case state and manifest",
+      tags,
+      access: readers,
+      params: caseUrnParams,
+      audit: auditCase(),
+      responses: { 200: { description: "The case", schema: caseSchema } },
+      handler: async ({ principal, params }) => ({
+        status: 200,
+        body: await cases.reads.detail(principal, params.caseUrn, partnerView),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/partner/v1/cases/:caseUrn/passengers",
+      operationId: "partnerListCasePassengers",
+      summary: "Passengers of a case, group by group",
+      tags,
+      access: readers,
+      params: caseUrnParams,
+      query: pageQuery(),
+      audit: auditCase(),
+      responses: { 200: { description: "A page of passengers", schema: passengerPageSchema } },
+      handler: async ({ principal, params, query }) => ({
+        status: 200,
+        body: await cases.reads.passengers(
+          principal,
+          params.caseUrn,
+          pageRequest(query) as { limit: number; cursor?: string },
+          partnerView,
+        ),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/partner/v1/cases/:caseUrn/services",
+      operationId: "partnerGetCaseServices",
+      summary: "Hotel, transport and wallet services of a case",
+      tags,
+      access: readers,
+      params: caseUrnParams,
+      audit: auditCase(),
+      responses: { 200: { description: "The services", schema: servicesSchema } },
+      handler: async ({ principal, params }) => ({
+        status: 200,
+        body: await cases.reads.services(principal, params.caseUrn),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/partner/v1/passengers/:passengerUrn/cases",
+      operationId: "partnerListPassengerCases",
+      summary: "Cases of the airline that list a passenger",
+      description: "The passenger URN is `urn:passenger:<passenger id>`, as case reads show it.",
+      tags,
+      access: readers,
+      params: { type: "object", properties: { passengerUrn: urnOf("passenger") } },
+      query: pageQuery(),
+      responses: { 200: { description: "A page of cases", schema: casePageSchema } },
+      handler: async ({ principal, params, query }) => ({
+        status: 200,
+        body: toPageEnvelope(
+          await cases.reads.casesOfPassenger(principal, params.passengerUrn, pageRequest(query)),
+          (item) => item,
+        ),
+      }),
+    }),
+    defineRoute({
+      method: "PATCH",
+      path: "/partner/v1/cases/:caseUrn/manifest",
+      operationId: "partnerAmendManifest",
+      summary: "Add passengers or correct the next flight",
+      description:
+        "Scope disruptions.events.publish (the spec names none): amending continues the push. Emits case.amended. " +
+        "Passengers without an id get `<PNR>-<n>`, so send a retry with the same Idempotency-Key.",
+      tags,
+      access: publishers,
+      params: caseUrnParams,
+      body: manifestAmendmentBody,
+      audit: auditCase("case.manifest-amend"),
+      responses: { 200: { description: "The case after the amendment", schema: caseSchema } },
+      handler: async ({ principal, params, body, correlationUrn }) => {
+        const result = await cases.manifest.amend(principal, params.caseUrn, body, correlationUrn);
+        return { status: 200, body: await cases.reads.view(result.snapshot, partnerView) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,77 @@
+import { SUB_CASE_EVENT, type SubCaseEventData } from "../../actors/SubCaseActor.js";
+import type { DomainEvent } from "../../src/domain/domain-event.js";
+import type { ChannelEventName, EventMessage } from "./protocol.js";
+
+/**
+ * Which domain events operators see on the channel, and as what (spec 6.2):
+ *
+ *   case.*                                  case:updated {caseUrn, status, cause, ...event data}
+ *   subcase.* (state or lock change)        subcase:state-changed {subCaseUrn, caseUrn, groupId, status, lockedBy, ...}
+ *   subcase.<transition> (processing...)    also case:updated, with the case's status ("fans up")
+ *   graph.step.started|completed|progress   graph:step:started|completed|progress, data as emitted
+ *   notification.dispatched                 notification:dispatched, data as emitted
+ *
+ * A lock renewal changes nobody's view and is not sent. Anything else is not for the channel.
+ */
+export async function channelEventsOf(
+  event: DomainEvent,
+  caseStatus: (caseUrn: string) => Promise<string | undefined>,
+): Promise<EventMessage[]> {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  const caseUrn = event.caseUrn ?? (typeof data.caseUrn === "string" ? data.caseUrn : undefined);
+  if (!caseUrn) return [];
+  const message = (name: ChannelEventName, payload: Record<string, unknown>): EventMessage => ({
+    type: "event",
+    event: name,
+    id: event.id,
+    at: event.occurredAt,
+    caseUrn,
+    data: payload,
+  });
+
+  if (event.type.startsWith("case.")) {
+    const status = typeof data.status === "string" ? data.status : await caseStatus(caseUrn);
+    return [message("case:updated", { ...data, caseUrn, status, cause: event.type })];
+  }
+  if (event.type.startsWith("subcase.")) {
+    const subCase = data as Partial<SubCaseEventData>;
+    if (event.type === SUB_CASE_EVENT.locked && subCase.renewed) return [];
+    const stateChanged = message("subcase:state-changed", {
+      subCaseUrn: subCase.subCaseUrn,
+      caseUrn,
+      groupId: subCase.groupId,
+      status: subCase.status,
+      ...("lockedBy" in subCase ? { lockedBy: subCase.lockedBy, lockExpiresAt: subCase.lockExpiresAt } : {}),
+      ...(subCase.retiredAt ? { retiredAt: subCase.retiredAt } : {}),
+      cause: event.type,
+    });
+    if (!TRANSITIONS_OF_THE_CASE.has(event.type)) return [stateChanged];
+    const fannedUp = message("case:updated", {
+      caseUrn,
+      status: await caseStatus(caseUrn),
+      subCaseUrn: subCase.subCaseUrn,
+      subCaseStatus: subCase.status,
+      cause: event.type,
+    });
+    return [stateChanged, fannedUp];
+  }
+  const passedThrough = PASSED_THROUGH[event.type];
+  return passedThrough ? [message(passedThrough, { ...data, caseUrn })] : [];
+}
+
+/** Sub-case events that move the work on, as opposed to its bookkeeping (creation, locks). */
+const TRANSITIONS_OF_THE_CASE: ReadonlySet<string> = new Set([
+  SUB_CASE_EVENT.processing,
+  "subcase.offer-ready",
+  "subcase.resolved",
+  "subcase.declined",
+  "subcase.failed",
+  "subcase.compensation-failed",
+]);
+
+const PASSED_THROUGH: Readonly<Record<string, ChannelEventName>> = {
+  "graph.step.started": "graph:step:started",
+  "graph.step.completed": "graph:step:completed",
+  "graph.step.progress": "graph:step:progress",
+  "notification.dispatched": "notification:dispatched",
+};

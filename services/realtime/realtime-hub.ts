@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import { type Logger, pino } from "pino";
+import { CaseActor } from "../../actors/CaseActor.js";
+import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
+import { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
+import type { DomainEvent } from "../../src/domain/domain-event.js";
+import { parseUrn } from "../../src/domain/urn.js";
+import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { TimerHandle } from "../../src/runtime/clock.js";
+import type { Runtime } from "../../src/runtime/runtime.js";
+import { CaseUpdateLog } from "./case-update-log.js";
+import { channelEventsOf } from "./channel-events.js";
+import { CLOSE_CODE, type EventMessage, LOCK_RELEASE_GRACE_MS } from "./protocol.js";
+
+/** One live, authenticated operator connection as the hub sees it. */
+export interface ChannelMember {
+  readonly principal: OperatorPrincipal;
+  deliver(message: EventMessage): void;
+  /** Closes the connection without releasing its operator's locks; resolves once it is closed. */
+  end(code: number, reason: string): Promise<void>;
+}
+
+/** Published by a logout so that every replica closes the operator's connections it holds. */
+export const OPERATOR_LOGGED_OUT = "operator.logged-out";
+
+export interface SessionsClosed {
+  connectionsClosed: number;
+  locksReleased: number;
+}
+
+/**
+ * This process's side of the operator channel: who is connected, which case rooms they watch,
+ * the fan-out of domain events to those rooms, and the release of an operator's locks when the
+ * operator's last connection here drops (after a short grace, so a reconnect does not flap) or
+ * the operator logs out. One hub per runtime: the event subscription, the WebSocket server and the
+ * logout route find the same one through `realtimeHubOf`.
+ */
+export class RealtimeHub {
+  readonly updates: CaseUpdateLog;
+  private readonly locks: SubCaseLocks;
+  private readonly rooms = new Map<string, Set<ChannelMember>>();
+  private readonly byOperator = new Map<string, Set<ChannelMember>>();
+  private readonly pendingReleases = new Map<string, TimerHandle>();
+  private logger: Logger = pino({ enabled: false });
+
+  constructor(private readonly runtime: Runtime) {
+    this.updates = new CaseUpdateLog(runtime.documents, runtime.clock);
+    this.locks = new SubCaseLocks(runtime.actors, new SubCaseIndex(runtime.documents), runtime.clock);
+  }
+
+  useLogger(logger: Logger): void {
+    this.logger = logger;
+  }
+
+  /** The member's operator is (back) online: a release pending from its last disconnect is off. */
+  connected(member: ChannelMember): void {
+    const operator = member.principal.actorUrn;
+    this.pendingReleases.get(operator)?.cancel();
+    this.pendingReleases.delete(operator);
+    const members = this.byOperator.get(operator) ?? new Set();
+    members.add(member);
+    this.byOperator.set(operator, members);
+  }
+
+  /**
+   * The member's connection closed (it has left its rooms). When it was its operator's last one
+   * here and it dropped (as opposed to being ended by a logout or a shutdown), the operator's locks
+   * go after the grace.
+   */
+  disconnected(member: ChannelMember, options: { releaseLocks: boolean }): void {
+    const { actorUrn: operator, tenant } = member.principal;
+    const members = this.byOperator.get(operator);
+    members?.delete(member);
+    if (members && members.size > 0) return;
+    this.byOperator.delete(operator);
+    if (!options.releaseLocks || this.pendingReleases.has(operator)) return;
+    const timer = this.runtime.clock.setTimer(() => {
+      this.pendingReleases.delete(operator);
+      this.releaseLocks(tenant, operator, "disconnect").catch((error) =>
+        this.logger.error({ err: error, operator }, "releasing the locks of a disconnected operator failed"),
+      );
+    }, LOCK_RELEASE_GRACE_MS);
+    this.pendingReleases.set(operator, timer);
+  }
+
+  join(caseUrn: string, member: ChannelMember): void {
+    const members = this.rooms.get(caseUrn) ?? new Set();
+    members.add(member);
+    this.rooms.set(caseUrn, members);
+  }
+
+  leave(caseUrn: string, member: ChannelMember): void {
+    const members = this.rooms.get(caseUrn);
+    members?.delete(member);
+    if (members?.size === 0) this.rooms.delete(caseUrn);
+  }
+
+  /** Live connections of an operator in this process. */
+  connectionsOf(operatorUrn: string): number {
+    return this.byOperator.get(operatorUrn)?.size ?? 0;
+  }
+
+  /**
+   * A domain event from the tenant topic: `case:updated` events are logged for replay whether or
+   * not anyone watches now; then every member in the case's room gets the channel events.
+   */
+  async fanOut(event: DomainEvent): Promise<void> {
+    if (event.type === OPERATOR_LOGGED_OUT) {
+      const operatorUrn = (event.data as { operatorUrn?: unknown }).operatorUrn;
+      if (typeof operatorUrn === "string") await this.endConnectionsOf(operatorUrn);
+      return;
+    }
+    const messages = await channelEventsOf(event, (caseUrn) => this.caseStatus(caseUrn));
+    for (const message of messages) {
+      if (message.event === "case:updated") await this.updates.append(message);
+      for (const member of this.rooms.get(message.caseUrn) ?? []) member.deliver(message);
+    }
+  }
+
+  /**
+   * Logout step 1 (spec 5.1): the operator's connections here are closed and every lock the
+   * operator holds in the tenant is released; resolves once both are done.
+   */
+  async closeOperatorSessions(
+    operator: Pick<OperatorPrincipal, "actorUrn" | "tenant">,
+  ): Promise<SessionsClosed> {
+    this.pendingReleases.get(operator.actorUrn)?.cancel();
+    this.pendingReleases.delete(operator.actorUrn);
+    const connectionsClosed = await this.endConnectionsOf(operator.actorUrn);
+    const released = await this.releaseLocks(operator.tenant, operator.actorUrn, "logout");
+    return { connectionsClosed, locksReleased: released.length };
+  }
+
+  private async endConnectionsOf(operatorUrn: string): Promise<number> {
+    const members = [...(this.byOperator.get(operatorUrn) ?? [])];
+    await Promise.all(members.map((member) => member.end(CLOSE_CODE.loggedOut, "logged out")));
+    return members.length;
+  }
+
+  private releaseLocks(tenant: string, operatorUrn: string, reason: "disconnect" | "logout") {
+    return this.locks.releaseAllHeldBy(
+      tenant,
+      operatorUrn,
+      reason,
+      `urn:trace:${randomBytes(16).toString("hex")}`,
+    );
+  }
+
+  private async caseStatus(caseUrn: string): Promise<string | undefined> {
+    const caseId = parseUrn(caseUrn, "case")?.id;
+    return caseId ? (await this.runtime.actors.invoke(CaseActor, caseId, "get"))?.status : undefined;
+  }
+}
+
+const hubs = new WeakMap<Runtime, RealtimeHub>();
+
+export function realtimeHubOf(runtime: Runtime): RealtimeHub {
+  let hub = hubs.get(runtime);
+  if (!hub) {
+    hub = new RealtimeHub(runtime);
+    hubs.set(runtime, hub);
+  }
+  return hub;
+}

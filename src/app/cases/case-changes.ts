@@ -1,0 +1,86 @@
+import {
+  CaseActor,
+  type CaseChangeResult,
+  type CaseSnapshot,
+  caseNotFound,
+} from "../../../actors/CaseActor.js";
+import { parseUrn } from "../../domain/urn.js";
+import type { Principal } from "../../http/access.js";
+import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { AuditLog } from "../audit-log.js";
+import type { CaseProjection } from "./case-projection.js";
+
+/**
+ * A case URN in either form of spec 2 (`urn:case:<id>` or `urn:<namespace>:case:<id>`) as the case
+ * actor's id and the canonical URN; 404 for anything else, since no such case can exist.
+ */
+export function caseRefOf(caseUrn: string): { id: string; urn: string } {
+  const parsed = parseUrn(caseUrn, "case");
+  if (!parsed || Object.keys(parsed.attributes).length > 0) throw caseNotFound(caseUrn);
+  return { id: parsed.id, urn: `urn:case:${parsed.id}` };
+}
+
+/** Spec 5.4 and 4.2: the caller's tenant, and for an airport-scoped operator its airport. */
+export function assertCaseAccess(caller: Principal, snapshot: CaseSnapshot): void {
+  assertTenant(caller, snapshot.case.tenant);
+  if (caller.surface === "operator") assertAirport(caller, snapshot.case.flight.origin);
+}
+
+export interface CaseChangeRequest<R extends CaseChangeResult> {
+  caseUrn: string;
+  /** Who asks; absent for the platform's own flows (allocation, booking), which are trusted. */
+  caller?: Principal;
+  correlationUrn: string;
+  /** Runs the actor command on the case actor with this id. */
+  command(caseId: string): Promise<R>;
+}
+
+/**
+ * The write path every case change takes: find the case, check the caller may touch it, run the
+ * actor command, project the new snapshot (so the caller reads its own write), and append an audit
+ * entry with the actor, reason and before/after the command reported (spec 3.3).
+ */
+export class CaseChanges {
+  constructor(
+    private readonly actors: ActorRuntime,
+    private readonly projection: CaseProjection,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async snapshot(caseUrn: string, caller?: Principal): Promise<CaseSnapshot> {
+    const { id } = caseRefOf(caseUrn);
+    const snapshot = await this.actors.invoke(CaseActor, id, "snapshot");
+    if (!snapshot) throw caseNotFound(id);
+    if (caller) assertCaseAccess(caller, snapshot);
+    return snapshot;
+  }
+
+  async change<R extends CaseChangeResult>(request: CaseChangeRequest<R>): Promise<R> {
+    const before = await this.snapshot(request.caseUrn, request.caller);
+    const result = await request.command(caseRefOf(before.case.urn).id);
+    await this.record(result, request);
+    return result;
+  }
+
+  /** Projects a command's outcome and audits its change, if it made one. */
+  async record(
+    result: CaseChangeResult,
+    request: { caller?: Principal; correlationUrn: string },
+  ): Promise<void> {
+    await this.projection.apply(result.snapshot);
+    const { change, snapshot } = result;
+    if (!change) return;
+    await this.audit.append({
+      tenant: snapshot.case.tenant,
+      actorUrn: request.caller?.actorUrn ?? change.by,
+      action: change.action,
+      entityUrn: snapshot.case.urn,
+      caseUrn: snapshot.case.urn,
+      correlationUrn: request.correlationUrn,
+      ...(change.reason ? { reason: change.reason } : {}),
+      before: change.before,
+      after: change.after,
+    });
+  }
+}

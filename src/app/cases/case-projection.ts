@@ -1,0 +1,159 @@
+import type { CaseSnapshot } from "../../../actors/CaseActor.js";
+import { passengerCount } from "../../domain/case.js";
+import type { CaseRevocations } from "../../passenger-identity/case-revocations.js";
+import type { PassengerLogin } from "../../passenger-identity/document-passenger-directory.js";
+import { type DocumentStore, DuplicateKeyError } from "../../runtime/document-store.js";
+import { writeRevisioned } from "../revisioned-index.js";
+import {
+  type CaseIndexEntry,
+  COLLECTIONS,
+  type DisruptionRecord,
+  type ReviewItemDocument,
+} from "./case-documents.js";
+
+export interface CaseProjectionDeps {
+  documents: DocumentStore;
+  /** Where PNR login looks passengers up (the passenger identity's directory). */
+  logins: { upsert(login: PassengerLogin): Promise<void> };
+  revocations: CaseRevocations;
+}
+
+/**
+ * Carries a case snapshot into everything that is read without asking the actor: the case index,
+ * the passenger logins (with the case status, so a closed case refuses logins), the review items,
+ * the disruption feed, and the revocation of passenger tokens when the case closes.
+ *
+ * It runs twice for each change: in the use case right after the actor's turn, so the caller reads
+ * its own write, and from the case events, which the outbox delivers at least once, so a crash in
+ * between loses nothing. Both are idempotent: the index entry records the version it reflects and
+ * is written last, so a snapshot no newer than it is skipped and an interrupted run is redone.
+ * Runs for one case are serialized in this process so an older snapshot never overtakes a newer one.
+ */
+export class CaseProjection {
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: CaseProjectionDeps) {}
+
+  apply(snapshot: CaseSnapshot): Promise<void> {
+    const urn = snapshot.case.urn;
+    const previous = this.running.get(urn) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.project(snapshot));
+    this.running.set(urn, run);
+    void run
+      .finally(() => {
+        if (this.running.get(urn) === run) this.running.delete(urn);
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  private async project(snapshot: CaseSnapshot): Promise<void> {
+    const record = snapshot.case;
+    const index = this.deps.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
+    const current = await index.get(record.urn);
+    if (current && current.revision >= record.version) return;
+
+    await this.projectLogins(snapshot);
+    await this.projectReviewItems(snapshot);
+    await this.projectRevocation(snapshot);
+    await this.deps.documents
+      .collection<DisruptionRecord>(COLLECTIONS.disruptions)
+      .put(disruptionOf(snapshot));
+    await writeRevisioned(index, [indexEntryOf(snapshot)]);
+  }
+
+  private async projectLogins({ case: record, passengerPnrs }: CaseSnapshot): Promise<void> {
+    const logins = record.passengerGroups.flatMap((group) =>
+      group.passengers.flatMap((passenger) => {
+        const pnr = passengerPnrs[passenger.id] ?? group.pnr;
+        return pnr && passenger.lastName
+          ? [
+              {
+                tenant: record.tenant,
+                pnr,
+                lastName: passenger.lastName,
+                caseUrn: record.urn,
+                groupId: group.id,
+                caseStatus: record.status,
+              },
+            ]
+          : [];
+      }),
+    );
+    await Promise.all(logins.map((login) => this.deps.logins.upsert(login)));
+  }
+
+  private async projectReviewItems({ case: record, reviewItems }: CaseSnapshot): Promise<void> {
+    const items = this.deps.documents.collection<ReviewItemDocument>(COLLECTIONS.reviewItems);
+    for (const item of reviewItems) {
+      try {
+        await items.insert({
+          _id: item.urn,
+          urn: item.urn,
+          caseUrn: record.urn,
+          tenant: record.tenant,
+          airport: record.flight.origin,
+          category: item.category,
+          priority: item.priority,
+          attemptedHotels: [],
+          affectedGroups: item.affectedGroups,
+          recommendations: [],
+          state: "OPEN",
+          assignedTo: null,
+          reason: item.reason,
+          createdAt: item.raisedAt,
+        });
+      } catch (error) {
+        // Already there, and perhaps already claimed or resolved: the queue owns it now.
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+    }
+  }
+
+  /** Spec 5.2: every passenger token of a closed case is refused; reopening lets new ones in. */
+  private async projectRevocation({ case: record }: CaseSnapshot): Promise<void> {
+    const { revocations } = this.deps;
+    if (record.status === "CLOSED") {
+      await revocations.revokeCase(record.urn, new Date(record.statusChange?.at ?? record.updatedAt));
+    } else if (await revocations.isClosed(record.urn)) {
+      await revocations.caseReopened(record.urn);
+    }
+  }
+}
+
+function indexEntryOf({ case: record }: CaseSnapshot): CaseIndexEntry {
+  return {
+    _id: record.urn,
+    urn: record.urn,
+    tenant: record.tenant,
+    status: record.status,
+    airport: record.flight.origin,
+    flightNumber: record.flight.number,
+    externalEventId: record.externalEventId,
+    openedAt: record.openedAt,
+    updatedAt: record.updatedAt,
+    passengerCount: passengerCount(record),
+    groupCount: record.passengerGroups.length,
+    passengerIds: record.passengerGroups.flatMap((g) => g.passengers.map((p) => p.id)),
+    version: record.version,
+    revision: record.version,
+  };
+}
+
+function disruptionOf({ case: record, intake }: CaseSnapshot): DisruptionRecord {
+  return {
+    _id: record.urn,
+    urn: `urn:disruption:${record.urn.slice("urn:case:".length)}`,
+    tenant: record.tenant,
+    caseUrn: record.urn,
+    externalEventId: record.externalEventId,
+    source: intake.source,
+    receivedBy: intake.receivedBy,
+    receivedAt: intake.receivedAt,
+    flight: record.flight,
+    nextFlight: record.nextFlight ?? null,
+    disruption: intake.disruption ?? null,
+    passengerCount: passengerCount(record),
+    groupCount: record.passengerGroups.length,
+  };
+}

@@ -1,0 +1,285 @@
+import type { CaseSnapshot, ReservationRecord } from "../../../actors/CaseActor.js";
+import type { CaseStatus, Passenger, PassengerGroup } from "../../domain/case.js";
+import { subCaseUrnFor } from "../../domain/sub-case.js";
+import { parseUrn } from "../../domain/urn.js";
+import type { Principal } from "../../http/access.js";
+import { ForbiddenError } from "../../http/errors.js";
+import {
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  InvalidCursorError,
+  type Page,
+} from "../../runtime/document-store.js";
+import type { CaseChanges } from "./case-changes.js";
+import {
+  type CaseIndexEntry,
+  COLLECTIONS,
+  type DisruptionRecord,
+  type ReviewItemDocument,
+  type SubCaseEntry,
+} from "./case-documents.js";
+
+export interface CaseListFilter {
+  status?: CaseStatus;
+  airport?: string;
+  /** Bounds on openedAt, inclusive, ISO 8601. */
+  from?: string;
+  to?: string;
+}
+
+export type CaseSummary = Omit<CaseIndexEntry, "_id" | "passengerIds" | "revision">;
+
+export interface PassengerView extends Passenger {
+  urn: string;
+  groupId: string;
+  pnr: string | null;
+  localResident: boolean;
+}
+
+export interface CaseView {
+  urn: string;
+  tenant: string;
+  externalEventId: string;
+  status: CaseStatus;
+  flight: CaseSnapshot["case"]["flight"];
+  nextFlight: CaseSnapshot["case"]["nextFlight"] | null;
+  openedAt: string;
+  updatedAt: string;
+  version: number;
+  statusChange: CaseSnapshot["case"]["statusChange"] | null;
+  passengerGroups: {
+    id: string;
+    pnr: string | null;
+    subCaseUrn: string;
+    operationalStatus: string;
+    origin: PassengerGroup["origin"] | null;
+    passengers: PassengerView[];
+  }[];
+  wave: { allocations: object[] };
+  reservations: Omit<ReservationRecord, "updatedAt">[];
+  manualReviewItems: Omit<ReviewItemDocument, "_id" | "tenant" | "airport">[];
+  stayPlan: CaseSnapshot["stayPlan"] | null;
+}
+
+/** What the partner surface shows: case state and manifest, without passengers' contact details. */
+export interface ReadOptions {
+  withContacts: boolean;
+}
+
+/**
+ * Case reads. The case detail comes from the case actor (the authority) joined with the review
+ * items and sub-cases kept in documents; lists come from the case index. Every read is filtered by
+ * the caller's tenant (spec 5.4) and, for an airport-scoped operator, by its airport (spec 4.2).
+ */
+export class CaseReads {
+  constructor(
+    private readonly changes: CaseChanges,
+    private readonly documents: DocumentStore,
+  ) {}
+
+  async detail(caller: Principal, caseUrn: string, options: ReadOptions): Promise<CaseView> {
+    return this.view(await this.changes.snapshot(caseUrn, caller), options);
+  }
+
+  async view(snapshot: CaseSnapshot, options: ReadOptions): Promise<CaseView> {
+    const { case: record } = snapshot;
+    const [items, subCases] = await Promise.all([
+      this.documents
+        .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
+        .findAll({ caseUrn: record.urn }, { sort: { createdAt: 1 } }),
+      this.activeSubCases(record.urn),
+    ]);
+    const local = new Set(snapshot.localResidentGroups);
+    const subCaseOf = new Map(subCases.map((s) => [s.groupId, s]));
+    return {
+      urn: record.urn,
+      tenant: record.tenant,
+      externalEventId: record.externalEventId,
+      status: record.status,
+      flight: record.flight,
+      nextFlight: record.nextFlight ?? null,
+      openedAt: record.openedAt,
+      updatedAt: record.updatedAt,
+      version: record.version,
+      statusChange: record.statusChange ?? null,
+      passengerGroups: record.passengerGroups.map((group) => ({
+        id: group.id,
+        pnr: group.pnr ?? null,
+        subCaseUrn: subCaseOf.get(group.id)?._id ?? subCaseUrnFor(record.urn, group.id),
+        operationalStatus: local.has(group.id)
+          ? "LOCAL_RESIDENT"
+          : (subCaseOf.get(group.id)?.status ?? "OPEN"),
+        origin: group.origin ?? null,
+        passengers: group.passengers.map((p) => passengerView(p, group, snapshot, options)),
+      })),
+      // Allocation waves are written by the allocation flow; none exists before it runs.
+      wave: { allocations: [] },
+      reservations: snapshot.reservations.map(({ updatedAt: _updatedAt, ...reservation }) => reservation),
+      manualReviewItems: items.map(({ _id, tenant, airport, ...item }) => item),
+      stayPlan: snapshot.stayPlan ?? null,
+    };
+  }
+
+  /** GET /v1/cases and GET /partner/v1/cases: newest first, then by URN. */
+  async list(caller: Principal, filter: CaseListFilter, page: FindOptions): Promise<Page<CaseSummary>> {
+    const query: Filter = { tenant: caller.tenant };
+    const airport = scopedAirport(caller, filter.airport);
+    if (airport) query.airport = airport;
+    if (filter.status) query.status = filter.status;
+    const openedAt = timeRange(filter.from, filter.to);
+    if (openedAt) query.openedAt = openedAt;
+    const found = await this.index().find(query, { ...page, sort: { openedAt: -1, urn: 1 } });
+    return { ...found, items: found.items.map(summaryOf) };
+  }
+
+  /**
+   * GET /v1/cases/{urn}/manifest: the case's sub-cases, one per group, in group order. Read from the
+   * sub-case index; a group whose sub-case is not indexed yet shows as an OPEN sub-case.
+   */
+  async manifest(caller: Principal, caseUrn: string, page: { limit: number; cursor?: string }) {
+    const snapshot = await this.changes.snapshot(caseUrn, caller);
+    const record = snapshot.case;
+    const subCaseOf = new Map((await this.activeSubCases(record.urn)).map((s) => [s.groupId, s]));
+    const local = new Set(snapshot.localResidentGroups);
+    const entries = record.passengerGroups.map((group) => {
+      const subCase = subCaseOf.get(group.id);
+      return {
+        subCaseUrn: subCase?._id ?? subCaseUrnFor(record.urn, group.id),
+        groupId: group.id,
+        pnr: group.pnr ?? null,
+        status: subCase?.status ?? "OPEN",
+        lockedBy: subCase?.lockedBy ?? null,
+        localResident: local.has(group.id),
+        passengerCount: group.passengers.length,
+        passengers: group.passengers.map((p) => passengerView(p, group, snapshot, { withContacts: true })),
+      };
+    });
+    return arrayPage(entries, page);
+  }
+
+  async passengers(
+    caller: Principal,
+    caseUrn: string,
+    page: { limit: number; cursor?: string },
+    options: ReadOptions,
+  ) {
+    const snapshot = await this.changes.snapshot(caseUrn, caller);
+    const passengers = snapshot.case.passengerGroups.flatMap((group) =>
+      group.passengers.map((p) => passengerView(p, group, snapshot, options)),
+    );
+    return arrayPage(passengers, page);
+  }
+
+  /** Hotel, transport and wallet services of a case; transport and wallet have their own flows. */
+  async services(caller: Principal, caseUrn: string) {
+    const snapshot = await this.changes.snapshot(caseUrn, caller);
+    return {
+      caseUrn: snapshot.case.urn,
+      hotels: snapshot.reservations.map(({ updatedAt: _updatedAt, ...reservation }) => reservation),
+      transport: [] as object[],
+      walletCards: [] as object[],
+    };
+  }
+
+  /** The tenant's cases listing a passenger, by passenger URN (`urn:passenger:<id>`). */
+  async casesOfPassenger(
+    caller: Principal,
+    passengerUrn: string,
+    page: FindOptions,
+  ): Promise<Page<CaseSummary>> {
+    const passengerId = parseUrn(passengerUrn, "passenger")?.id;
+    if (!passengerId) return { items: [], nextCursor: null, hasMore: false };
+    const found = await this.index().find(
+      { tenant: caller.tenant, passengerIds: passengerId },
+      { ...page, sort: { openedAt: -1, urn: 1 } },
+    );
+    return { ...found, items: found.items.map(summaryOf) };
+  }
+
+  /** GET /partner/v1/disruptions: the tenant's disruptions in the order they arrived. */
+  async disruptions(caller: Principal, since: string | undefined, page: FindOptions) {
+    const query: Filter = { tenant: caller.tenant };
+    const range = timeRange(since, undefined);
+    if (range) query.receivedAt = range;
+    const found = await this.documents
+      .collection<DisruptionRecord>(COLLECTIONS.disruptions)
+      .find(query, { ...page, sort: { receivedAt: 1 } });
+    return { ...found, items: found.items.map(({ _id, ...record }) => record) };
+  }
+
+  private index() {
+    return this.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
+  }
+
+  private async activeSubCases(caseUrn: string): Promise<SubCaseEntry[]> {
+    return this.documents
+      .collection<SubCaseEntry & { retiredAt?: string | null }>(COLLECTIONS.subCases)
+      .findAll({ caseUrn, retiredAt: null });
+  }
+}
+
+/** An airport-scoped operator sees its own airport only; asking for another is refused. */
+export function scopedAirport(caller: Principal, requested: string | undefined): string | undefined {
+  if (caller.surface !== "operator" || caller.airport === undefined) return requested;
+  if (requested !== undefined && requested !== caller.airport) {
+    throw new ForbiddenError("airport-mismatch", `This operator may act on airport ${caller.airport} only`);
+  }
+  return caller.airport;
+}
+
+/** Timestamps are stored as `toISOString()`; bounds are normalised the same way to compare as text. */
+function timeRange(from: string | undefined, to: string | undefined): Filter | undefined {
+  if (!from && !to) return undefined;
+  return {
+    ...(from ? { $gte: new Date(from).toISOString() } : {}),
+    ...(to ? { $lte: new Date(to).toISOString() } : {}),
+  };
+}
+
+function summaryOf({ _id, passengerIds, revision, ...entry }: CaseIndexEntry): CaseSummary {
+  return entry;
+}
+
+function passengerView(
+  passenger: Passenger,
+  group: PassengerGroup,
+  snapshot: CaseSnapshot,
+  options: ReadOptions,
+): PassengerView {
+  const { contact, ...rest } = passenger;
+  return {
+    urn: `urn:passenger:${passenger.id}`,
+    ...rest,
+    ...(options.withContacts && contact ? { contact } : {}),
+    groupId: group.id,
+    pnr: snapshot.passengerPnrs[passenger.id] ?? group.pnr ?? null,
+    localResident: snapshot.localResidentGroups.includes(group.id),
+  };
+}
+
+/**
+ * A page of a list held in one record (a case's groups or passengers). The cursor is the offset of
+ * the next item in the record's fixed order.
+ */
+export function arrayPage<T>(items: readonly T[], page: { limit: number; cursor?: string }) {
+  const offset = page.cursor === undefined ? 0 : decodeOffset(page.cursor);
+  const slice = items.slice(offset, offset + page.limit);
+  const next = offset + slice.length;
+  const hasMore = next < items.length;
+  return {
+    items: slice,
+    nextCursor: hasMore ? Buffer.from(JSON.stringify({ offset: next })).toString("base64url") : null,
+    hasMore,
+  };
+}
+
+function decodeOffset(cursor: string): number {
+  try {
+    const { offset } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown };
+    if (typeof offset === "number" && Number.isInteger(offset) && offset >= 0) return offset;
+  } catch {
+    // Falls through to the refusal below.
+  }
+  throw new InvalidCursorError();
+}

@@ -1,0 +1,42 @@
+import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
+import type { CaseRecord } from "../../domain/case.js";
+import { DomainError } from "../../domain/domain-error.js";
+import type { OperatorPrincipal } from "../../http/access.js";
+import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import { caseIdOf } from "./demand-addresses.js";
+
+/**
+ * The case a demand request names, read from its CaseActor: 404 when there is no such case, 403
+ * when it belongs to another airline or, for an airport-scoped operator, another airport.
+ */
+export async function caseFor(
+  actors: ActorRuntime,
+  principal: OperatorPrincipal,
+  caseUrn: string,
+  notFound = () => new DomainError("not-found", "case", `No case ${caseUrn}`),
+): Promise<CaseRecord> {
+  const caseId = caseIdOf(caseUrn);
+  const record = caseId ? await actors.invoke(CaseActor, caseId, "get") : undefined;
+  if (!record) throw notFound();
+  assertCaseAccess(principal, record);
+  return record;
+}
+
+/** The whole case aggregate (reservations included), with the same checks as `caseFor`. */
+export async function caseSnapshotFor(
+  actors: ActorRuntime,
+  principal: OperatorPrincipal,
+  caseUrn: string,
+): Promise<CaseSnapshot> {
+  const caseId = caseIdOf(caseUrn);
+  const snapshot = caseId ? await actors.invoke(CaseActor, caseId, "snapshot") : undefined;
+  if (!snapshot) throw new DomainError("not-found", "case", `No case ${caseUrn}`);
+  assertCaseAccess(principal, snapshot.case);
+  return snapshot;
+}
+
+function assertCaseAccess(principal: OperatorPrincipal, record: CaseRecord): void {
+  assertTenant(principal, record.tenant);
+  assertAirport(principal, record.flight.origin);
+}

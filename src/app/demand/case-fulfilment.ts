@@ -1,0 +1,72 @@
+import type { CaseSnapshot } from "../../../actors/CaseActor.js";
+import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
+import { type DemandSummaryInput, type RoomCount, roomsNeededFor } from "../../domain/demand.js";
+import type { Doc, DocumentStore } from "../../runtime/document-store.js";
+import { COLLECTIONS, type ReviewItemDocument } from "../cases/case-documents.js";
+
+/** What allocation, booking and manual review have achieved for a case, as the demand summary needs it. */
+export type CaseFulfilment = Omit<DemandSummaryInput, "groups">;
+
+/**
+ * Rooms assigned by allocation waves: one `allocations` document per group and wave,
+ * `{tenant, caseUrn, groupId, rooms}`, written by the allocation area. A case no wave has run for
+ * has none.
+ */
+export const ALLOCATIONS_COLLECTION = "allocations";
+
+/** Reservation statuses that hold a confirmed room (spec 3.6: confirmed, then checked in and out). */
+const BOOKED_STATUSES = new Set(["CONFIRMED", "CHECKED_IN", "CHECKED_OUT"]);
+
+interface AllocationDoc extends Doc {
+  groupId?: unknown;
+  rooms?: unknown;
+}
+
+/**
+ * Reads what the summary sets demand against: rooms allocated (the `allocations` documents), rooms
+ * booked (the case's reservations: a group with a confirmed reservation has the rooms it needs)
+ * and the case's OPEN manual-review items (the `review-items` documents of the case area).
+ */
+export class CaseFulfilmentReader {
+  constructor(private readonly store: DocumentStore) {}
+
+  async of(snapshot: Pick<CaseSnapshot, "case" | "reservations">): Promise<CaseFulfilment> {
+    const filter = { tenant: snapshot.case.tenant, caseUrn: snapshot.case.urn };
+    const [allocations, items] = await Promise.all([
+      this.store.collection<AllocationDoc>(ALLOCATIONS_COLLECTION).findAll(filter),
+      this.store
+        .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
+        .findAll({ ...filter, state: "OPEN" }),
+    ]);
+    return {
+      allocations: allocations.flatMap(allocatedRooms),
+      bookings: bookedRooms(snapshot),
+      openReviewItems: items
+        .filter((item) => isCategory(item.category))
+        .map((item) => ({ category: item.category, affectedGroups: item.affectedGroups })),
+    };
+  }
+}
+
+function allocatedRooms(doc: AllocationDoc): RoomCount[] {
+  return typeof doc.groupId === "string" && typeof doc.rooms === "number" && doc.rooms > 0
+    ? [{ groupId: doc.groupId, rooms: doc.rooms }]
+    : [];
+}
+
+/** Each group with a confirmed reservation counts once, however many reservations it went through. */
+function bookedRooms({
+  case: record,
+  reservations,
+}: Pick<CaseSnapshot, "case" | "reservations">): RoomCount[] {
+  const booked = new Set(
+    reservations.filter((r) => BOOKED_STATUSES.has(r.status.toUpperCase())).map((r) => r.groupId),
+  );
+  return record.passengerGroups
+    .filter((group) => booked.has(group.id))
+    .map((group) => ({ groupId: group.id, rooms: roomsNeededFor(group) }));
+}
+
+function isCategory(value: unknown): value is ReviewCategory {
+  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
+}

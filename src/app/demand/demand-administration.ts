@@ -1,0 +1,116 @@
+import { DemandActor, type DemandTurn } from "../../../actors/DemandActor.js";
+import { assertCaseOpen } from "../../domain/case-lifecycle.js";
+import type { Demand, DemandType } from "../../domain/demand.js";
+import { DomainError } from "../../domain/domain-error.js";
+import type { OperatorPrincipal } from "../../http/access.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { AuditLog } from "../audit-log.js";
+import type { PolicyIndex } from "../policies/policy-index.js";
+import { caseFor } from "./case-access.js";
+import { policyForCase } from "./case-policy.js";
+import { caseIdOf, demandAddress } from "./demand-addresses.js";
+import type { DemandIndex } from "./demand-index.js";
+
+export interface DemandRequest {
+  principal: OperatorPrincipal;
+  correlationUrn: string;
+}
+
+/**
+ * Requesting room demand for a case and deciding it (spec 2.3, 3.1). The policy that resolves for
+ * the case decides auto-approval when the demand is created; otherwise a supervisor approves or
+ * rejects it with a reason. Each change is one turn of the case's DemandActor, copied to the
+ * `demands` index and audited with who, when, why, before/after and the policy version.
+ */
+export class DemandAdministration {
+  constructor(
+    private readonly actors: ActorRuntime,
+    private readonly policies: PolicyIndex,
+    private readonly demands: DemandIndex,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async request(
+    request: DemandRequest,
+    caseUrn: string,
+    body: { type: DemandType; roomsRequested: number },
+  ): Promise<Demand> {
+    const record = await caseFor(this.actors, request.principal, caseUrn);
+    assertCaseOpen(record);
+    const policy = await policyForCase(this.policies, record);
+    const turn = await this.actors.invoke(DemandActor, caseIdOf(record.urn)!, "request", {
+      tenant: record.tenant,
+      caseUrn: record.urn,
+      airport: record.flight.origin,
+      type: body.type,
+      roomsRequested: body.roomsRequested,
+      requestedBy: request.principal.actorUrn,
+      correlationUrn: request.correlationUrn,
+      ...(policy
+        ? {
+            policy: {
+              urn: policy.urn,
+              version: policy.version,
+              autoApproveDemand: policy.autoApproveDemand,
+              maxAutomaticRoomsPerWave: policy.maxAutomaticRoomsPerWave,
+              incrementalRequiresApproval: policy.incrementalRequiresApproval,
+            },
+          }
+        : {}),
+    });
+    await this.record(request, "demand.request", turn, body);
+    return turn.after;
+  }
+
+  approve(request: DemandRequest, urn: string, reason: string): Promise<Demand> {
+    return this.decide(request, urn, reason, "approve");
+  }
+
+  reject(request: DemandRequest, urn: string, reason: string): Promise<Demand> {
+    return this.decide(request, urn, reason, "reject");
+  }
+
+  private async decide(
+    request: DemandRequest,
+    urn: string,
+    reason: string,
+    decision: "approve" | "reject",
+  ): Promise<Demand> {
+    const address = demandAddress(urn);
+    const notFound = () => new DomainError("not-found", "demand", `No demand ${urn}`);
+    if (!address) throw notFound();
+    const record = await caseFor(this.actors, request.principal, `urn:case:${address.caseId}`, notFound);
+    assertCaseOpen(record);
+    const turn = await this.actors.invoke(DemandActor, address.caseId, decision, {
+      urn,
+      by: request.principal.actorUrn,
+      reason,
+      correlationUrn: request.correlationUrn,
+    });
+    await this.record(request, `demand.${decision}`, turn, { reason }, reason);
+    return turn.after;
+  }
+
+  private async record(
+    request: DemandRequest,
+    action: string,
+    turn: DemandTurn,
+    payload: unknown,
+    reason?: string,
+  ): Promise<void> {
+    await this.demands.record(turn.ledger);
+    const decision = turn.after.decisions.at(-1);
+    await this.audit.append({
+      tenant: request.principal.tenant,
+      actorUrn: request.principal.actorUrn,
+      action,
+      entityUrn: turn.after.urn,
+      caseUrn: turn.after.caseUrn,
+      correlationUrn: request.correlationUrn,
+      payload,
+      ...(reason ? { reason } : decision ? { reason: decision.reason } : {}),
+      before: turn.before ?? null,
+      after: turn.after,
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import { DemandActor } from "../../../actors/DemandActor.js";
+import { type DemandSummary, demandSummary } from "../../domain/demand.js";
+import type { OperatorPrincipal } from "../../http/access.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import { caseSnapshotFor } from "./case-access.js";
+import type { CaseFulfilmentReader } from "./case-fulfilment.js";
+import { caseIdOf } from "./demand-addresses.js";
+
+/**
+ * A case's demand against what allocation and booking achieved (spec 2.3): totals in rooms and
+ * the reasons for any shortfall, each unbooked group explained by its most urgent open review item.
+ */
+export class CaseDemandSummary {
+  constructor(
+    private readonly actors: ActorRuntime,
+    private readonly fulfilment: CaseFulfilmentReader,
+  ) {}
+
+  async of(principal: OperatorPrincipal, caseUrn: string): Promise<DemandSummary & { caseUrn: string }> {
+    const snapshot = await caseSnapshotFor(this.actors, principal, caseUrn);
+    const [ledger, fulfilment] = await Promise.all([
+      this.actors.invoke(DemandActor, caseIdOf(snapshot.case.urn)!, "get"),
+      this.fulfilment.of(snapshot),
+    ]);
+    return {
+      caseUrn: snapshot.case.urn,
+      ...demandSummary(ledger?.demands ?? [], { groups: snapshot.case.passengerGroups, ...fulfilment }),
+    };
+  }
+}

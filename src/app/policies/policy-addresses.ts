@@ -1,0 +1,31 @@
+import { createHash } from "node:crypto";
+import { parseUrn } from "../../domain/urn.js";
+
+/**
+ * Where a policy lives. Every policy of one context (tenant + airport + airline + tier set, spec
+ * 3.2) lives in one PolicyContextActor, whose single mailbox makes activation atomic. The actor id
+ * is derived from the context, and a policy URN carries its actor id, so any replica finds the
+ * actor from a URN alone: `urn:policy:<context id>.<number>`.
+ */
+
+/** The PolicyContextActor id of a context: 24 hex digits of SHA-256 over tenant and context key. */
+export function policyContextId(tenant: string, contextKey: string): string {
+  return createHash("sha256").update(`${tenant}\u0000${contextKey}`).digest("hex").slice(0, 24);
+}
+
+export function policyUrn(contextId: string, number: number): string {
+  return `urn:policy:${contextId}.${number}`;
+}
+
+export interface PolicyAddress {
+  contextId: string;
+  number: number;
+}
+
+/** Undefined for a URN that no policy can have (it is then simply not found). */
+export function policyAddress(urn: string): PolicyAddress | undefined {
+  const parsed = parseUrn(urn, "policy");
+  const match = parsed && /^([0-9a-f]{24})\.([1-9][0-9]{0,8})$/.exec(parsed.id);
+  if (!match || Object.keys(parsed.attributes).length > 0) return undefined;
+  return { contextId: match[1]!, number: Number(match[2]) };
+}

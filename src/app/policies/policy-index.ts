@@ -1,0 +1,76 @@
+import type { PolicyContextSnapshot } from "../../../actors/PolicyContextActor.js";
+import { parseUrn } from "../../domain/urn.js";
+import { ANY, type Policy } from "../../domain/policy/policy.js";
+import { resolvePolicy } from "../../domain/policy/policy-resolution.js";
+import type { Tier } from "../../domain/policy/tiers.js";
+import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
+import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
+
+export const POLICIES_COLLECTION = "policies";
+
+/** One document per policy: its live record, every version, and the context it belongs to. */
+export interface PolicyDocument extends Policy, RevisionedDoc {
+  tenant: string;
+  contextKey: string;
+  versions: Policy[];
+}
+
+/**
+ * The queryable copy of every PolicyContextActor (the `policies` collection): what the active
+ * list, the resolve preview, the partner read and demand approval read. The actors stay the
+ * authority; each change is copied here as soon as its turn returns.
+ */
+export class PolicyIndex {
+  private readonly documents: DocumentCollection<PolicyDocument>;
+  private readonly indexed: Promise<void>;
+
+  constructor(store: DocumentStore) {
+    this.documents = store.collection<PolicyDocument>(POLICIES_COLLECTION);
+    this.indexed = this.documents.ensureIndex({ keys: { tenant: 1, status: 1, contextKey: 1 } });
+  }
+
+  async record(snapshot: PolicyContextSnapshot): Promise<void> {
+    await this.indexed;
+    await writeRevisioned(
+      this.documents,
+      snapshot.policies.map(({ current, versions }) => ({
+        ...current,
+        _id: current.urn,
+        tenant: snapshot.tenant,
+        contextKey: snapshot.contextKey,
+        revision: snapshot.revision,
+        versions,
+      })),
+    );
+  }
+
+  /** The tenant's ACTIVE policies, by context; `airport` keeps that airport's and every-airport ones. */
+  async activePage(tenant: string, airport: string | undefined, page: FindOptions): Promise<Page<Policy>> {
+    await this.indexed;
+    const found = await this.documents.find(
+      { tenant, status: "ACTIVE", ...(airport ? { "context.airport": { $in: [airport, ANY] } } : {}) },
+      { ...page, sort: { contextKey: 1 } },
+    );
+    return { ...found, items: found.items.map(toPolicy) };
+  }
+
+  /** The most specific ACTIVE policy of the tenant for an airport and tier (spec 3.2), if any. */
+  async resolve(tenant: string, query: { airport: string; tier?: Tier }): Promise<Policy | undefined> {
+    await this.indexed;
+    const candidates = await this.documents.findAll({
+      tenant,
+      status: "ACTIVE",
+      "context.airport": { $in: [query.airport, ANY] },
+    });
+    return resolvePolicy(candidates.map(toPolicy), { ...query, airline: airlineCodeOf(tenant) });
+  }
+}
+
+/** `urn:airline:ZX` → `ZX`: policy contexts name airlines by code (spec 2.4). */
+export function airlineCodeOf(tenant: string): string {
+  return parseUrn(tenant, "airline")?.id ?? tenant;
+}
+
+export function toPolicy({ _id, tenant, contextKey, revision, versions, ...policy }: PolicyDocument): Policy {
+  return policy;
+}
