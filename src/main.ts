@@ -8,7 +8,10 @@ import type Koa from "koa";
 import type { Logger } from "pino";
 import { container } from "tsyringe";
 import { casesModule } from "../services/cases/module.js";
+import { bookingModule } from "../services/booking/module.js";
 import { demandModule } from "../services/demand/module.js";
+import { hotelsModule } from "../services/hotels/module.js";
+import { manualReviewModule } from "../services/manual-review/module.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
 import type { ModuleContext, ServiceModule } from "../services/module.js";
@@ -69,6 +72,9 @@ const MODULES: readonly ServiceModule[] = [
   subCasesModule,
   policiesModule,
   demandModule,
+  hotelsModule,
+  bookingModule,
+  manualReviewModule,
 ];
 
 /** What the modules contribute to whichever runtime runs them. */
