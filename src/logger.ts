@@ -1,18 +1,13 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { type Logger, pino } from "pino";
+import { traceLogFields } from "./http/tracing.js";
 
-/** The trace of the request or event being handled, so every log line carries its trace id. */
-export const traceContext = new AsyncLocalStorage<{ traceId: string }>();
-
+/** Structured logs; every line written while a request is handled carries its trace id. */
 export function createLogger(level: string, name = "disruption"): Logger {
   return pino({
     name,
     level,
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-    mixin: () => {
-      const trace = traceContext.getStore();
-      return trace ? { traceId: trace.traceId } : {};
-    },
+    mixin: traceLogFields,
   });
 }

@@ -126,7 +126,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   return {
-    authenticate: (ctx, access) => authenticateToken(bearerToken(ctx), access),
+    authenticate: async (ctx, access) => authenticateToken(bearerToken(ctx), access),
     authenticateToken,
   };
 }

@@ -1,0 +1,764 @@
+import { DomainError } from "../domain-error.js";
+
+/**
+ * The assignment of a wave's groups to hotels.
+ *
+ * Objective (minimized), with x[g][h] = 1 when group g is placed in hotel h:
+ *
+ *     sum over g, h of cost[g][h] * x[g][h]  +  sum over g of unassignedCost[g] * (1 - sum over h of x[g][h])
+ *
+ * subject to
+ *     sum over h of x[g][h] <= 1                             a group stays in one hotel, or is left out
+ *     sum over g of groupRooms[g] * x[g][h] <= capacity[h]   rooms available per hotel
+ *     x[g][h] = 0 where cost[g][h] is Infinity               a pair the caller ruled out
+ *     x binary                                               a group is never split
+ *
+ * The wave fills the costs as (see wave.ts and README.md):
+ *     cost[g][h]        = rooms[g] * nights[g] * weightedScore[h]
+ *     weightedScore[h]  = w_cost * normCost[h] + w_distance * normDistance[h] + w_consolidation * (1 - consolidation[h])
+ *     unassignedCost[g] = rooms[g] * (1 + total room-nights of the wave)
+ * so every term is linear and the problem is a generalized assignment problem. The unassigned
+ * penalty per room exceeds the largest possible total score, which makes the objective
+ * lexicographic: first house as many rooms as capacity allows, then minimize the score.
+ *
+ * Method:
+ * 1. Two constructions, each followed by local search; the better result is kept.
+ *    - By spread: groups pick, cheapest hotel with room first, in order of how much they stand
+ *      to lose per room between their cheapest and their average option. In a wave that is
+ *      multi-night groups before one-night groups, so the cheapest hotels go to the room-nights
+ *      that weigh most. Groups left out go to the front and the construction is repeated
+ *      (at most CONSTRUCTION_RETRIES times), which fixes packings that shut out a big group.
+ *    - By regret: repeatedly place the group that loses most if its best hotel that still fits
+ *      were taken away (second-best cost - best cost, with "left out" as the fallback). Groups
+ *      with a single option go first.
+ * 2. Local search to a local optimum of three neighbourhoods: move a group (or a left-out group)
+ *    to a better hotel with room; eject a placed group to another hotel to make room for a
+ *    left-out group; and re-split, for each pair of hotels and for each hotel paired with "left
+ *    out", the groups the two hold between them, exactly, by dynamic programming over the rooms
+ *    used in one of them (this covers every move, swap and k-for-m exchange between the two).
+ *    A pair is re-examined only when one of its sides changed, and skipped when its linear
+ *    relaxation shows no gain.
+ * 3. On waves small enough for it to be cheap (groups x hotels x perturbations within
+ *    PERTURBATION_WORK), iterated local search: empty two hotels, refill, improve, keep if better.
+ * 4. Waves of at most EXACT_SEARCH_MAX_GROUPS groups are then solved exactly by depth-first
+ *    branch and bound seeded with that solution, within a node budget; `provenOptimal` says
+ *    whether the search finished.
+ *
+ * bench/allocation.ts measures the method against the exact optimum from HiGHS on waves of up to
+ * 2,000 groups x 500 hotels; test/unit/allocation-assignment.test.ts checks the method against
+ * exhaustive enumeration.
+ */
+export interface AssignmentProblem {
+  /** Rooms each group needs; positive integers. */
+  readonly groupRooms: ArrayLike<number>;
+  /** Rooms each hotel has available; non-negative integers. */
+  readonly hotelCapacity: ArrayLike<number>;
+  /** cost[g * hotelCount + h]; Infinity rules the pair out. */
+  readonly cost: Float64Array;
+  /** What leaving each group out costs; finite. */
+  readonly unassignedCost: ArrayLike<number>;
+}
+
+export interface Assignment {
+  /** Hotel index per group; -1 when the group is left out. */
+  readonly hotelOf: Int32Array;
+  readonly objective: number;
+  /** True when branch and bound finished, so no assignment has a lower objective. */
+  readonly provenOptimal: boolean;
+}
+
+export interface AssignmentOptions {
+  /** Nodes the exact search may visit on a small wave; 0 turns it off. */
+  readonly exactSearchNodeBudget?: number;
+}
+
+export const EXACT_SEARCH_MAX_GROUPS = 12;
+const DEFAULT_EXACT_SEARCH_NODE_BUDGET = 200_000;
+const CONSTRUCTION_RETRIES = 10;
+const MAX_LOCAL_SEARCH_ROUNDS = 50;
+const MAX_PERTURBATIONS = 100;
+/** Perturbations run while groups x hotels x perturbations stays under this: many on small waves, none on big ones. */
+const PERTURBATION_WORK = 200_000;
+const UNASSIGNED = -1;
+
+export function solveAssignment(problem: AssignmentProblem, options: AssignmentOptions = {}): Assignment {
+  validate(problem);
+  const search = new Search(problem);
+  let kept: Int32Array | undefined;
+  let keptObjective = Infinity;
+  for (const construct of [() => search.constructBySpread(), () => search.constructByRegret()]) {
+    search.clear();
+    construct();
+    search.improveLocally();
+    const objective = objectiveOf(problem, search.hotelOf);
+    if (improves(objective, keptObjective)) {
+      kept = Int32Array.from(search.hotelOf);
+      keptObjective = objective;
+    }
+  }
+  search.restore(kept!);
+  const size = Math.max(1, search.groupCount * problem.hotelCapacity.length);
+  search.perturbAndImprove(Math.min(MAX_PERTURBATIONS, Math.floor(PERTURBATION_WORK / size)));
+  let provenOptimal = false;
+  const budget = options.exactSearchNodeBudget ?? DEFAULT_EXACT_SEARCH_NODE_BUDGET;
+  if (budget > 0 && search.groupCount <= EXACT_SEARCH_MAX_GROUPS) {
+    provenOptimal = search.branchAndBound(budget);
+  }
+  return { hotelOf: search.hotelOf, objective: objectiveOf(problem, search.hotelOf), provenOptimal };
+}
+
+/** The objective of any assignment; for checks and benchmarks. */
+export function objectiveOf(problem: AssignmentProblem, hotelOf: ArrayLike<number>): number {
+  const hotelCount = problem.hotelCapacity.length;
+  let total = 0;
+  for (let g = 0; g < problem.groupRooms.length; g++) {
+    const h = hotelOf[g]!;
+    total += h === UNASSIGNED ? problem.unassignedCost[g]! : problem.cost[g * hotelCount + h]!;
+  }
+  return total;
+}
+
+function validate(problem: AssignmentProblem): void {
+  const groups = problem.groupRooms.length;
+  const hotels = problem.hotelCapacity.length;
+  const fail = (message: string) => {
+    throw new DomainError("invalid", "invalid-assignment-problem", message);
+  };
+  if (problem.cost.length !== groups * hotels) fail("cost must hold one entry per group and hotel");
+  if (problem.unassignedCost.length !== groups) fail("unassignedCost must hold one entry per group");
+  for (let g = 0; g < groups; g++) {
+    const rooms = problem.groupRooms[g]!;
+    if (!Number.isSafeInteger(rooms) || rooms <= 0)
+      fail(`group ${g} must need a positive whole number of rooms`);
+    if (!Number.isFinite(problem.unassignedCost[g]!)) fail(`group ${g} must have a finite unassigned cost`);
+  }
+  for (let h = 0; h < hotels; h++) {
+    const capacity = problem.hotelCapacity[h]!;
+    if (!Number.isSafeInteger(capacity) || capacity < 0) fail(`hotel ${h} must have a whole number of rooms`);
+  }
+  for (let i = 0; i < problem.cost.length; i++) {
+    if (Number.isNaN(problem.cost[i]!) || problem.cost[i] === -Infinity)
+      fail("cost must be a number or Infinity");
+  }
+}
+
+/** True when `next` is lower than `current` by more than rounding noise, so searches cannot cycle. */
+function improves(next: number, current: number): boolean {
+  if (current === Infinity) return next < Infinity;
+  return current - next > tolerance(current);
+}
+
+function tolerance(value: number): number {
+  return 1e-9 * Math.max(1, Math.abs(value));
+}
+
+class Search {
+  readonly groupCount: number;
+  readonly hotelOf: Int32Array;
+  private readonly hotelCount: number;
+  private readonly rooms: Int32Array;
+  private readonly capacity: Int32Array;
+  private readonly residual: Int32Array;
+  private readonly cost: Float64Array;
+  private readonly leftOut: Float64Array;
+  /** Hotels each group may use, cheapest first, flattened: candidates[candidateStart[g] ..]. */
+  private readonly candidateStart: Int32Array;
+  private readonly candidates: Int32Array;
+  /** Counts placements; a hotel's stamp is the count when its groups last changed. */
+  private clock = 0;
+  private readonly changedAt: Int32Array;
+  /** The clock when a group last joined or left the left-out set. */
+  private leftOutChangedAt = 0;
+  private readonly ratioBuffer: Float64Array;
+  private readonly orderBuffer: Int32Array;
+  private dpBest = new Float64Array(0);
+  private dpChoice = new Uint8Array(0);
+
+  constructor(problem: AssignmentProblem) {
+    this.groupCount = problem.groupRooms.length;
+    this.hotelCount = problem.hotelCapacity.length;
+    this.rooms = Int32Array.from(problem.groupRooms);
+    this.capacity = Int32Array.from(problem.hotelCapacity);
+    this.residual = Int32Array.from(problem.hotelCapacity);
+    this.cost = problem.cost;
+    this.leftOut = Float64Array.from(problem.unassignedCost);
+    this.hotelOf = new Int32Array(this.groupCount).fill(UNASSIGNED);
+    this.changedAt = new Int32Array(this.hotelCount);
+    this.ratioBuffer = new Float64Array(this.groupCount);
+    this.orderBuffer = new Int32Array(this.groupCount);
+    [this.candidateStart, this.candidates] = this.rankCandidates();
+  }
+
+  /**
+   * Each group's usable hotels (allowed, big enough, cheaper than leaving the group out), by cost.
+   * A group whose costs are already in the previous group's order reuses it after a linear check:
+   * in a wave a hotel's score does not depend on the group, so one sort serves every group.
+   */
+  private rankCandidates(): [Int32Array, Int32Array] {
+    const { groupCount, hotelCount, cost, rooms, capacity, leftOut } = this;
+    const start = new Int32Array(groupCount + 1);
+    const flat = new Int32Array(groupCount * hotelCount);
+    let order = Int32Array.from({ length: hotelCount }, (_, h) => h);
+    let total = 0;
+    for (let g = 0; g < groupCount; g++) {
+      const row = g * hotelCount;
+      if (!isSortedBy(order, cost, row)) {
+        order = Int32Array.from(order).sort((a, b) => cost[row + a]! - cost[row + b]! || a - b);
+      }
+      start[g] = total;
+      for (let i = 0; i < hotelCount; i++) {
+        const h = order[i]!;
+        if (rooms[g]! <= capacity[h]! && cost[row + h]! < leftOut[g]!) flat[total++] = h;
+      }
+    }
+    start[groupCount] = total;
+    return [start, flat.slice(0, total)];
+  }
+
+  clear(): void {
+    for (let g = 0; g < this.groupCount; g++) this.place(g, UNASSIGNED);
+  }
+
+  /** Returns to an earlier assignment, touching only the groups that moved since. */
+  restore(hotelOf: Int32Array): void {
+    for (let g = 0; g < this.groupCount; g++) if (this.hotelOf[g] !== hotelOf[g]) this.place(g, UNASSIGNED);
+    for (let g = 0; g < this.groupCount; g++) this.place(g, hotelOf[g]!);
+  }
+
+  /**
+   * Iterated local search: empties the hotel of a random group and one other hotel of that
+   * group's list, puts their groups (and the left-out ones) back in random order, cheapest hotel
+   * with room first, improves locally again, and keeps the result only when it is better.
+   * Seeded, so a wave always gets the same answer.
+   */
+  perturbAndImprove(iterations: number): void {
+    if (iterations === 0) return;
+    const pairCheckedAt = new Int32Array(this.hotelCount * this.hotelCount).fill(-1);
+    const outCheckedAt = new Int32Array(this.hotelCount).fill(-1);
+    this.improveLocally(pairCheckedAt, outCheckedAt);
+    const random = seededRandom(0x9e3779b9);
+    let kept = Int32Array.from(this.hotelOf);
+    let keptObjective = this.objective();
+    for (let i = 0; i < iterations; i++) {
+      const g = Math.floor(random() * this.groupCount);
+      const first = this.candidateStart[g]!;
+      const count = this.candidateStart[g + 1]! - first;
+      if (count < 2) continue;
+      const a = this.hotelOf[g] === UNASSIGNED ? this.candidates[first]! : this.hotelOf[g]!;
+      let b = this.candidates[first + Math.floor(random() * count)]!;
+      if (b === a) b = this.candidates[a === this.candidates[first] ? first + 1 : first]!;
+      const freed: number[] = [];
+      for (let other = 0; other < this.groupCount; other++) {
+        const h = this.hotelOf[other]!;
+        if (h === a || h === b || h === UNASSIGNED) freed.push(other);
+      }
+      for (let k = freed.length - 1; k > 0; k--) {
+        const j = Math.floor(random() * (k + 1));
+        [freed[k], freed[j]] = [freed[j]!, freed[k]!];
+      }
+      for (const other of freed) this.place(other, UNASSIGNED);
+      for (const other of freed) {
+        const at = this.firstFit(other, this.candidateStart[other]!);
+        if (at < this.candidateStart[other + 1]!) this.place(other, this.candidates[at]!);
+      }
+      this.improveLocally(pairCheckedAt, outCheckedAt);
+      const objective = this.objective();
+      if (improves(objective, keptObjective)) {
+        kept = Int32Array.from(this.hotelOf);
+        keptObjective = objective;
+      } else this.restore(kept);
+    }
+  }
+
+  private costOf(g: number, h: number): number {
+    return h === UNASSIGNED ? this.leftOut[g]! : this.cost[g * this.hotelCount + h]!;
+  }
+
+  private place(g: number, h: number): void {
+    const from = this.hotelOf[g]!;
+    if (from === h) return;
+    this.clock++;
+    if (from === UNASSIGNED || h === UNASSIGNED) this.leftOutChangedAt = this.clock;
+    if (from !== UNASSIGNED) {
+      this.residual[from]! += this.rooms[g]!;
+      this.changedAt[from] = this.clock;
+    }
+    if (h !== UNASSIGNED) {
+      this.residual[h]! -= this.rooms[g]!;
+      this.changedAt[h] = this.clock;
+    }
+    this.hotelOf[g] = h;
+  }
+
+  /** First position at or after `from` in g's list whose hotel still has room for g. */
+  private firstFit(g: number, from: number): number {
+    const end = this.candidateStart[g + 1]!;
+    const need = this.rooms[g]!;
+    let at = from;
+    while (at < end && this.residual[this.candidates[at]!]! < need) at++;
+    return at;
+  }
+
+  constructBySpread(): void {
+    const { groupCount, candidates, candidateStart } = this;
+    const spread = new Float64Array(groupCount);
+    for (let g = 0; g < groupCount; g++) {
+      const first = candidateStart[g]!;
+      const end = candidateStart[g + 1]!;
+      if (first === end) continue;
+      let sum = 0;
+      for (let at = first; at < end; at++) sum += this.costOf(g, candidates[at]!);
+      spread[g] = (sum / (end - first) - this.costOf(g, candidates[first]!)) / this.rooms[g]!;
+    }
+    let order = Array.from({ length: groupCount }, (_, g) => g).sort(
+      (a, b) => spread[b]! - spread[a]! || this.rooms[b]! - this.rooms[a]! || a - b,
+    );
+    let kept = Int32Array.from(this.hotelOf);
+    let keptObjective = Infinity;
+    for (let attempt = 0; attempt < CONSTRUCTION_RETRIES; attempt++) {
+      this.clear();
+      for (const g of order) {
+        const at = this.firstFit(g, candidateStart[g]!);
+        if (at < candidateStart[g + 1]!) this.place(g, candidates[at]!);
+      }
+      const objective = this.objective();
+      if (improves(objective, keptObjective)) {
+        kept = Int32Array.from(this.hotelOf);
+        keptObjective = objective;
+      }
+      const shutOut = order.filter(
+        (g) => this.hotelOf[g] === UNASSIGNED && candidateStart[g]! < candidateStart[g + 1]!,
+      );
+      if (shutOut.length === 0) break;
+      const first = new Set(shutOut);
+      order = [...shutOut, ...order.filter((g) => !first.has(g))];
+    }
+    this.restore(kept);
+  }
+
+  constructByRegret(): void {
+    const { groupCount, candidates, candidateStart } = this;
+    // Residual capacity only shrinks while constructing, so both pointers only move forward.
+    const best = Int32Array.from(candidateStart.subarray(0, groupCount));
+    const second = new Int32Array(groupCount);
+    const regret = (g: number): number => {
+      const end = candidateStart[g + 1]!;
+      best[g] = this.firstFit(g, best[g]!);
+      if (best[g] === end) return -1;
+      second[g] = this.firstFit(g, Math.max(second[g]!, best[g]! + 1));
+      const fallback = second[g] === end ? this.leftOut[g]! : this.costOf(g, candidates[second[g]!]!);
+      return fallback - this.costOf(g, candidates[best[g]!]!);
+    };
+    const queue = new RegretQueue(this.rooms);
+    for (let g = 0; g < groupCount; g++) {
+      const r = regret(g);
+      if (r >= 0) queue.push(r, g);
+    }
+    while (queue.size > 0) {
+      const [stale, g] = queue.pop();
+      const r = regret(g);
+      if (r < 0) continue;
+      if (r !== stale) {
+        queue.push(r, g);
+        continue;
+      }
+      this.place(g, candidates[best[g]!]!);
+    }
+  }
+
+  private objective(): number {
+    let total = 0;
+    for (let g = 0; g < this.groupCount; g++) total += this.costOf(g, this.hotelOf[g]!);
+    return total;
+  }
+
+  improveLocally(
+    pairCheckedAt = new Int32Array(this.hotelCount * this.hotelCount).fill(-1),
+    outCheckedAt = new Int32Array(this.hotelCount).fill(-1),
+  ): void {
+    for (let round = 0; round < MAX_LOCAL_SEARCH_ROUNDS; round++) {
+      const moved = this.moveToBetterHotels();
+      const ejected = this.ejectToMakeRoom();
+      const repacked = this.repackPairs(pairCheckedAt, outCheckedAt);
+      if (!moved && !ejected && !repacked) return;
+    }
+    // Whatever the round limit cut short, end move-optimal: no group could move to a better
+    // hotel with room, and no left-out group fits anywhere. Each move lowers the objective, so
+    // this ends.
+    while (this.moveToBetterHotels());
+  }
+
+  /** Moves each group (placed or left out) to the cheapest hotel that has room and beats its current cost. */
+  private moveToBetterHotels(): boolean {
+    const { groupCount, hotelCount, cost, candidates, candidateStart, residual, rooms } = this;
+    let improved = false;
+    for (let g = 0; g < groupCount; g++) {
+      const current = this.costOf(g, this.hotelOf[g]!);
+      const below = current - tolerance(current);
+      const row = g * hotelCount;
+      const need = rooms[g]!;
+      for (let at = candidateStart[g]!, end = candidateStart[g + 1]!; at < end; at++) {
+        const h = candidates[at]!;
+        if (cost[row + h]! >= below) break;
+        if (residual[h]! >= need) {
+          this.place(g, h);
+          improved = true;
+          break;
+        }
+      }
+    }
+    return improved;
+  }
+
+  /**
+   * For a left-out group, frees room in one of its hotels by moving one placed group elsewhere.
+   * Skips groups too big for any other hotel's free rooms, which keeps this cheap when every
+   * hotel is nearly full.
+   */
+  private ejectToMakeRoom(): boolean {
+    const { groupCount, hotelOf, rooms, residual } = this;
+    if (!hotelOf.includes(UNASSIGNED)) return false;
+    const members = this.membersByHotel();
+    let improved = false;
+    for (let g = 0; g < groupCount; g++) {
+      if (hotelOf[g] !== UNASSIGNED) continue;
+      const largestResidual = residual.reduce((a, b) => Math.max(a, b), 0);
+      tryHotels: for (let at = this.candidateStart[g]!; at < this.candidateStart[g + 1]!; at++) {
+        const h = this.candidates[at]!;
+        const need = rooms[g]! - residual[h]!;
+        for (const other of members[h]!) {
+          if (hotelOf[other] !== h || rooms[other]! < need || rooms[other]! > largestResidual) continue;
+          const target = this.bestOtherHotel(other, h);
+          if (target === UNASSIGNED) continue;
+          const before = this.leftOut[g]! + this.costOf(other, h);
+          const after = this.costOf(g, h) + this.costOf(other, target);
+          if (!improves(after, before)) continue;
+          this.place(other, target);
+          this.place(g, h);
+          members[target]!.push(other);
+          members[h]!.push(g);
+          improved = true;
+          break tryHotels;
+        }
+      }
+    }
+    return improved;
+  }
+
+  /** The cheapest hotel other than `excluded` with room for g, or UNASSIGNED. */
+  private bestOtherHotel(g: number, excluded: number): number {
+    for (let at = this.candidateStart[g]!; at < this.candidateStart[g + 1]!; at++) {
+      const h = this.candidates[at]!;
+      if (h !== excluded && this.residual[h]! >= this.rooms[g]!) return h;
+    }
+    return UNASSIGNED;
+  }
+
+  private membersByHotel(): number[][] {
+    const members: number[][] = Array.from({ length: this.hotelCount }, () => []);
+    for (let g = 0; g < this.groupCount; g++) {
+      const h = this.hotelOf[g]!;
+      if (h !== UNASSIGNED) members[h]!.push(g);
+    }
+    return members;
+  }
+
+  /**
+   * For each pair of hotels, and for each hotel paired with "left out", re-splits the groups the
+   * two hold between them optimally (left out has no room limit). The dynamic program runs over
+   * the rooms used in the smaller hotel: best[x] is the lowest cost of the groups seen so far
+   * with x rooms of them there and the rest in the other. A pair is skipped when neither side
+   * changed since it was last found optimal, or when its linear relaxation cannot improve.
+   */
+  private repackPairs(pairCheckedAt: Int32Array, outCheckedAt: Int32Array): boolean {
+    const { hotelCount, groupCount, capacity, changedAt, hotelOf } = this;
+    const members = this.membersByHotel();
+    const items = new Int32Array(groupCount);
+    let improved = false;
+    for (let a = 0; a < hotelCount; a++) {
+      for (let b = a + 1; b < hotelCount; b++) {
+        const pair = a * hotelCount + b;
+        if (members[a]!.length + members[b]!.length === 0) continue;
+        if (pairCheckedAt[pair]! >= Math.max(changedAt[a]!, changedAt[b]!)) continue;
+        pairCheckedAt[pair] = this.clock;
+        const small = capacity[a]! <= capacity[b]! ? a : b;
+        const big = small === a ? b : a;
+        let count = 0;
+        for (const g of members[small]!) items[count++] = g;
+        for (const g of members[big]!) items[count++] = g;
+        if (this.repack(small, big, items, count, members)) {
+          pairCheckedAt[pair] = this.clock;
+          improved = true;
+        }
+      }
+    }
+    const leftOut: number[] = [];
+    for (let g = 0; g < groupCount; g++) if (hotelOf[g] === UNASSIGNED) leftOut.push(g);
+    for (let h = 0; h < hotelCount && leftOut.length > 0; h++) {
+      if (outCheckedAt[h]! >= Math.max(changedAt[h]!, this.leftOutChangedAt)) continue;
+      outCheckedAt[h] = this.clock;
+      let count = 0;
+      for (const g of members[h]!) items[count++] = g;
+      for (const g of leftOut)
+        if (hotelOf[g] === UNASSIGNED && this.costOf(g, h) < Infinity) items[count++] = g;
+      if (this.repack(h, UNASSIGNED, items, count, members)) {
+        outCheckedAt[h] = this.clock;
+        improved = true;
+      }
+    }
+    return improved;
+  }
+
+  private capacityOf(h: number): number {
+    return h === UNASSIGNED ? Infinity : this.capacity[h]!;
+  }
+
+  /** Re-splits `items` between `small` and `big` (a hotel, or UNASSIGNED); true when it moved any. */
+  private repack(small: number, big: number, items: Int32Array, count: number, members: number[][]): boolean {
+    if (!this.pairMayImprove(items, count, small, big)) return false;
+    const { rooms, hotelOf } = this;
+    let before = 0;
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const g = items[i]!;
+      before += this.costOf(g, hotelOf[g]!);
+      total += rooms[g]!;
+    }
+    const cap = this.capacity[small]!;
+    const width = cap + 1;
+    if (this.dpBest.length < width) this.dpBest = new Float64Array(2 * width);
+    if (this.dpChoice.length < count * width) this.dpChoice = new Uint8Array(2 * count * width);
+    const best = this.dpBest;
+    const choice = this.dpChoice;
+    best.fill(Infinity, 0, width);
+    best[0] = 0;
+    let reach = 0;
+    for (let i = 0; i < count; i++) {
+      const g = items[i]!;
+      const r = rooms[g]!;
+      const inSmall = this.costOf(g, small);
+      const inBig = this.costOf(g, big);
+      reach = Math.min(cap, reach + r);
+      const row = i * width;
+      for (let x = reach; x >= 0; x--) {
+        const viaBig = best[x]! + inBig;
+        const viaSmall = x >= r ? best[x - r]! + inSmall : Infinity;
+        choice[row + x] = viaSmall < viaBig ? 1 : 0;
+        best[x] = Math.min(viaSmall, viaBig);
+      }
+    }
+    let bestX = -1;
+    for (let x = Math.max(0, total - this.capacityOf(big)); x <= reach; x++) {
+      if (bestX < 0 || best[x]! < best[bestX]!) bestX = x;
+    }
+    if (bestX < 0 || !improves(best[bestX]!, before)) return false;
+    const toSmall: number[] = [];
+    const toBig: number[] = [];
+    for (let i = count - 1, x = bestX; i >= 0; i--) {
+      const g = items[i]!;
+      if (choice[i * width + x] === 1) {
+        toSmall.push(g);
+        x -= rooms[g]!;
+      } else toBig.push(g);
+    }
+    for (const g of toSmall) if (hotelOf[g] !== small) this.place(g, UNASSIGNED);
+    for (const g of toBig) if (hotelOf[g] !== big) this.place(g, UNASSIGNED);
+    for (const g of toSmall) this.place(g, small);
+    for (const g of toBig) this.place(g, big);
+    members[small] = toSmall;
+    if (big !== UNASSIGNED) members[big] = toBig;
+    return true;
+  }
+
+  /**
+   * The linear relaxation of re-splitting a pair, solved greedily as a fractional knapsack:
+   * rooms go to the smaller hotel in order of how much each room saves there. When even the
+   * fractional split cannot beat the current one, the dynamic program is skipped. In a wave that
+   * is the common case: two full hotels holding groups of the same length of stay.
+   */
+  private pairMayImprove(items: Int32Array, count: number, small: number, big: number): boolean {
+    const { rooms, hotelOf, ratioBuffer, orderBuffer } = this;
+    let forcedSmall = 0;
+    let forcedBig = 0;
+    let freeRooms = 0;
+    let fixedCost = 0;
+    let before = 0;
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const g = items[i]!;
+      const inSmall = this.costOf(g, small);
+      const inBig = this.costOf(g, big);
+      before += hotelOf[g] === small ? inSmall : inBig;
+      if (inSmall === Infinity || inBig === Infinity) {
+        if (inBig === Infinity) forcedSmall += rooms[g]!;
+        else forcedBig += rooms[g]!;
+        fixedCost += Math.min(inSmall, inBig);
+        continue;
+      }
+      fixedCost += inBig;
+      freeRooms += rooms[g]!;
+      const ratio = (inSmall - inBig) / rooms[g]!;
+      // Insertion sort by saving per room: pairs hold a handful of groups.
+      let at = n++;
+      while (at > 0 && ratioBuffer[at - 1]! > ratio) {
+        ratioBuffer[at] = ratioBuffer[at - 1]!;
+        orderBuffer[at] = orderBuffer[at - 1]!;
+        at--;
+      }
+      ratioBuffer[at] = ratio;
+      orderBuffer[at] = g;
+    }
+    const capacitySmall = this.capacity[small]! - forcedSmall;
+    const mustPlaceInSmall = Math.max(0, freeRooms + forcedBig - this.capacityOf(big));
+    let used = 0;
+    let relaxed = 0;
+    for (let i = 0; i < n && used < capacitySmall; i++) {
+      const ratio = ratioBuffer[i]!;
+      if (ratio >= 0 && used >= mustPlaceInSmall) break;
+      const room = rooms[orderBuffer[i]!]!;
+      const take = Math.min(room, capacitySmall - used, ratio >= 0 ? mustPlaceInSmall - used : room);
+      relaxed += ratio * take;
+      used += take;
+    }
+    return improves(fixedCost + relaxed, before);
+  }
+
+  /**
+   * Depth-first branch and bound over groups, largest first (they exhaust capacity soonest, so
+   * infeasible branches die early), each trying its hotels cheapest first and then "left out".
+   * The bound adds every remaining group's cheapest option ignoring capacity. Returns true when
+   * the search finished within the budget: the kept assignment is then optimal.
+   */
+  branchAndBound(nodeBudget: number): boolean {
+    const { groupCount, rooms, residual } = this;
+    const order = Int32Array.from({ length: groupCount }, (_, g) => g).sort(
+      (a, b) => rooms[b]! - rooms[a]! || a - b,
+    );
+    const floorAfter = new Float64Array(groupCount + 1);
+    for (let i = groupCount - 1; i >= 0; i--) {
+      const g = order[i]!;
+      const start = this.candidateStart[g]!;
+      const cheapest =
+        start < this.candidateStart[g + 1]! ? this.costOf(g, this.candidates[start]!) : Infinity;
+      floorAfter[i] = floorAfter[i + 1]! + Math.min(cheapest, this.leftOut[g]!);
+    }
+    const incumbent = Int32Array.from(this.hotelOf);
+    let bestObjective = this.objective();
+    this.clear();
+    const trial = new Int32Array(groupCount).fill(UNASSIGNED);
+    let nodes = 0;
+    const visit = (depth: number, sofar: number): boolean => {
+      if (++nodes > nodeBudget) return false;
+      if (!improves(sofar + floorAfter[depth]!, bestObjective)) return true;
+      if (depth === groupCount) {
+        bestObjective = sofar;
+        incumbent.set(trial);
+        return true;
+      }
+      const g = order[depth]!;
+      for (let at = this.candidateStart[g]!; at < this.candidateStart[g + 1]!; at++) {
+        const h = this.candidates[at]!;
+        if (residual[h]! < rooms[g]!) continue;
+        residual[h]! -= rooms[g]!;
+        trial[g] = h;
+        const finished = visit(depth + 1, sofar + this.costOf(g, h));
+        residual[h]! += rooms[g]!;
+        trial[g] = UNASSIGNED;
+        if (!finished) return false;
+      }
+      return visit(depth + 1, sofar + this.leftOut[g]!);
+    };
+    const finished = visit(0, 0);
+    this.restore(incumbent);
+    return finished;
+  }
+}
+
+/** Seeded PRNG (mulberry32). */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * True when the finite costs, read in `order`, never decrease. Ruled-out hotels (Infinity) are
+ * ignored: they are filtered out of the group's list anyway.
+ */
+function isSortedBy(order: Int32Array, cost: Float64Array, row: number): boolean {
+  let previous = -Infinity;
+  for (let i = 0; i < order.length; i++) {
+    const c = cost[row + order[i]!]!;
+    if (c === Infinity) continue;
+    if (c < previous) return false;
+    previous = c;
+  }
+  return true;
+}
+
+/** Max-heap of (regret, group); on equal regret the larger group, then the lower index, comes first. */
+class RegretQueue {
+  private readonly keys: number[] = [];
+  private readonly groups: number[] = [];
+
+  constructor(private readonly rooms: Int32Array) {}
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  push(key: number, group: number): void {
+    this.keys.push(key);
+    this.groups.push(group);
+    let at = this.keys.length - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.before(at, parent)) break;
+      this.exchange(at, parent);
+      at = parent;
+    }
+  }
+
+  pop(): [number, number] {
+    const top: [number, number] = [this.keys[0]!, this.groups[0]!];
+    const lastKey = this.keys.pop()!;
+    const lastGroup = this.groups.pop()!;
+    if (this.keys.length > 0) {
+      this.keys[0] = lastKey;
+      this.groups[0] = lastGroup;
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        const right = left + 1;
+        let first = at;
+        if (left < this.keys.length && this.before(left, first)) first = left;
+        if (right < this.keys.length && this.before(right, first)) first = right;
+        if (first === at) break;
+        this.exchange(at, first);
+        at = first;
+      }
+    }
+    return top;
+  }
+
+  private before(i: number, j: number): boolean {
+    const ki = this.keys[i]!;
+    const kj = this.keys[j]!;
+    if (ki !== kj) return ki > kj;
+    const gi = this.groups[i]!;
+    const gj = this.groups[j]!;
+    const ri = this.rooms[gi]!;
+    const rj = this.rooms[gj]!;
+    return ri !== rj ? ri > rj : gi < gj;
+  }
+
+  private exchange(i: number, j: number): void {
+    [this.keys[i], this.keys[j]] = [this.keys[j]!, this.keys[i]!];
+    [this.groups[i], this.groups[j]] = [this.groups[j]!, this.groups[i]!];
+  }
+}
