@@ -56,3 +56,21 @@ export function passengerHost(parts: HostParts): Koa {
   );
   return app;
 }
+
+/**
+ * A process running only background services (workers, vendor simulators) under Dapr: the
+ * sidecar's callback routes, a health check, and the vendor simulators' HTTP API when it runs them.
+ */
+export function backgroundHost(parts: Pick<HostParts, "sidecar">, vendorSimulators?: Koa): Koa {
+  const app = new Koa();
+  if (parts.sidecar) app.use(parts.sidecar);
+  app.use(async (ctx, next) => {
+    if (ctx.path === "/healthz") {
+      ctx.body = "ok";
+      return;
+    }
+    await next();
+  });
+  if (vendorSimulators) app.use(mount(vendorSimulators));
+  return app;
+}

@@ -17,7 +17,8 @@ import { subCasesModule } from "../services/sub-cases/module.js";
 import type { ModuleContext, ServiceModule } from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
 import { platformModule } from "../services/operator-api/module.js";
-import { operatorHost, passengerHost } from "../services/hosts.js";
+import { backgroundHost, operatorHost, passengerHost } from "../services/hosts.js";
+import { vendorSimulatorsApp } from "../services/vendor-sim/vendor-sim-service.js";
 import { type RunningServer, listen } from "../services/http-server.js";
 import { passengerAuthentication } from "../services/passenger-api/passenger-authentication.js";
 import { parseTenantHosts, tenantOfHost } from "../services/passenger-api/tenant-hosts.js";
@@ -120,7 +121,10 @@ async function createRuntime(
   const onError = (error: unknown, where: string) => logger.error({ err: error, where }, "runtime error");
   if (kind === "dapr") {
     const { createDaprRuntime } = await import("./runtime/dapr/runtime.js");
-    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributions(context, tenants) });
+    const contributed = contributions(context, tenants);
+    // Under Dapr one app id hosts the actors (workers); the APIs call them through their sidecars.
+    const actorTypes = config.services.includes("workers") ? contributed.actorTypes : [];
+    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributed, actorTypes });
   }
   const state =
     config.stateStore === "redis"
@@ -264,6 +268,12 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   if (runs.has("passenger-api")) {
     const samePort = operatorSide && config.passengerPort === config.port;
     if (!samePort) urls.passenger = (await serve(passengerHost(hostParts), config.passengerPort)).url;
+  }
+  // A Dapr app without an API (workers, vendor-sim) still answers its sidecar and health checks.
+  if (!urls.operator && !urls.passenger) {
+    urls.operator = (
+      await serve(backgroundHost(hostParts, vendorSimulatorsApp(moduleContext, runs)), config.port)
+    ).url;
   }
 
   let closing: Promise<void> | undefined;

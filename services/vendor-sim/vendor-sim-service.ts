@@ -1,0 +1,17 @@
+import type Koa from "koa";
+import type { ModuleContext } from "../module.js";
+import { createVendorSimulators } from "./simulators.js";
+import { createVendorSimApp } from "./vendor-sim-app.js";
+
+/** The seed of the demo inventory: the same hotels, rooms and prices on every start. */
+export const DEMO_INVENTORY_SEED = 20261121;
+
+/**
+ * In the distributed runtime the vendor simulators are an app of their own (app id vendor-sim),
+ * serving each vendor's HTTP API under `/<vendor id>`; the embedded default runs them in process.
+ */
+export function vendorSimulatorsApp(context: ModuleContext, services: ReadonlySet<string>): Koa | undefined {
+  if (!services.has("vendor-sim")) return undefined;
+  const simulators = createVendorSimulators({ seed: DEMO_INVENTORY_SEED, clock: context.runtime.clock });
+  return createVendorSimApp(simulators.all);
+}
