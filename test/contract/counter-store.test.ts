@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { createClient } from "redis";
+import { REDIS_URL, deleteKeysStartingWith, redisForTests } from "../support/redis.js";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/runtime/clock.js";
 import type { CounterStore } from "../../src/runtime/counter-store.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { RedisCounterStore } from "../../src/runtime/redis/counter-store.js";
-
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 interface CounterStoreHarness {
   store: CounterStore;
@@ -213,27 +211,13 @@ describe("MemoryCounterStore expiry", () => {
   });
 });
 
-const redis = await probeRedis(REDIS_URL);
+const redis = await redisForTests("RedisCounterStore contract");
 const runPrefix = `test:counter-store:${randomUUID()}:`;
-
-if (!redis.reachable) {
-  if (process.env.REQUIRE_REDIS === "1") {
-    describe("RedisCounterStore", () => {
-      it("reaches Redis, which REQUIRE_REDIS=1 demands", () => {
-        throw new Error(`Redis at ${REDIS_URL} is unreachable: ${redis.reason}`);
-      });
-    });
-  } else {
-    console.warn(
-      `RedisCounterStore contract tests skipped: Redis at ${REDIS_URL} is unreachable (${redis.reason})`,
-    );
-  }
-}
 
 describe.skipIf(!redis.reachable)("against Redis", () => {
   let testNumber = 0;
 
-  afterAll(() => deleteKeysStartingWith(REDIS_URL, runPrefix));
+  afterAll(() => deleteKeysStartingWith(runPrefix));
 
   describeCounterStore("RedisCounterStore", async () => {
     const prefix = `${runPrefix}${testNumber++}:`;
@@ -253,27 +237,3 @@ describe.skipIf(!redis.reachable)("against Redis", () => {
     };
   });
 });
-
-async function probeRedis(url: string): Promise<{ reachable: boolean; reason?: string }> {
-  const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
-  // The failed connect below reports the error; the event would only repeat it.
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    await client.close();
-    return { reachable: true };
-  } catch (error) {
-    client.destroy();
-    return { reachable: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-async function deleteKeysStartingWith(url: string, prefix: string): Promise<void> {
-  const client = createClient({ url });
-  await client.connect();
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
-    if (keys.length > 0) await client.del(keys);
-  }
-  await client.close();
-}

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createClient } from "redis";
+import { REDIS_URL, deleteKeysStartingWith, redisForTests } from "../support/redis.js";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import { RedisStateStore } from "../../src/runtime/redis/state-store.js";
 import { EtagMismatchError, type ScannableStateStore } from "../../src/runtime/state-store.js";
-
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 interface StateStoreHarness {
   store: ScannableStateStore;
@@ -208,27 +206,13 @@ describeStateStore("MemoryStateStore", async () => {
   };
 });
 
-const redis = await probeRedis(REDIS_URL);
+const redis = await redisForTests("RedisStateStore contract");
 const runPrefix = `test:state-store:${randomUUID()}:`;
-
-if (!redis.reachable) {
-  if (process.env.REQUIRE_REDIS === "1") {
-    describe("RedisStateStore", () => {
-      it("reaches Redis, which REQUIRE_REDIS=1 demands", () => {
-        throw new Error(`Redis at ${REDIS_URL} is unreachable: ${redis.reason}`);
-      });
-    });
-  } else {
-    console.warn(
-      `RedisStateStore contract tests skipped: Redis at ${REDIS_URL} is unreachable (${redis.reason})`,
-    );
-  }
-}
 
 describe.skipIf(!redis.reachable)("against Redis", () => {
   let testNumber = 0;
 
-  afterAll(() => deleteKeysStartingWith(REDIS_URL, runPrefix));
+  afterAll(() => deleteKeysStartingWith(runPrefix));
 
   describeStateStore("RedisStateStore", async () => {
     const prefix = `${runPrefix}${testNumber++}:`;
@@ -248,27 +232,3 @@ describe.skipIf(!redis.reachable)("against Redis", () => {
     };
   });
 });
-
-async function probeRedis(url: string): Promise<{ reachable: boolean; reason?: string }> {
-  const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
-  // The failed connect below reports the error; the event would only repeat it.
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    await client.close();
-    return { reachable: true };
-  } catch (error) {
-    client.destroy();
-    return { reachable: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-async function deleteKeysStartingWith(url: string, prefix: string): Promise<void> {
-  const client = createClient({ url });
-  await client.connect();
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
-    if (keys.length > 0) await client.del(keys);
-  }
-  await client.close();
-}
