@@ -53,6 +53,12 @@ export interface Config {
   errorsUrl: string;
   /** Multiplies every rate limit of spec 8.1; 1 unless a load test or benchmark raises it. */
   rateLimitScale: number;
+  /** A new case gets its INITIAL demand (rooms for every group) without anyone asking. */
+  demandOnIntake: boolean;
+  /** Embedded default: an auto-approving ON_DEMAND policy at each demo airport without one. */
+  seedDemoPolicies: boolean;
+  /** Minutes between two reconciliation polls of each hotel vendor (spec 6.3: 5 to 60). */
+  vendorReconciliationMinutes: number;
   build: string;
   apiVersion: string;
   region: string;
@@ -65,6 +71,19 @@ function integer(value: string | undefined, fallback: number, name: string): num
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === "") return fallback;
+  if (value === "on" || value === "true" || value === "1") return true;
+  if (value === "off" || value === "false" || value === "0") return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
+function inRange(value: string | undefined, fallback: number, min: number, max: number, name: string): number {
+  const parsed = integer(value, fallback, name);
+  if (parsed < min || parsed > max) throw new Error(`${name} must be from ${min} to ${max}, got "${value}"`);
   return parsed;
 }
 
@@ -118,6 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captchaSecret: env.CAPTCHA_HMAC_SECRET || undefined,
     errorsUrl: env.ERRORS_URL || "https://errors.svc.example/v1",
     rateLimitScale: integer(env.RATE_LIMIT_SCALE, 1, "RATE_LIMIT_SCALE") || 1,
+    demandOnIntake: onOff(env.DEMAND_ON_INTAKE, true, "DEMAND_ON_INTAKE"),
+    seedDemoPolicies: onOff(env.DEMO_POLICIES, true, "DEMO_POLICIES"),
+    vendorReconciliationMinutes: inRange(env.VENDOR_RECONCILIATION_MINUTES, 15, 5, 60, "VENDOR_RECONCILIATION_MINUTES"),
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

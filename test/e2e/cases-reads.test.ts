@@ -18,7 +18,8 @@ const at = (airport: string, number: string) => ({
 beforeAll(async () => {
   // Time moves only when a test moves it, so sub-call timeouts are driven, not waited for.
   clock = new ManualClock(Date.now());
-  t = await startTestPlatform({ clock });
+  // Reads of a case as intake leaves it: no automatic demand, wave or booking.
+  t = await startTestPlatform({ clock, env: { DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off" } });
   for (const user of [
     "supervisor@zx.demo",
     "operator@zx.demo",

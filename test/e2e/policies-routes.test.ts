@@ -10,7 +10,8 @@ const token = async (who: string) => {
 };
 
 beforeAll(async () => {
-  t = await startTestPlatform();
+  // These tests start from no policy and ask for demand themselves.
+  t = await startTestPlatform({ env: { DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off" } });
 });
 afterAll(async () => {
   await t?.close();

@@ -36,7 +36,7 @@ export class CaseFulfilmentReader {
       this.store.collection<AllocationDoc>(ALLOCATIONS_COLLECTION).findAll(filter),
       this.store
         .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
-        .findAll({ ...filter, state: "OPEN" }),
+        .findAll({ ...filter, state: { $ne: "RESOLVED" } }),
     ]);
     return {
       allocations: allocations.flatMap(allocatedRooms),

@@ -1,0 +1,268 @@
+import { RESERVATION_STATUSES } from "../../src/domain/reservation.js";
+import {
+  pageSchema,
+  reasonSchema,
+  timestampSchema,
+  urnOf,
+  urnSchema,
+} from "../../src/http/schemas/common.js";
+
+const isoDate = { type: "string", format: "date", description: "Local date, YYYY-MM-DD" } as const;
+
+const moneySchema = {
+  type: "object",
+  required: ["amountMinor", "currency"],
+  properties: {
+    amountMinor: { type: "integer", minimum: 0, description: "Amount in the currency's minor unit (cents)" },
+    currency: { type: "string", pattern: "^[A-Z]{3}$", description: "ISO 4217 code" },
+  },
+} as const;
+
+const attemptedHotelSchema = {
+  type: "object",
+  required: ["hotelUrn", "reason"],
+  properties: {
+    hotelUrn: urnSchema,
+    reason: {
+      type: "string",
+      description:
+        "rate-not-available, payment-refused, vendor-refused, vendor-unavailable, vendor-not-enabled or cancelled-by-hotel",
+    },
+    providerError: { type: "string", description: "The vendor's own error code, e.g. RATE_NOT_AVAILABLE" },
+  },
+} as const;
+
+const hotelSchema = {
+  type: "object",
+  required: ["hotelUrn", "name", "address"],
+  properties: {
+    hotelUrn: urnSchema,
+    name: { type: "string" },
+    address: { type: "string" },
+    providerHotelId: { type: ["string", "null"] },
+  },
+} as const;
+
+const reservationUrnDescription =
+  "`urn:reservation:<id>:vendor:<vendor>:status:<status>`, minted when the reservation is confirmed (status " +
+  "segment `confirmed`) and kept as its identifier: later statuses show in `status`, not in the URN. Reads " +
+  "accept the URN with any status segment, or `urn:reservation:<id>`.";
+
+export const reservationUrnParams = {
+  type: "object",
+  properties: { reservationUrn: { ...urnOf("reservation"), description: reservationUrnDescription } },
+} as const;
+
+export const caseUrnParams = { type: "object", properties: { caseUrn: urnOf("case") } } as const;
+
+/** A reservation as operators read it (spec 2.1 reservations[]). */
+export const reservationSchema = {
+  type: "object",
+  required: [
+    "urn",
+    "caseUrn",
+    "groupId",
+    "status",
+    "vendor",
+    "confirmationNumber",
+    "hotel",
+    "checkIn",
+    "checkOut",
+    "rooms",
+    "guests",
+    "voucher",
+  ],
+  properties: {
+    urn: { ...urnSchema, description: reservationUrnDescription },
+    id: { type: "string" },
+    tenant: urnSchema,
+    caseUrn: urnSchema,
+    airport: { type: "string" },
+    groupId: { type: "string" },
+    waveUrn: { type: ["string", "null"] },
+    demandUrn: { type: ["string", "null"] },
+    status: { type: "string", enum: RESERVATION_STATUSES },
+    vendor: {
+      type: "string",
+      description: "Inventory vendor id, or `manual` for an out-of-band reservation",
+    },
+    vendorReservationId: { type: ["string", "null"] },
+    confirmationNumber: { type: "string" },
+    providerOfferId: { type: ["string", "null"] },
+    hotel: hotelSchema,
+    checkIn: isoDate,
+    checkOut: isoDate,
+    rooms: { type: "integer" },
+    guests: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["passengerId", "name"],
+        properties: { passengerId: { type: "string" }, name: { type: "string" } },
+      },
+    },
+    payment: { type: "string", enum: ["GUARANTEE", "CARD", "OUT_OF_BAND"] },
+    cost: moneySchema,
+    refundable: { type: ["boolean", "null"] },
+    cancellationDeadline: { type: ["string", "null"] },
+    source: { type: "string", enum: ["wave", "override", "manual-review", "manual"] },
+    attemptedHotels: { type: "array", items: attemptedHotelSchema },
+    voucher: {
+      type: "object",
+      required: ["urn", "verificationCode", "issuedAt", "version"],
+      properties: {
+        urn: urnOf("voucher"),
+        verificationCode: { type: "string" },
+        issuedAt: timestampSchema,
+        version: { type: "integer" },
+        amendedAt: { type: ["string", "null"] },
+      },
+    },
+    bookedBy: { type: "string" },
+    reason: { type: ["string", "null"] },
+    replaces: { type: ["string", "null"] },
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+    vendorUpdatedAt: { type: ["string", "null"] },
+  },
+} as const;
+
+export const reservationPageSchema = pageSchema(reservationSchema);
+
+export const bookRoomsAcceptedSchema = {
+  type: "object",
+  required: ["caseUrn", "waveUrn", "status", "groups", "bookings", "correlationUrn"],
+  properties: {
+    caseUrn: urnSchema,
+    waveUrn: urnSchema,
+    status: { type: "string", enum: ["ACCEPTED"] },
+    groups: { type: "integer", description: "Groups the wave allocated" },
+    bookings: {
+      type: "object",
+      description: "Where the wave's groups stood when the request was accepted",
+      properties: {
+        BOOKING: { type: "integer" },
+        PENDING: { type: "integer" },
+        BOOKED: { type: "integer" },
+        FAILED: { type: "integer" },
+      },
+    },
+    correlationUrn: { type: "string" },
+  },
+} as const;
+
+export const manualReservationBody = {
+  type: "object",
+  required: [
+    "caseUrn",
+    "groupId",
+    "hotel",
+    "confirmationNumber",
+    "checkIn",
+    "checkOut",
+    "rooms",
+    "cost",
+    "reason",
+  ],
+  properties: {
+    caseUrn: urnOf("case"),
+    groupId: { type: "string", minLength: 1, maxLength: 100 },
+    hotel: {
+      type: "object",
+      required: ["name", "address"],
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 200 },
+        address: { type: "string", minLength: 1, maxLength: 500 },
+        hotelUrn: { ...urnOf("hotel"), description: "The catalog hotel, when it is one" },
+      },
+    },
+    confirmationNumber: { type: "string", minLength: 1, maxLength: 100 },
+    checkIn: isoDate,
+    checkOut: isoDate,
+    rooms: { type: "integer", minimum: 1, maximum: 500 },
+    cost: moneySchema,
+    reason: reasonSchema,
+  },
+} as const;
+
+const partnerHotelSchema = {
+  type: "object",
+  required: ["name", "address"],
+  properties: { hotelUrn: urnSchema, name: { type: "string" }, address: { type: "string" } },
+} as const;
+
+const namedPassengerSchema = {
+  type: "object",
+  required: ["passengerUrn", "name"],
+  properties: { passengerUrn: urnOf("passenger"), name: { type: "string" } },
+} as const;
+
+/** A booking as a partner reads it: the stay and its state, no payment, cost or contact details. */
+export const partnerBookingSchema = {
+  type: "object",
+  required: [
+    "urn",
+    "caseUrn",
+    "groupId",
+    "status",
+    "confirmationNumber",
+    "hotel",
+    "checkIn",
+    "checkOut",
+    "rooms",
+  ],
+  properties: {
+    urn: { ...urnSchema, description: reservationUrnDescription },
+    caseUrn: urnSchema,
+    groupId: { type: "string" },
+    status: { type: "string", enum: RESERVATION_STATUSES },
+    vendor: { type: "string" },
+    confirmationNumber: { type: "string" },
+    hotel: partnerHotelSchema,
+    checkIn: isoDate,
+    checkOut: isoDate,
+    rooms: { type: "integer" },
+    guests: { type: "array", items: namedPassengerSchema },
+    voucherUrn: urnOf("voucher"),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  },
+} as const;
+
+const transportLegSchema = {
+  type: "object",
+  required: ["direction", "pickupLocation", "pickupTime"],
+  properties: {
+    direction: { type: "string", enum: ["AIRPORT_TO_HOTEL", "HOTEL_TO_AIRPORT"] },
+    pickupLocation: { type: "string" },
+    pickupTime: timestampSchema,
+    vehicle: { type: ["string", "null"] },
+    dispatcherPhone: { type: ["string", "null"] },
+  },
+} as const;
+
+/** A voucher as the passenger received it, without the verification code. */
+export const partnerVoucherSchema = {
+  type: "object",
+  required: ["voucherUrn", "reservationUrn", "validity", "hotel", "checkIn", "checkOut", "passengers"],
+  properties: {
+    voucherUrn: urnOf("voucher"),
+    reservationUrn: urnSchema,
+    caseUrn: urnSchema,
+    groupId: { type: "string" },
+    validity: { type: "string", enum: ["VALID", "VOID"] },
+    version: { type: "integer" },
+    issuedAt: timestampSchema,
+    amendedAt: { type: ["string", "null"] },
+    hotel: partnerHotelSchema,
+    checkIn: isoDate,
+    checkOut: isoDate,
+    nights: { type: "integer" },
+    rooms: { type: "integer" },
+    passengers: { type: "array", items: namedPassengerSchema },
+    confirmationNumber: { type: "string" },
+    transport: { type: "array", items: transportLegSchema },
+  },
+} as const;
+
+export const partnerVoucherPageSchema = pageSchema(partnerVoucherSchema);

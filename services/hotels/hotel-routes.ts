@@ -1,0 +1,122 @@
+import { hotelsOfWave } from "../../src/app/allocation/wave-reads.js";
+import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { defineRoute } from "../../src/http/route.js";
+import { urnOf } from "../../src/http/schemas/common.js";
+import type { Allocation } from "./allocation.js";
+import {
+  airportCode,
+  airportSchema,
+  cacheInvalidationSchema,
+  caseHotelsSchema,
+  catalogPageSchema,
+  hotelSearchBody,
+  hotelSearchResultSchema,
+} from "./hotel-schemas.js";
+
+const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
+const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
+const tags = ["Hotels"] as const;
+
+/** The hotel routes of spec 4.1 and the cache invalidation of 4.2. */
+export function hotelRoutes(allocation: Allocation) {
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/v1/hotels/search",
+      operationId: "searchHotels",
+      summary: "Search every inventory vendor at once (2 s time-box)",
+      description:
+        "Asks every vendor the airline enabled at the same time and answers after at most 2 seconds with what " +
+        "arrived, de-duplicated (provider id, then within 100 m with the same stars, then name and address), " +
+        "naming the vendors that did not answer. Answers are cached per airport, dates and rooms until " +
+        "POST /hotels/cache/invalidate. The airport must be one of the airline's (422) and, for an " +
+        "airport-scoped operator, its own (403).",
+      tags,
+      access: operators,
+      body: hotelSearchBody,
+      idempotent: false,
+      responses: { 200: { description: "Hotels and vendor coverage", schema: hotelSearchResultSchema } },
+      handler: async ({ principal, body }) => ({
+        status: 200,
+        body: await allocation.hotels.search(principal, body),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/hotels/list",
+      operationId: "listHotels",
+      summary: "Curated hotel catalog around the airline's airports, nearest first",
+      tags,
+      access: operators,
+      query: pageQuery({ airport: airportCode }),
+      responses: { 200: { description: "A page of catalog hotels", schema: catalogPageSchema } },
+      handler: async ({ principal, query }) => ({
+        status: 200,
+        body: toPageEnvelope(
+          await allocation.hotels.list(principal, query.airport, pageRequest(query)),
+          ({ _id, ...hotel }) => hotel,
+        ),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/airports/search",
+      operationId: "searchAirports",
+      summary: "The airline's airports with coordinates, by code, name, city or country",
+      tags,
+      access: operators,
+      query: {
+        type: "object",
+        properties: {
+          q: { type: "string", minLength: 1, maxLength: 100, description: "Omit for every airport" },
+        },
+      },
+      responses: {
+        200: {
+          description: "Matching airports",
+          schema: {
+            type: "object",
+            required: ["items"],
+            properties: { items: { type: "array", items: airportSchema } },
+          },
+        },
+      },
+      handler: async ({ principal, query }) => ({
+        status: 200,
+        body: { items: await allocation.hotels.airports(principal, query.q) },
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/hotels/cases/:caseUrn",
+      operationId: "getCaseHotels",
+      summary: "Hotels assigned to a case by its latest allocation wave",
+      tags,
+      access: operators,
+      params: { type: "object", properties: { caseUrn: urnOf("case") } },
+      responses: {
+        200: { description: "The case's hotels and the groups each houses", schema: caseHotelsSchema },
+      },
+      handler: async ({ principal, params }) => {
+        const { caseUrn, wave } = await allocation.reads.latestOfCase(principal, params.caseUrn);
+        return { status: 200, body: { caseUrn, waveUrn: wave?.urn ?? null, hotels: hotelsOfWave(wave) } };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/hotels/cache/invalidate",
+      operationId: "invalidateHotelCache",
+      summary: "Force the next search at an airport to ask the vendors again",
+      tags,
+      access: supervisors,
+      query: { type: "object", required: ["airport"], properties: { airport: airportCode } },
+      responses: {
+        200: { description: "How many cached answers were dropped", schema: cacheInvalidationSchema },
+      },
+      handler: async ({ principal, query }) => ({
+        status: 200,
+        body: await allocation.hotels.invalidate(principal, query.airport),
+      }),
+    }),
+  ];
+}

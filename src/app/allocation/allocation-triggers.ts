@@ -1,0 +1,89 @@
+import {
+  AllocationScheduleActor,
+  type BatchScope,
+  batchScheduleId,
+} from "../../../actors/AllocationScheduleActor.js";
+import { CaseActor } from "../../../actors/CaseActor.js";
+import type { DemandApprovedData } from "../../../actors/DemandActor.js";
+import { DomainError } from "../../domain/domain-error.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { DocumentStore } from "../../runtime/document-store.js";
+import { caseRefOf } from "../cases/case-changes.js";
+import { policyForCase } from "../demand/case-policy.js";
+import { DEMANDS_COLLECTION, type DemandDocument } from "../demand/demand-index.js";
+import type { PolicyIndex } from "../policies/policy-index.js";
+import type { AllocationWaves, WaveResult } from "./allocation-waves.js";
+
+/** Who starts the waves the platform runs by itself. */
+export const ALLOCATION_ACTOR = "urn:system:allocation";
+
+export type ApprovalOutcome =
+  | WaveResult
+  | { outcome: "scheduled"; scope: BatchScope }
+  | { outcome: "no-case" };
+
+/**
+ * When waves run by themselves (spec 2.4 mode, 3.1 "allocation job enqueued"): as soon as demand is
+ * approved under an ON_DEMAND policy (or no policy at all, which sends the case to manual review),
+ * and on the airport's 15-minute schedule under a BATCH policy.
+ */
+export class AllocationTriggers {
+  constructor(
+    private readonly deps: {
+      actors: ActorRuntime;
+      documents: DocumentStore;
+      policies: PolicyIndex;
+      waves: AllocationWaves;
+    },
+  ) {}
+
+  async onDemandApproved(data: DemandApprovedData, correlationUrn: string): Promise<ApprovalOutcome> {
+    const { actors, policies, waves } = this.deps;
+    const record = await actors.invoke(CaseActor, caseRefOf(data.caseUrn).id, "get");
+    if (!record) return { outcome: "no-case" };
+    const policy = await policyForCase(policies, record);
+    if (policy?.mode === "BATCH") {
+      const scope = { tenant: record.tenant, airport: record.flight.origin };
+      await actors.invoke(AllocationScheduleActor, batchScheduleId(scope), "arm", scope);
+      return { outcome: "scheduled", scope };
+    }
+    return waves.run({
+      caseUrn: record.urn,
+      demandUrn: data.demandUrn,
+      trigger: { kind: "demand-approved", by: ALLOCATION_ACTOR },
+      correlationUrn,
+    });
+  }
+
+  /**
+   * One wave per approved demand waiting at the airport. A demand whose wave is still running, or
+   * failed, keeps the schedule armed for the next round; once every one is handled it stands down.
+   */
+  async onBatchDue(scope: BatchScope, correlationUrn: string): Promise<WaveResult[]> {
+    const { actors, documents, waves } = this.deps;
+    const waiting = await documents
+      .collection<DemandDocument>(DEMANDS_COLLECTION)
+      .findAll(
+        { tenant: scope.tenant, airport: scope.airport, state: "APPROVED" },
+        { sort: { requestedAt: 1 } },
+      );
+    const results: WaveResult[] = [];
+    let pending = false;
+    for (const demand of waiting) {
+      try {
+        results.push(
+          await waves.run({
+            caseUrn: demand.caseUrn,
+            demandUrn: demand.urn,
+            trigger: { kind: "batch", by: ALLOCATION_ACTOR },
+            correlationUrn,
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code === "wave-in-progress") pending = true;
+      }
+    }
+    if (!pending) await actors.invoke(AllocationScheduleActor, batchScheduleId(scope), "standDown");
+    return results;
+  }
+}

@@ -1,0 +1,487 @@
+import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
+import { DemandActor } from "../../../actors/DemandActor.js";
+import { type ReviewItemRequestedData, WaveActor, type WaveOutcome } from "../../../actors/WaveActor.js";
+import type { HotelOffer } from "../../domain/allocation/offer.js";
+import { planWave, type WavePlan } from "../../domain/allocation/wave.js";
+import { assertCaseOpen } from "../../domain/case-lifecycle.js";
+import type { Demand } from "../../domain/demand.js";
+import { DomainError } from "../../domain/domain-error.js";
+import type { ExchangeRates } from "../../domain/money.js";
+import type { Policy } from "../../domain/policy/policy.js";
+import type { OperatorPrincipal } from "../../http/access.js";
+import type { Airport, Directory } from "../../identity/directory.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { DocumentStore } from "../../runtime/document-store.js";
+import type { EventBus } from "../../runtime/event-bus.js";
+import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
+import type { CaseStatusCommands } from "../cases/case-status.js";
+import { policyForCase } from "../demand/case-policy.js";
+import type { HotelSearch, HotelSearchResult } from "../hotel-search.js";
+import type { ContractBook } from "../hotels/contracts.js";
+import type { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
+import type { PolicyIndex } from "../policies/policy-index.js";
+import { utcOffsetMinutesAt } from "./airport-time.js";
+import { policyCurrencyOf } from "./policy-currency.js";
+import { waveStepUrn } from "./wave-addresses.js";
+import {
+  ALLOCATIONS_COLLECTION,
+  type AllocationRow,
+  allocationRowId,
+  type WaveAllocation,
+  type WaveDocument,
+  type WaveHotelRecord,
+  type WaveRankingInput,
+  type WaveTrigger,
+  WAVES_COLLECTION,
+} from "./wave-documents.js";
+import { contractOffer, DIRECT_CONTRACT_PROVIDER, waveOffers } from "./wave-offers.js";
+import { WaveProgress } from "./wave-progress.js";
+import { type CaseStayNeeds, stayNeedsOf, type WaveStay } from "./wave-stays.js";
+
+export interface AllocationWavesDeps {
+  actors: ActorRuntime;
+  documents: DocumentStore;
+  bus: EventBus;
+  clock: Clock;
+  directory: Directory;
+  policies: PolicyIndex;
+  search: HotelSearch;
+  exchangeRates: ExchangeRates;
+  contracts: ContractBook;
+  catalog: HotelCatalogIndex;
+  cases: Pick<CaseStatusCommands, "toManualReview">;
+}
+
+export interface WaveRequest {
+  caseUrn: string;
+  /** The demand served; absent: the case's latest approved demand. */
+  demandUrn?: string;
+  trigger: WaveTrigger;
+  /** The operator who asked, checked against the case; absent for the platform's own triggers. */
+  principal?: OperatorPrincipal;
+  correlationUrn: string;
+}
+
+export type WaveResult =
+  | { outcome: "completed"; wave: WaveDocument }
+  /** No policy matched the case: it went to MANUAL_REVIEW with a POLICY_VIOLATION item. */
+  | { outcome: "manual-review"; caseUrn: string; reason: string }
+  /** An automatic trigger for a demand a wave already handled. */
+  | { outcome: "already-handled"; caseUrn: string; handledBy: string };
+
+/** Demand states that have approved rooms (spec 3.1); a wave serves one of them. */
+const APPROVED_STATES = new Set(["APPROVED", "PARTIAL", "FULFILLED"]);
+/** Hotels named in an ALLOCATION_FAILED item, most relevant first. */
+const MAX_ATTEMPTED_HOTELS = 10;
+const DAY_MS = 86_400_000;
+
+/**
+ * Runs allocation waves (spec 2.6, issue part 4): for one case, resolve its policy, work out which
+ * groups need rooms for which nights, search every vendor (2 s time-box), add the airline's direct
+ * contracts, plan the wave (src/domain/allocation/wave.ts), and keep the result: the wave
+ * document, one allocation row per group, and, through the case's WaveActor, the
+ * `allocation.wave-completed` event (and `review-item.requested` for groups left without a hotel).
+ * A case without a matching policy goes to manual review instead, and no wave is written.
+ */
+export class AllocationWaves {
+  constructor(private readonly deps: AllocationWavesDeps) {}
+
+  /**
+   * What a wave checks before it starts, for a composition route to refuse at once: the case exists
+   * and the caller may act on it (404, 403), it is not closed, and it has approved demand (409).
+   */
+  async admissible(request: WaveRequest): Promise<{ snapshot: CaseSnapshot; demand: Demand }> {
+    const { id: caseId, urn: caseUrn } = caseRefOf(request.caseUrn);
+    const snapshot = await this.snapshot(caseId, request.principal);
+    assertCaseOpen(snapshot.case);
+    return { snapshot, demand: await this.demandFor(caseId, caseUrn, request.demandUrn) };
+  }
+
+  async run(request: WaveRequest): Promise<WaveResult> {
+    const { actors } = this.deps;
+    const { id: caseId, urn: caseUrn } = caseRefOf(request.caseUrn);
+    const { snapshot, demand } = await this.admissible(request);
+
+    const beginning = await actors.invoke(WaveActor, caseId, "begin", {
+      tenant: snapshot.case.tenant,
+      caseUrn,
+      demandUrn: demand.urn,
+      automatic: request.trigger.kind === "demand-approved" || request.trigger.kind === "batch",
+    });
+    if (beginning.kind === "handled") {
+      return { outcome: "already-handled", caseUrn, handledBy: beginning.outcome };
+    }
+    if (beginning.kind === "busy") {
+      throw new DomainError("conflict", "wave-in-progress", `Wave ${beginning.waveUrn} is still running`, {
+        waveUrn: beginning.waveUrn,
+      });
+    }
+    const { waveUrn, sequence } = beginning;
+    const finish = (outcome: WaveOutcome) =>
+      actors.invoke(WaveActor, caseId, "finish", {
+        waveUrn,
+        demandUrn: demand.urn,
+        outcome,
+        correlationUrn: request.correlationUrn,
+      });
+    const progress = new WaveProgress(this.deps.bus, this.deps.clock, {
+      tenant: snapshot.case.tenant,
+      caseUrn,
+      stepUrn: waveStepUrn(waveUrn),
+      correlationUrn: request.correlationUrn,
+    });
+    try {
+      await progress.started("allocation-wave");
+      const result = await this.plan({ request, snapshot, demand, waveUrn, sequence, progress });
+      if (result.outcome === "manual-review") {
+        await finish({ kind: "policy-violation" });
+        await progress.completed({ outcome: "MANUAL_REVIEW", reason: result.reason });
+        return result;
+      }
+      const { wave, reviewItem } = result;
+      await finish({
+        kind: "completed",
+        completed: {
+          waveUrn,
+          caseUrn,
+          demandUrn: wave.demandUrn,
+          autoBook: wave.autoBook,
+          allocations: wave.allocations,
+        },
+        ...(reviewItem ? { reviewItem } : {}),
+      });
+      await progress.completed({
+        outcome: "WAVE_COMPLETED",
+        waveUrn,
+        allocated: wave.allocations.length,
+        unallocated: wave.unallocated.length,
+        totalCost: wave.totalCost,
+      });
+      return { outcome: "completed", wave };
+    } catch (error) {
+      await finish({ kind: "failed" });
+      throw error;
+    }
+  }
+
+  private async plan(run: {
+    request: WaveRequest;
+    snapshot: CaseSnapshot;
+    demand: Demand;
+    waveUrn: string;
+    sequence: number;
+    progress: WaveProgress;
+  }): Promise<
+    | { outcome: "manual-review"; caseUrn: string; reason: string }
+    | { outcome: "completed"; wave: WaveDocument; reviewItem?: ReviewItemRequestedData }
+  > {
+    const { request, snapshot, progress } = run;
+    const record = snapshot.case;
+    const airport = await this.airport(record.flight.origin);
+    const policy = await policyForCase(this.deps.policies, record);
+    if (!policy) {
+      const reason = `No active policy of ${record.tenant} matches airport ${airport.code} and the passengers' tiers`;
+      await this.deps.cases.toManualReview(record.urn, { reason, correlationUrn: request.correlationUrn });
+      return { outcome: "manual-review", caseUrn: record.urn, reason };
+    }
+    await progress.progress(0.1, `policy ${policy.urn} version ${policy.version}`);
+
+    const needs = stayNeedsOf(
+      snapshot,
+      utcOffsetMinutesAt(airport, Date.parse(record.flight.scheduledDeparture)),
+    );
+    const stay = needs.stay;
+    if (!stay || needs.groups.length === 0) {
+      throw new DomainError(
+        "unprocessable",
+        "nothing-to-allocate",
+        "No group of the case needs a hotel room",
+        {
+          skippedGroups: needs.skipped,
+        },
+      );
+    }
+    const currency = policyCurrencyOf(airport.country);
+    await progress.progress(
+      0.2,
+      `searching hotels near ${airport.code} for ${stay.checkIn} to ${stay.checkOut}`,
+    );
+    const search = await this.deps.search.searchHotels({
+      tenant: record.tenant,
+      airport: airport.code,
+      checkIn: stay.checkIn,
+      checkOut: stay.checkOut,
+      rooms: Math.min(...needs.groups.map((g) => g.rooms)),
+    });
+    const contracts = await this.contractOffers(record.tenant, record.urn, airport.code, stay);
+    await progress.progress(
+      0.5,
+      `${search.hotels.length} hotel(s) from ${search.vendorsAnswered.length} vendor(s), ${contracts.length} contract(s)`,
+    );
+
+    const rates = this.deps.exchangeRates;
+    const offers = waveOffers(
+      search.hotels.flatMap((h) => h.offers),
+      contracts,
+      { airport, currency, rates },
+    );
+    const plan = planWave({
+      groups: needs.groups.map((g) => ({ ...g, nights: stay.nights })),
+      offers: offers.offers,
+      policy: wavePolicy(policy),
+      airport,
+      currency,
+      rates,
+    });
+    await progress.progress(0.8, `${plan.allocations.length} group(s) allocated`);
+
+    const wave = this.waveDocument({
+      ...run,
+      policy,
+      needs,
+      stay,
+      search,
+      hotels: offers.hotels,
+      plan,
+      currency,
+    });
+    await this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION).put(wave);
+    await this.recordAllocations(wave);
+    const reviewItem = wave.unallocated.length > 0 ? allocationFailed(wave, search) : undefined;
+    return { outcome: "completed", wave, ...(reviewItem ? { reviewItem } : {}) };
+  }
+
+  private waveDocument(run: {
+    request: WaveRequest;
+    snapshot: CaseSnapshot;
+    demand: Demand;
+    waveUrn: string;
+    sequence: number;
+    policy: Policy;
+    needs: CaseStayNeeds;
+    stay: WaveStay;
+    search: HotelSearchResult;
+    hotels: WaveHotelRecord[];
+    plan: WavePlan;
+    currency: string;
+  }): WaveDocument {
+    const { request, snapshot, policy, stay, plan, hotels } = run;
+    const now = new Date(this.deps.clock.now()).toISOString();
+    const automatic = request.trigger.kind === "demand-approved" || request.trigger.kind === "batch";
+    return {
+      _id: run.waveUrn,
+      urn: run.waveUrn,
+      tenant: snapshot.case.tenant,
+      caseUrn: snapshot.case.urn,
+      airport: snapshot.case.flight.origin,
+      sequence: run.sequence,
+      demandUrn: run.demand.urn,
+      policyUrn: policy.urn,
+      policyVersion: policy.version,
+      status: "COMPLETED",
+      trigger: request.trigger,
+      autoBook: automatic && (policy.autoApproveDemand || policy.mode === "ON_DEMAND"),
+      currency: run.currency,
+      groups: run.needs.groups.map((g) => ({
+        ...g,
+        nights: stay.nights,
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+      })),
+      skippedGroups: run.needs.skipped,
+      hotels,
+      rankingInputs: plan.rankingInputs.map((input) => ({ ...input, reasons: [...input.reasons] })),
+      allocations: plan.allocations.map((allocation) => {
+        const hotel = hotels.find((h) => h.hotelUrn === allocation.hotelUrn)!;
+        const offerOf = (id: string) => hotel.offers.find((o) => o.providerOfferId === id)!;
+        const offer = offerOf(allocation.providerOfferId);
+        return {
+          groupId: allocation.groupId,
+          hotelUrn: allocation.hotelUrn,
+          vendor: allocation.provider,
+          providerOfferId: allocation.providerOfferId,
+          alternatives: allocation.alternativeOfferIds.map((id) => {
+            const alternative = offerOf(id);
+            return {
+              vendor: alternative.provider,
+              providerOfferId: id,
+              nightlyRate: alternative.nightlyRate,
+            };
+          }),
+          rooms: allocation.rooms,
+          nights: allocation.nights,
+          checkIn: stay.checkIn,
+          checkOut: stay.checkOut,
+          nightlyRate: offer.convertedNightlyRate!,
+          cost: allocation.cost,
+          savingsVsMarket: allocation.savingsVsMarket,
+          isDirectContract: offer.isDirectContract,
+        } satisfies WaveAllocation;
+      }),
+      unallocated: [...plan.unallocated],
+      totalCost: plan.totalCost,
+      savingsVsMarket: plan.savingsVsMarket,
+      vendorsAnswered: run.search.vendorsAnswered,
+      vendorsMissing: run.search.vendorsMissing,
+      searchedAt: run.search.searchedAt,
+      overrides: [],
+      createdAt: now,
+      updatedAt: now,
+      revision: 1,
+    };
+  }
+
+  /** One row per group of the wave: its allocation, or none when the wave left it without a hotel. */
+  private async recordAllocations(wave: WaveDocument): Promise<void> {
+    const rows = this.deps.documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION);
+    await Promise.all([
+      ...wave.allocations.map((allocation) => rows.put(allocationRow(wave, allocation))),
+      ...wave.unallocated.map(({ groupId }) =>
+        rows.deleteOne({ _id: allocationRowId(wave.caseUrn, groupId) }),
+      ),
+    ]);
+  }
+
+  /** Contracts covering the stay, less the rooms other cases' waves already hold under them. */
+  private async contractOffers(
+    tenant: string,
+    caseUrn: string,
+    airport: string,
+    stay: WaveStay,
+  ): Promise<HotelOffer[]> {
+    const lastNight = new Date(Date.parse(stay.checkOut) - DAY_MS).toISOString().slice(0, 10);
+    const contracts = await this.deps.contracts.coveringStay(tenant, airport, {
+      checkIn: stay.checkIn,
+      lastNight,
+    });
+    if (contracts.length === 0) return [];
+    const held = await this.deps.documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION).findAll({
+      tenant,
+      caseUrn: { $ne: caseUrn },
+      provider: DIRECT_CONTRACT_PROVIDER,
+      checkIn: { $lt: stay.checkOut },
+      checkOut: { $gt: stay.checkIn },
+    });
+    const offers: HotelOffer[] = [];
+    for (const contract of contracts) {
+      const hotel = await this.deps.catalog.get(contract.hotelUrn);
+      if (hotel) offers.push(contractOffer(contract, hotel, held));
+    }
+    return offers;
+  }
+
+  private async snapshot(caseId: string, principal: OperatorPrincipal | undefined): Promise<CaseSnapshot> {
+    const snapshot = await this.deps.actors.invoke(CaseActor, caseId, "snapshot");
+    if (!snapshot) throw new DomainError("not-found", "case", `No case urn:case:${caseId}`);
+    if (principal) assertCaseAccess(principal, snapshot);
+    return snapshot;
+  }
+
+  /** The named demand of the case, or its latest, once approved (spec 3.1: approval enqueues allocation). */
+  private async demandFor(caseId: string, caseUrn: string, demandUrn: string | undefined): Promise<Demand> {
+    const ledger = await this.deps.actors.invoke(DemandActor, caseId, "get");
+    const demands = ledger?.demands ?? [];
+    if (demandUrn) {
+      const named = demands.find((d) => d.urn === demandUrn);
+      if (!named) throw new DomainError("not-found", "demand", `No demand ${demandUrn} for ${caseUrn}`);
+      if (!APPROVED_STATES.has(named.state)) {
+        throw new DomainError("conflict", "demand-not-approved", `Demand ${demandUrn} is ${named.state}`, {
+          state: named.state,
+        });
+      }
+      return named;
+    }
+    const approved = demands.filter((d) => APPROVED_STATES.has(d.state)).at(-1);
+    if (!approved) {
+      throw new DomainError(
+        "conflict",
+        "no-approved-demand",
+        `${caseUrn} has no approved demand: request rooms and have them approved first`,
+      );
+    }
+    return approved;
+  }
+
+  /** The airport where the passengers wait, from the directory of airlines and their airports. */
+  private async airport(code: string): Promise<Airport> {
+    const organizations = await this.deps.directory.organizations();
+    const airport = organizations.flatMap((o) => o.airports).find((a) => a.code === code);
+    if (!airport) {
+      throw new DomainError(
+        "unprocessable",
+        "unknown-airport",
+        `No coordinates are known for airport ${code}`,
+        {
+          airport: code,
+        },
+      );
+    }
+    return airport;
+  }
+}
+
+/**
+ * The policy as the wave engine reads it. Direct contracts are the airline's own deals, not a
+ * vendor: a policy restricting vendors (allowProviders) still lets them take part.
+ */
+function wavePolicy(policy: Policy) {
+  const { allowProviders, ...constraints } = policy.constraints;
+  return {
+    tiers: policy.tiers,
+    constraints: {
+      ...constraints,
+      ...(allowProviders && allowProviders.length > 0
+        ? { allowProviders: [...allowProviders, DIRECT_CONTRACT_PROVIDER] }
+        : {}),
+    },
+    allocationWeights: policy.allocationWeights,
+  };
+}
+
+export function allocationRow(wave: WaveDocument, allocation: WaveAllocation): AllocationRow {
+  return {
+    _id: allocationRowId(wave.caseUrn, allocation.groupId),
+    tenant: wave.tenant,
+    caseUrn: wave.caseUrn,
+    groupId: allocation.groupId,
+    rooms: allocation.rooms,
+    waveUrn: wave.urn,
+    hotelUrn: allocation.hotelUrn,
+    provider: allocation.vendor,
+    providerOfferId: allocation.providerOfferId,
+    checkIn: allocation.checkIn,
+    checkOut: allocation.checkOut,
+  };
+}
+
+/**
+ * Hand-off 3: the groups the wave could not house, and the hotels it weighed for them with the
+ * reason each was not used: first the hotels that could have taken them (full, too small), then
+ * those the policy's gates discarded.
+ */
+function allocationFailed(wave: WaveDocument, search: HotelSearchResult): ReviewItemRequestedData {
+  const affected = new Set(wave.unallocated.map((u) => u.groupId));
+  const reasons = new Map<string, string>();
+  const consider = (entries: readonly WaveRankingInput[]) => {
+    for (const entry of entries)
+      if (!reasons.has(entry.hotelUrn)) reasons.set(entry.hotelUrn, entry.reasons[0] ?? "");
+  };
+  consider(wave.rankingInputs.filter((r) => r.groupId !== null && affected.has(r.groupId)));
+  consider(wave.rankingInputs.filter((r) => r.groupId === null));
+  const missing = search.vendorsMissing.map((v) => `${v.vendor} (${v.reason})`);
+  const why = wave.unallocated.map((u) => `${u.groupId}: ${u.reason}`).join("; ");
+  return {
+    caseUrn: wave.caseUrn,
+    category: "ALLOCATION_FAILED",
+    attemptedHotels: [...reasons]
+      .slice(0, MAX_ATTEMPTED_HOTELS)
+      .map(([hotelUrn, reason]) => ({ hotelUrn, reason })),
+    affectedGroups: [...affected],
+    reason: `Wave ${wave.urn} found no policy-compliant hotel with room for ${affected.size} group(s): ${why}${
+      missing.length > 0 ? `; vendors that did not answer: ${missing.join(", ")}` : ""
+    }`,
+    ...(wave.demandUrn ? { demandUrn: wave.demandUrn } : {}),
+    waveUrn: wave.urn,
+  };
+}

@@ -1,0 +1,169 @@
+import type { AmenityTag } from "../../domain/allocation/amenities.js";
+import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
+import type { Money } from "../../domain/money.js";
+import type { Doc, DocumentStore } from "../../runtime/document-store.js";
+import type { MissingVendor } from "../hotel-search.js";
+
+/** Completed allocation waves (spec 2.6), one document per wave. */
+export const WAVES_COLLECTION = "waves";
+
+/**
+ * Rooms assigned by waves, one document per case and group, `{tenant, caseUrn, groupId, rooms}`
+ * plus where: the demand summary counts them (src/app/demand/case-fulfilment.ts) and contract
+ * availability subtracts them. A later wave for the same group replaces its document.
+ */
+export { ALLOCATIONS_COLLECTION } from "../demand/case-fulfilment.js";
+
+/** What started a wave. */
+export interface WaveTrigger {
+  kind: "demand-approved" | "batch" | "manual" | "rerun";
+  /** The user, or the system flow, that started it. */
+  by: string;
+  /** For a rerun: the wave it reruns. */
+  rerunOf?: string;
+}
+
+/** A group the wave set out to house. */
+export interface WaveGroupRecord {
+  groupId: string;
+  rooms: number;
+  nights: number;
+  tier: string;
+  checkIn: string;
+  checkOut: string;
+}
+
+/** One provider's offer for a hotel of the wave, as it was when the wave ran. */
+export interface WaveOfferRecord {
+  provider: string;
+  providerOfferId: string;
+  providerHotelId: string;
+  /** In the vendor's currency. */
+  nightlyRate: Money;
+  /** In the wave's currency; null when the rate table cannot convert it. */
+  convertedNightlyRate: Money | null;
+  /** For a direct contract: the cheapest vendor rate for the same hotel, in the wave's currency. */
+  marketNightlyRate: Money | null;
+  roomsAvailable: number;
+  payments: PaymentMethod[];
+  isDirectContract: boolean;
+}
+
+/** A hotel the wave considered (after de-duplication), with every offer for it, cheapest first. */
+export interface WaveHotelRecord {
+  hotelUrn: string;
+  name: string;
+  address: string;
+  lat: number;
+  lon: number;
+  stars: number | null;
+  chainId: string | null;
+  amenities: AmenityTag[];
+  distanceKm: number;
+  offers: WaveOfferRecord[];
+}
+
+/** Hand-off 2: what booking books for one group. */
+export interface WaveAllocation {
+  groupId: string;
+  hotelUrn: string;
+  vendor: string;
+  providerOfferId: string;
+  /** Other offers for the same hotel, cheapest first: what booking tries when the first is refused. */
+  alternatives: { vendor: string; providerOfferId: string; nightlyRate: Money }[];
+  rooms: number;
+  nights: number;
+  checkIn: string;
+  checkOut: string;
+  /** In the wave's currency. */
+  nightlyRate: Money;
+  cost: Money;
+  savingsVsMarket: Money | null;
+  isDirectContract: boolean;
+  /** Set when a supervisor chose the hotel (POST /allocation/wave/{urn}/override). */
+  override?: { by: string; reason: string; at: string; gatesOverridden: string[] };
+}
+
+export interface WaveOverrideRecord {
+  groupId: string;
+  by: string;
+  reason: string;
+  at: string;
+  before: WaveAllocation | null;
+  after: WaveAllocation;
+}
+
+/** A candidate's verdict as stored (spec 2.6 rankingInputs). */
+export type WaveRankingInput = Omit<RankingInput, "reasons"> & { reasons: string[] };
+
+export interface WaveDocument extends Doc {
+  /** The wave URN. */
+  _id: string;
+  urn: string;
+  tenant: string;
+  caseUrn: string;
+  airport: string;
+  /** The case's wave number; the latest wave of a case has the highest. */
+  sequence: number;
+  demandUrn: string | null;
+  policyUrn: string;
+  policyVersion: number;
+  status: "COMPLETED";
+  trigger: WaveTrigger;
+  /** Booking books the allocations as soon as the wave completes. */
+  autoBook: boolean;
+  /** The policy's currency: every cost, rate and saving of the wave is in it. */
+  currency: string;
+  groups: WaveGroupRecord[];
+  /** Groups of the case left out of the wave, and why (local residents, already booked...). */
+  skippedGroups: { groupId: string; reason: string }[];
+  hotels: WaveHotelRecord[];
+  rankingInputs: WaveRankingInput[];
+  allocations: WaveAllocation[];
+  unallocated: { groupId: string; reason: UnallocatedReason }[];
+  totalCost: Money;
+  savingsVsMarket: Money;
+  vendorsAnswered: string[];
+  vendorsMissing: MissingVendor[];
+  searchedAt: string;
+  overrides: WaveOverrideRecord[];
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped by every change after creation, so concurrent overrides cannot overwrite each other. */
+  revision: number;
+}
+
+/** The row the demand summary and contract availability read, per case and group. */
+export interface AllocationRow extends Doc {
+  tenant: string;
+  caseUrn: string;
+  groupId: string;
+  rooms: number;
+  waveUrn: string;
+  hotelUrn: string;
+  provider: string;
+  providerOfferId: string;
+  checkIn: string;
+  checkOut: string;
+}
+
+export function allocationRowId(caseUrn: string, groupId: string): string {
+  return `${caseUrn}|${groupId}`;
+}
+
+/** The latest wave of a case, as booking reads it for POST /v1/cases/{urn}/book-rooms. */
+export async function latestWaveOf(
+  store: DocumentStore,
+  tenant: string,
+  caseUrn: string,
+): Promise<WaveDocument | undefined> {
+  return store
+    .collection<WaveDocument>(WAVES_COLLECTION)
+    .findOne({ tenant, caseUrn }, { sort: { sequence: -1 } });
+}
+
+/** The wave as the API shows it: everything but the storage key and revision. */
+export function waveView({ _id, revision, ...wave }: WaveDocument) {
+  return wave;
+}

@@ -1,0 +1,99 @@
+import { dedupOffers } from "../../domain/allocation/dedup.js";
+import type { HotelOffer } from "../../domain/allocation/offer.js";
+import { type Coordinates, greatCircleKm } from "../../domain/geo.js";
+import { convert, type ExchangeRates, fromMajor, type Money } from "../../domain/money.js";
+import type { ContractDocument } from "../hotels/contracts.js";
+import type { CatalogHotelDocument } from "../hotels/hotel-catalog.js";
+import type { AllocationRow, WaveHotelRecord, WaveOfferRecord } from "./wave-documents.js";
+
+/** The provider name of a direct contract's offer. */
+export const DIRECT_CONTRACT_PROVIDER = "direct-contract";
+
+/**
+ * A contract as an offer of its hotel: the catalog gives the place, stars and amenities the gates
+ * read; the rooms are the contract's rooms per night less those other cases' waves already hold
+ * on overlapping nights. The hotel is paid on the airline's account (GUARANTEE).
+ */
+export function contractOffer(
+  contract: ContractDocument,
+  hotel: CatalogHotelDocument,
+  heldElsewhere: readonly AllocationRow[],
+): HotelOffer {
+  const held = heldElsewhere
+    .filter((row) => row.providerOfferId === contract.urn)
+    .reduce((sum, row) => sum + row.rooms, 0);
+  return {
+    hotelUrn: hotel.hotelUrn,
+    provider: DIRECT_CONTRACT_PROVIDER,
+    providerHotelId: hotel.hotelUrn,
+    providerOfferId: contract.urn,
+    name: hotel.name,
+    address: hotel.address,
+    lat: hotel.lat,
+    lon: hotel.lon,
+    stars: hotel.stars,
+    chainId: hotel.chainId,
+    amenities: hotel.amenities,
+    nightlyRate: fromMajor(contract.nightlyRate, contract.currency),
+    roomsAvailable: Math.max(0, contract.roomsPerNight - held),
+    payments: ["GUARANTEE"],
+    isDirectContract: true,
+  };
+}
+
+export interface WaveOffers {
+  /** Every offer, contracts carrying the market rate of their hotel. */
+  offers: HotelOffer[];
+  /** The hotels the offers describe, de-duplicated as the wave does, for the wave's record. */
+  hotels: WaveHotelRecord[];
+}
+
+/**
+ * Vendor offers and contract offers together. A contract's market rate is the cheapest vendor
+ * offer for the same hotel in this search (the same de-duplication the wave applies finds it), so
+ * the saving recorded is against what the airline would otherwise have paid that night.
+ */
+export function waveOffers(
+  vendorOffers: readonly HotelOffer[],
+  contractOffers: readonly HotelOffer[],
+  wave: { airport: Coordinates; currency: string; rates: ExchangeRates },
+): WaveOffers {
+  const converted = (rate: Money) => convert(rate, wave.currency, wave.rates) ?? null;
+  const price = (offer: HotelOffer) => converted(offer.nightlyRate)?.amountMinor ?? Number.POSITIVE_INFINITY;
+  const market = new Map<HotelOffer, Money>();
+  const hotels = dedupOffers([...vendorOffers, ...contractOffers], price).map((hotel): WaveHotelRecord => {
+    const cheapestVendor = hotel.offers.find((o) => !o.isDirectContract && converted(o.nightlyRate));
+    const marketRate = cheapestVendor ? converted(cheapestVendor.nightlyRate) : null;
+    for (const offer of hotel.offers) if (offer.isDirectContract && marketRate) market.set(offer, marketRate);
+    const [facts] = [...hotel.offers].sort((a, b) => Number(b.isDirectContract) - Number(a.isDirectContract));
+    return {
+      hotelUrn: hotel.hotelUrn,
+      name: facts!.name,
+      address: facts!.address,
+      lat: facts!.lat,
+      lon: facts!.lon,
+      stars: facts!.stars,
+      chainId: facts!.chainId,
+      amenities: [...facts!.amenities],
+      distanceKm: greatCircleKm(wave.airport, facts!),
+      offers: hotel.offers.map(
+        (offer): WaveOfferRecord => ({
+          provider: offer.provider,
+          providerOfferId: offer.providerOfferId,
+          providerHotelId: offer.providerHotelId,
+          nightlyRate: offer.nightlyRate,
+          convertedNightlyRate: converted(offer.nightlyRate),
+          marketNightlyRate: offer.isDirectContract ? marketRate : null,
+          roomsAvailable: offer.roomsAvailable,
+          payments: [...offer.payments],
+          isDirectContract: offer.isDirectContract,
+        }),
+      ),
+    };
+  });
+  const offers = [...vendorOffers, ...contractOffers].map((offer) => {
+    const marketNightlyRate = market.get(offer);
+    return marketNightlyRate ? { ...offer, marketNightlyRate } : offer;
+  });
+  return { offers, hotels };
+}

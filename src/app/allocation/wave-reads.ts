@@ -1,0 +1,88 @@
+import { CaseActor } from "../../../actors/CaseActor.js";
+import { DomainError } from "../../domain/domain-error.js";
+import type { OperatorPrincipal } from "../../http/access.js";
+import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { DocumentStore } from "../../runtime/document-store.js";
+import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
+import { waveAddress, waveUrnFor } from "./wave-addresses.js";
+import { latestWaveOf, type WaveDocument, WAVES_COLLECTION } from "./wave-documents.js";
+
+/** Waves as operators read them, with the caller's tenant and airport checked. */
+export class WaveReads {
+  constructor(
+    private readonly actors: ActorRuntime,
+    private readonly documents: DocumentStore,
+  ) {}
+
+  /** 404 for a URN no wave has; 403 for another airline's or, airport-scoped, another airport's. */
+  async get(principal: OperatorPrincipal, urn: string): Promise<WaveDocument> {
+    const address = waveAddress(urn);
+    const wave =
+      address &&
+      (await this.documents
+        .collection<WaveDocument>(WAVES_COLLECTION)
+        .get(waveUrnFor(address.caseId, address.number)));
+    if (!wave) throw new DomainError("not-found", "wave", `No wave ${urn}`);
+    assertTenant(principal, wave.tenant);
+    assertAirport(principal, wave.airport);
+    return wave;
+  }
+
+  /** The case's latest wave, or undefined when none has run; 404 for an unknown case. */
+  async latestOfCase(
+    principal: OperatorPrincipal,
+    caseUrn: string,
+  ): Promise<{
+    caseUrn: string;
+    wave: WaveDocument | undefined;
+  }> {
+    const { id, urn } = caseRefOf(caseUrn);
+    const snapshot = await this.actors.invoke(CaseActor, id, "snapshot");
+    if (!snapshot) throw new DomainError("not-found", "case", `No case ${urn}`);
+    assertCaseAccess(principal, snapshot);
+    return { caseUrn: urn, wave: await latestWaveOf(this.documents, snapshot.case.tenant, urn) };
+  }
+}
+
+/**
+ * GET /v1/hotels/cases/{urn}: the hotels the latest wave assigned, each with the groups it houses.
+ */
+export function hotelsOfWave(wave: WaveDocument | undefined) {
+  if (!wave) return [];
+  const hotels = new Map<
+    string,
+    { hotel: WaveDocument["hotels"][number]; groups: WaveDocument["allocations"] }
+  >();
+  for (const allocation of wave.allocations) {
+    const entry = hotels.get(allocation.hotelUrn);
+    if (entry) entry.groups.push(allocation);
+    else {
+      const hotel = wave.hotels.find((h) => h.hotelUrn === allocation.hotelUrn);
+      if (hotel) hotels.set(allocation.hotelUrn, { hotel, groups: [allocation] });
+    }
+  }
+  return [...hotels.values()].map(({ hotel, groups }) => ({
+    hotelUrn: hotel.hotelUrn,
+    name: hotel.name,
+    address: hotel.address,
+    lat: hotel.lat,
+    lon: hotel.lon,
+    stars: hotel.stars,
+    chainId: hotel.chainId,
+    amenities: hotel.amenities,
+    distanceKm: hotel.distanceKm,
+    rooms: groups.reduce((sum, g) => sum + g.rooms, 0),
+    groups: groups.map((g) => ({
+      groupId: g.groupId,
+      rooms: g.rooms,
+      nights: g.nights,
+      checkIn: g.checkIn,
+      checkOut: g.checkOut,
+      vendor: g.vendor,
+      providerOfferId: g.providerOfferId,
+      cost: g.cost,
+      isDirectContract: g.isDirectContract,
+    })),
+  }));
+}

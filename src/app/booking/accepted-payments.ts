@@ -1,0 +1,32 @@
+import type { CaseRecord } from "../../domain/case.js";
+import { POLICY_DEFAULTS, type PaymentMethod } from "../../domain/policy/policy.js";
+import type { DocumentStore } from "../../runtime/document-store.js";
+import { policyForCase } from "../demand/case-policy.js";
+import { POLICIES_COLLECTION, type PolicyDocument, PolicyIndex } from "../policies/policy-index.js";
+
+/**
+ * The payments a booking may offer (spec 2.4 acceptedPayments): those of the policy version the
+ * wave was allocated under, else of the policy resolving for the case now, else the default.
+ */
+export class AcceptedPayments {
+  private readonly index: PolicyIndex;
+
+  constructor(private readonly store: DocumentStore) {
+    this.index = new PolicyIndex(store);
+  }
+
+  async of(
+    policy: { policyUrn: string | null; policyVersion: number | null } | undefined,
+    record: Pick<CaseRecord, "tenant" | "flight" | "passengerGroups">,
+  ): Promise<PaymentMethod[]> {
+    if (policy?.policyUrn) {
+      const document = await this.store.collection<PolicyDocument>(POLICIES_COLLECTION).get(policy.policyUrn);
+      if (document && document.tenant === record.tenant) {
+        const version = document.versions.find((v) => v.version === policy.policyVersion) ?? document;
+        return version.constraints.acceptedPayments;
+      }
+    }
+    const current = await policyForCase(this.index, record);
+    return current?.constraints.acceptedPayments ?? [...POLICY_DEFAULTS.acceptedPayments];
+  }
+}

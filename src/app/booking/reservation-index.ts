@@ -1,0 +1,80 @@
+import type { BookingTurn } from "../../../actors/BookingActor.js";
+import type { Reservation } from "../../domain/reservation.js";
+import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
+import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
+
+export const RESERVATIONS_COLLECTION = "reservations";
+
+/** One document per reservation (`_id` = reservation id), with its passengers for voucher lookups. */
+export interface ReservationDocument extends Reservation, RevisionedDoc {
+  passengerIds: string[];
+}
+
+/**
+ * The queryable copy of every BookingActor's reservations: the booking reads, the partner voucher
+ * reads and reconciliation (which finds a vendor's reservation here) use it. The actors stay the
+ * authority; each turn's reservations are copied here as it returns.
+ */
+export class ReservationIndex {
+  private readonly documents: DocumentCollection<ReservationDocument>;
+  private readonly indexed: Promise<void>;
+
+  constructor(store: DocumentStore) {
+    this.documents = store.collection<ReservationDocument>(RESERVATIONS_COLLECTION);
+    this.indexed = Promise.all([
+      this.documents.ensureIndex({ keys: { tenant: 1, caseUrn: 1, createdAt: 1 } }),
+      this.documents.ensureIndex({ keys: { tenant: 1, passengerIds: 1, createdAt: 1 } }),
+      this.documents.ensureIndex({ keys: { tenant: 1, vendor: 1, vendorReservationId: 1 } }),
+    ]).then(() => undefined);
+  }
+
+  async record(turn: BookingTurn): Promise<void> {
+    await this.indexed;
+    await writeRevisioned(
+      this.documents,
+      turn.reservations.map((reservation) => ({
+        ...reservation,
+        _id: reservation.id,
+        revision: turn.revision,
+        passengerIds: reservation.guests.map((g) => g.passengerId),
+      })),
+    );
+  }
+
+  async get(id: string): Promise<Reservation | undefined> {
+    await this.indexed;
+    const found = await this.documents.get(id);
+    return found && toReservation(found);
+  }
+
+  async byVendorReservation(
+    tenant: string,
+    vendor: string,
+    vendorReservationId: string,
+  ): Promise<Reservation | undefined> {
+    await this.indexed;
+    const found = await this.documents.findOne({ tenant, vendor, vendorReservationId });
+    return found && toReservation(found);
+  }
+
+  /** A case's reservations, oldest first. */
+  async casePage(tenant: string, caseUrn: string, page: FindOptions): Promise<Page<Reservation>> {
+    await this.indexed;
+    const found = await this.documents.find({ tenant, caseUrn }, { ...page, sort: { createdAt: 1 } });
+    return { ...found, items: found.items.map(toReservation) };
+  }
+
+  /** Reservations (so vouchers) listing a passenger, oldest first. */
+  async passengerPage(tenant: string, passengerId: string, page: FindOptions): Promise<Page<Reservation>> {
+    await this.indexed;
+    const found = await this.documents.find(
+      { tenant, passengerIds: passengerId },
+      { ...page, sort: { createdAt: 1 } },
+    );
+    return { ...found, items: found.items.map(toReservation) };
+  }
+}
+
+function toReservation({ _id, revision, passengerIds, ...reservation }: ReservationDocument): Reservation {
+  return reservation;
+}

@@ -1,0 +1,67 @@
+import type { HotelOffer, PaymentMethod } from "../../domain/allocation/offer.js";
+import type { HotelSearch } from "../hotel-search.js";
+import type { WaveHotel } from "./wave-document.js";
+
+/** What a reservation and its voucher say about the hotel. */
+export interface HotelDescription {
+  name: string;
+  address: string;
+}
+
+/**
+ * The offers vendors make now for a stay, as booking needs them: a wave names offers by vendor and
+ * id, while a reservation needs the hotel's name and address and the offer's payments. Vendors
+ * are asked once (the hotel search's cache answers repeats) for one room, so every hotel with a
+ * room left is listed; what the wave recorded when it ran answers for hotels no longer listed.
+ */
+export class StayOffers {
+  private readonly byOffer = new Map<string, HotelOffer>();
+  private readonly byHotel = new Map<string, HotelOffer[]>();
+  private readonly recorded = new Map<string, WaveHotel>();
+
+  constructor(
+    listed: Iterable<{ hotelUrn: string; offers: readonly HotelOffer[] }>,
+    recorded: readonly WaveHotel[] = [],
+  ) {
+    for (const hotel of listed) {
+      for (const offer of hotel.offers) {
+        this.byOffer.set(`${offer.provider}|${offer.providerOfferId}`, offer);
+        // A deduplicated hotel is known by its own URN and by each member's.
+        for (const urn of new Set([hotel.hotelUrn, offer.hotelUrn])) {
+          this.byHotel.set(urn, [...(this.byHotel.get(urn) ?? []), offer]);
+        }
+      }
+    }
+    for (const hotel of recorded) this.recorded.set(hotel.hotelUrn, hotel);
+  }
+
+  static async search(
+    search: HotelSearch,
+    stay: { tenant: string; airport: string; checkIn: string; checkOut: string },
+    recorded: readonly WaveHotel[] = [],
+  ): Promise<StayOffers> {
+    const result = await search.searchHotels({ ...stay, rooms: 1 });
+    return new StayOffers(result.hotels, recorded);
+  }
+
+  /** Every vendor's offer for the hotel listed now, cheapest first as the search ranked them. */
+  offersOf(hotelUrn: string): readonly HotelOffer[] {
+    return this.byHotel.get(hotelUrn) ?? [];
+  }
+
+  /** How the offer may be paid, when anyone listed it. */
+  payments(hotelUrn: string, vendor: string, providerOfferId: string): readonly PaymentMethod[] | undefined {
+    return (
+      this.byOffer.get(`${vendor}|${providerOfferId}`)?.payments ??
+      this.recorded
+        .get(hotelUrn)
+        ?.offers.find((o) => o.provider === vendor && o.providerOfferId === providerOfferId)?.payments
+    );
+  }
+
+  /** The hotel's name and address: from the offer booked, any vendor listing it, or the wave. */
+  describe(hotelUrn: string, vendor: string, providerOfferId: string): HotelDescription | undefined {
+    const listed = this.byOffer.get(`${vendor}|${providerOfferId}`) ?? this.offersOf(hotelUrn)[0];
+    return listed ?? this.recorded.get(hotelUrn);
+  }
+}

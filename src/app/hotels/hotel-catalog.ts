@@ -1,0 +1,61 @@
+import type { AmenityTag } from "../../domain/allocation/amenities.js";
+import type {
+  Doc,
+  DocumentCollection,
+  DocumentStore,
+  FindOptions,
+  Page,
+} from "../../runtime/document-store.js";
+
+export const HOTELS_COLLECTION = "hotels";
+
+/**
+ * One physical hotel of the curated catalog (GET /v1/hotels/list): the hotels the service knows
+ * around each airport, whichever vendors sell them. Direct contracts are made with these hotels,
+ * and the catalog gives a contract's offer the place, stars and amenities that gates need.
+ */
+export interface CatalogHotelDocument extends Doc {
+  /** The hotel URN, `urn:hotel:<provider-independent property code>`. */
+  _id: string;
+  hotelUrn: string;
+  airport: string;
+  name: string;
+  address: string;
+  lat: number;
+  lon: number;
+  /** Null for an unrated property. */
+  stars: number | null;
+  chainId: string | null;
+  amenities: AmenityTag[];
+  /** Great-circle distance from the airport. */
+  distanceKm: number;
+  /** Inventory vendors that list the hotel. */
+  vendors: string[];
+}
+
+export class HotelCatalogIndex {
+  private readonly documents: DocumentCollection<CatalogHotelDocument>;
+  private readonly indexed: Promise<void>;
+
+  constructor(store: DocumentStore) {
+    this.documents = store.collection<CatalogHotelDocument>(HOTELS_COLLECTION);
+    this.indexed = this.documents.ensureIndex({ keys: { airport: 1, distanceKm: 1 } });
+  }
+
+  /** Replaces the catalog entries of these hotels (a reload is harmless). */
+  async load(hotels: readonly CatalogHotelDocument[]): Promise<void> {
+    await this.indexed;
+    await Promise.all(hotels.map((hotel) => this.documents.put(hotel)));
+  }
+
+  /** Hotels around the given airports, nearest first. */
+  async page(airports: readonly string[], page: FindOptions): Promise<Page<CatalogHotelDocument>> {
+    await this.indexed;
+    return this.documents.find({ airport: { $in: [...airports] } }, { ...page, sort: { distanceKm: 1 } });
+  }
+
+  async get(hotelUrn: string): Promise<CatalogHotelDocument | undefined> {
+    await this.indexed;
+    return this.documents.get(hotelUrn);
+  }
+}

@@ -1,0 +1,165 @@
+import { ReviewItemActor } from "../../../actors/ReviewItemActor.js";
+import { REVIEW_CATEGORIES, type ReviewCategory, type ReviewPriority } from "../../domain/case.js";
+import type { DomainEvent } from "../../domain/domain-event.js";
+import type { AttemptedHotel, ReviewItem } from "../../domain/review-item.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { CaseChanges } from "../cases/case-changes.js";
+import { AGENT_CATEGORIES, type ExceptionAgent } from "./exception-agent.js";
+import { reviewItemRefOf, reviewItemUrnForRequest } from "./review-item-addresses.js";
+import type { ReviewQueueIndex } from "./review-queue-index.js";
+
+/** Hand-off 3 of issue 5: what booking and allocation publish when automation gives up. */
+export interface ReviewItemRequest {
+  caseUrn: string;
+  category: "BOOKING_FAILED" | "PARTIAL_FULFILLMENT" | "PAYMENT_FAILED" | "ALLOCATION_FAILED";
+  attemptedHotels: AttemptedHotel[];
+  affectedGroups: string[];
+  reason: string;
+  demandUrn?: string;
+  /**
+   * The item's URN, when the publisher must name it before the item exists (the demand a PARTIAL
+   * outcome records points at it); otherwise it is derived from the event id.
+   */
+  reviewItemUrn?: string;
+}
+
+/** `review-item.raised` from the case actor: a draft with its URN (src/domain/case.ts). */
+interface RaisedItem {
+  urn: string;
+  caseUrn: string;
+  airport: string;
+  category: ReviewCategory;
+  priority: ReviewPriority;
+  affectedGroups: string[];
+  reason: string;
+  raisedAt: string;
+}
+
+/** Why an event cannot become an item; the subscription drops it. */
+export class UnusableReviewEvent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnusableReviewEvent";
+  }
+}
+
+/**
+ * Items enter the queue here: those booking and allocation request (with the exception agent's
+ * recommendations, spec 4.2: the agent runs when an item is created) and those the case raised
+ * (group and policy problems), which get their actor, and so their SLA, as soon as they exist.
+ */
+export class ReviewIntake {
+  constructor(
+    private readonly actors: ActorRuntime,
+    private readonly index: ReviewQueueIndex,
+    private readonly cases: CaseChanges,
+    private readonly agent: ExceptionAgent,
+  ) {}
+
+  async openRequested(event: DomainEvent): Promise<ReviewItem> {
+    const request = requestOf(event.data);
+    const snapshot = await this.cases.snapshot(request.caseUrn);
+    if (snapshot.case.tenant !== event.tenant) {
+      throw new UnusableReviewEvent(`Case ${request.caseUrn} is not a case of ${event.tenant}`);
+    }
+    const urn = request.reviewItemUrn ?? reviewItemUrnForRequest(event.id);
+    const recommendations = await this.agent.recommendationsFor({
+      tenant: event.tenant,
+      caseUrn: snapshot.case.urn,
+      category: request.category,
+      affectedGroups: request.affectedGroups,
+      attemptedHotels: request.attemptedHotels,
+    });
+    const { item } = await this.actors.invoke(ReviewItemActor, reviewItemRefOf(urn).id, "open", {
+      urn: reviewItemRefOf(urn).urn,
+      caseUrn: snapshot.case.urn,
+      tenant: event.tenant,
+      airport: snapshot.case.flight.origin,
+      category: request.category,
+      attemptedHotels: request.attemptedHotels,
+      affectedGroups: request.affectedGroups,
+      recommendations,
+      reason: request.reason,
+      raisedBy: "booking",
+      demandUrn: request.demandUrn ?? null,
+      raisedAt: event.occurredAt,
+      correlationUrn: event.correlationUrn,
+    });
+    await this.index.record(item);
+    return item;
+  }
+
+  async adoptRaised(event: DomainEvent): Promise<ReviewItem> {
+    const raised = event.data as RaisedItem;
+    if (typeof raised?.urn !== "string" || !isCategory(raised.category)) {
+      throw new UnusableReviewEvent("review-item.raised without an item");
+    }
+    const ref = reviewItemRefOf(raised.urn);
+    const { item } = await this.actors.invoke(ReviewItemActor, ref.id, "open", {
+      urn: ref.urn,
+      caseUrn: raised.caseUrn,
+      tenant: event.tenant,
+      airport: raised.airport,
+      category: raised.category,
+      priority: raised.priority,
+      affectedGroups: raised.affectedGroups,
+      reason: raised.reason,
+      raisedBy: "case",
+      raisedAt: raised.raisedAt,
+      correlationUrn: event.correlationUrn,
+    });
+    await this.index.record(item);
+    return item;
+  }
+
+  /** A new wave of the case: the agent's proposals for its items still open are worked out again. */
+  async refreshRecommendations(tenant: string, caseUrn: string, correlationUrn: string): Promise<void> {
+    const entries = await this.index.unresolvedOfCase(tenant, caseUrn, AGENT_CATEGORIES);
+    for (const entry of entries) {
+      const ref = reviewItemRefOf(entry.urn);
+      const item = await this.actors.invoke(ReviewItemActor, ref.id, "get");
+      if (!item || item.state === "RESOLVED") continue;
+      const recommendations = await this.agent.recommendationsFor(item);
+      const turn = await this.actors.invoke(ReviewItemActor, ref.id, "recommend", {
+        recommendations,
+        correlationUrn,
+      });
+      await this.index.record(turn.item);
+    }
+  }
+}
+
+const REQUESTABLE: readonly string[] = [
+  "BOOKING_FAILED",
+  "PARTIAL_FULFILLMENT",
+  "PAYMENT_FAILED",
+  "ALLOCATION_FAILED",
+];
+
+function requestOf(data: unknown): ReviewItemRequest {
+  const request = data as Partial<ReviewItemRequest> | null;
+  const strings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === "string");
+  const hotels = (value: unknown) =>
+    Array.isArray(value) &&
+    value.every(
+      (h) =>
+        typeof h?.hotelUrn === "string" &&
+        typeof h?.reason === "string" &&
+        (h.providerError === undefined || typeof h.providerError === "string"),
+    );
+  if (
+    typeof request?.caseUrn !== "string" ||
+    !REQUESTABLE.includes(request.category as string) ||
+    !strings(request.affectedGroups) ||
+    !hotels(request.attemptedHotels ?? []) ||
+    typeof request.reason !== "string" ||
+    (request.reviewItemUrn !== undefined && typeof request.reviewItemUrn !== "string")
+  ) {
+    throw new UnusableReviewEvent("review-item.requested does not carry the fields of hand-off 3");
+  }
+  return { ...request, attemptedHotels: request.attemptedHotels ?? [] } as ReviewItemRequest;
+}
+
+function isCategory(value: unknown): value is ReviewCategory {
+  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
+}

@@ -1,0 +1,97 @@
+import { ReviewItemActor, type ReviewItemTurn, reviewItemNotFound } from "../../../actors/ReviewItemActor.js";
+import { REVIEW_CATEGORIES, type ReviewCategory, type ReviewPriority } from "../../domain/case.js";
+import type { ReviewItem } from "../../domain/review-item.js";
+import type { OperatorPrincipal } from "../../http/access.js";
+import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { AuditLog } from "../audit-log.js";
+import { reviewItemRefOf } from "./review-item-addresses.js";
+import type { ReviewQueueIndex } from "./review-queue-index.js";
+
+export interface ReviewItemChangeRequest {
+  urn: string;
+  caller: OperatorPrincipal;
+  correlationUrn: string;
+  /** Runs the actor command on the review-item actor with this id. */
+  command(itemId: string): Promise<ReviewItemTurn>;
+}
+
+/**
+ * The path every review-item change takes: find the item (adopting one the case raised that no
+ * action has touched yet), check the caller's tenant and airport, run the actor command, copy the
+ * item into the queue (so the caller reads its own write) and audit the change with its actor and
+ * reason.
+ */
+export class ReviewItemChanges {
+  constructor(
+    private readonly actors: ActorRuntime,
+    private readonly index: ReviewQueueIndex,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** The item, once the caller may see it: same tenant (spec 5.4) and, if scoped, same airport. */
+  async find(urn: string, caller?: OperatorPrincipal): Promise<ReviewItem> {
+    const ref = reviewItemRefOf(urn);
+    const item =
+      (await this.actors.invoke(ReviewItemActor, ref.id, "get")) ?? (await this.adoptFromQueue(ref));
+    if (caller) {
+      assertTenant(caller, item.tenant);
+      assertAirport(caller, item.airport);
+    }
+    return item;
+  }
+
+  async change(request: ReviewItemChangeRequest): Promise<ReviewItemTurn> {
+    const item = await this.find(request.urn, request.caller);
+    const turn = await request.command(reviewItemRefOf(item.urn).id);
+    await this.record(turn, request);
+    return turn;
+  }
+
+  /** Copies a turn's item into the queue and audits its change, if it made one. */
+  async record(turn: ReviewItemTurn, request: { caller?: OperatorPrincipal; correlationUrn: string }) {
+    await this.index.record(turn.item);
+    const { change, item } = turn;
+    if (!change) return;
+    await this.audit.append({
+      tenant: item.tenant,
+      actorUrn: request.caller?.actorUrn ?? change.by,
+      action: change.action,
+      entityUrn: item.urn,
+      caseUrn: item.caseUrn,
+      correlationUrn: request.correlationUrn,
+      ...(change.reason ? { reason: change.reason } : {}),
+      before: change.before,
+      after: change.after,
+    });
+  }
+
+  /**
+   * An item the case raised is in the queue (the case projection put it there) before its actor
+   * exists when the `review-item.raised` event has not been handled yet: the actor adopts it now.
+   */
+  private async adoptFromQueue(ref: { id: string; urn: string }): Promise<ReviewItem> {
+    const entry = await this.index.get(ref.urn);
+    if (!entry || !isCategory(entry.category)) throw reviewItemNotFound(ref.urn);
+    const { item } = await this.actors.invoke(ReviewItemActor, ref.id, "open", {
+      urn: ref.urn,
+      caseUrn: entry.caseUrn,
+      tenant: entry.tenant,
+      airport: entry.airport,
+      category: entry.category,
+      priority: entry.priority as ReviewPriority,
+      attemptedHotels: entry.attemptedHotels,
+      affectedGroups: entry.affectedGroups,
+      reason: entry.reason,
+      raisedBy: "case",
+      raisedAt: entry.createdAt,
+      correlationUrn: ref.urn,
+    });
+    await this.index.record(item);
+    return item;
+  }
+}
+
+function isCategory(value: unknown): value is ReviewCategory {
+  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
+}

@@ -1,0 +1,95 @@
+import type { ReviewCategory, ReviewPriority } from "../../domain/case.js";
+import { priorityRank, type ReviewItem, type ReviewItemState } from "../../domain/review-item.js";
+import {
+  type DocumentCollection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type FindOptions,
+  type Page,
+} from "../../runtime/document-store.js";
+import { COLLECTIONS, type ReviewItemDocument } from "../cases/case-documents.js";
+
+/**
+ * A review item in the `review-items` collection: the fields of spec 2.5 the case area already
+ * reads (`ReviewItemDocument`), the rest of the item, the version it reflects and a sortable
+ * priority (HIGH first). Items the case raised are first inserted by the case projection without
+ * `revision`; the review-item actor's copy then replaces them.
+ */
+export interface ReviewQueueEntry extends ReviewItemDocument, Omit<ReviewItem, keyof ReviewItemDocument> {
+  priorityRank: number;
+  revision: number;
+}
+
+export interface QueueFilter {
+  tenant: string;
+  /** An airport-scoped caller sees its airport's items only. */
+  airport?: string;
+  category?: ReviewCategory;
+  priority?: ReviewPriority;
+  state?: ReviewItemState;
+}
+
+/** The queryable copy of every ReviewItemActor, written after each turn and from its events. */
+export class ReviewQueueIndex {
+  private readonly documents: DocumentCollection<ReviewQueueEntry>;
+
+  constructor(store: DocumentStore) {
+    this.documents = store.collection<ReviewQueueEntry>(COLLECTIONS.reviewItems);
+  }
+
+  ensureIndexes(): Promise<void> {
+    return this.documents.ensureIndex({ keys: { tenant: 1, priorityRank: 1, createdAt: 1 } });
+  }
+
+  /**
+   * Lands only when newer than what is stored, so copies finishing in any order leave the latest
+   * turn; a document without a revision (the case projection's first copy) is always older.
+   */
+  async record(item: ReviewItem): Promise<void> {
+    const entry: ReviewQueueEntry = {
+      ...item,
+      _id: item.urn,
+      priorityRank: priorityRank(item.priority),
+      revision: item.version,
+    };
+    try {
+      await this.documents.insert(entry);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      const { _id, ...fields } = entry;
+      await this.documents.updateOne(
+        { _id, $or: [{ revision: { $exists: false } }, { revision: { $lt: entry.revision } }] },
+        { $set: fields },
+      );
+    }
+  }
+
+  get(urn: string): Promise<ReviewQueueEntry | undefined> {
+    return this.documents.get(urn);
+  }
+
+  /** Sorted by priority (HIGH first), then oldest first. */
+  page(filter: QueueFilter, page: FindOptions): Promise<Page<ReviewQueueEntry>> {
+    const { tenant, airport, category, priority, state } = filter;
+    return this.documents.find(
+      {
+        tenant,
+        ...(airport ? { airport } : {}),
+        ...(category ? { category } : {}),
+        ...(priority ? { priority } : {}),
+        ...(state ? { state } : {}),
+      },
+      { ...page, sort: { priorityRank: 1, createdAt: 1 } },
+    );
+  }
+
+  /** Items of a case not yet resolved, optionally of some categories only. */
+  unresolvedOfCase(tenant: string, caseUrn: string, categories?: readonly string[]) {
+    return this.documents.findAll({
+      tenant,
+      caseUrn,
+      state: { $ne: "RESOLVED" },
+      ...(categories ? { category: { $in: categories } } : {}),
+    });
+  }
+}

@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BATCH_DUE_EVENT } from "../../actors/AllocationScheduleActor.js";
+import { hotelsOf } from "../../services/hotels/hotels.js";
+import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import { allocationPlatform, enc, json, ZX } from "./allocation-fixture.js";
+
+/**
+ * Allocation triggered by people: ORD runs a BATCH policy, so approved demand waits for the
+ * schedule (or a supervisor) and no wave runs, nor any booking, behind the test's back.
+ */
+let p: Awaited<ReturnType<typeof allocationPlatform>>;
+let supervisor: string;
+
+beforeAll(async () => {
+  p = await allocationPlatform();
+  await p.activePolicy("ZX", "ORD", {
+    constraints: { minStars: 3, maxDistanceKm: 25 },
+    mode: "BATCH",
+    autoApproveDemand: true,
+    maxAutomaticRoomsPerWave: 300,
+  });
+  supervisor = await p.token("supervisor@zx.demo");
+});
+afterAll(async () => {
+  await p?.t.close();
+});
+
+/** A case at ORD whose INITIAL demand was approved by the policy and now waits for the schedule. */
+async function waitingCase(groups: string[][] = [["ECONOMY", "ECONOMY"], ["ECONOMY"], ["BUSINESS"]]) {
+  const opened = await p.openCase("ORD", groups);
+  const approved = await p.eventOf("demand.approved", opened.urn);
+  return { ...opened, demandUrn: approved.data.demandUrn as string };
+}
+
+describe("BATCH policies", () => {
+  it("runs no wave when demand is approved, and runs it when the airport's schedule comes due", async () => {
+    const { urn, demandUrn } = await waitingCase();
+    const due: DomainEvent = {
+      id: "urn:event:batch-test",
+      type: BATCH_DUE_EVENT,
+      tenant: ZX,
+      occurredAt: new Date().toISOString(),
+      correlationUrn: "urn:trace:0123456789abcdef0123456789abcdef",
+      data: { tenant: ZX, airport: "ORD" },
+    };
+    expect(p.events.some((e) => e.type === "allocation.wave-completed" && e.caseUrn === urn)).toBe(false);
+    await p.t.platform.runtime.bus.publish(topicFor(due), due);
+    const completed = await p.eventOf("allocation.wave-completed", urn);
+    expect(completed.data).toMatchObject({ demandUrn, autoBook: true });
+    const wave = await json(
+      await p.t.call("GET", `/allocation/wave/${enc(completed.data.waveUrn)}`, supervisor),
+      200,
+    );
+    expect(wave.trigger).toEqual({ kind: "batch", by: "urn:system:allocation" });
+  });
+});
+
+describe("POST /v1/cases/{urn}/allocate and POST /v1/allocation/allocate", () => {
+  it("runs a wave for the case's approved demand, without booking it", async () => {
+    const { urn, demandUrn, groupIds } = await waitingCase();
+    const answer = await json(await p.t.call("POST", `/v1/cases/${enc(urn)}/allocate`, supervisor), 200);
+    expect(answer).toMatchObject({ caseUrn: urn, partialFailures: [] });
+    expect(answer.allocation).toMatchObject({ outcome: "WAVE_COMPLETED", caseUrn: urn });
+    expect(answer.allocation.wave).toMatchObject({
+      demandUrn,
+      autoBook: false,
+      trigger: { kind: "manual", by: expect.stringMatching(/^urn:user:/) },
+    });
+    expect(answer.allocation.wave.allocations.map((a: any) => a.groupId).sort()).toEqual(
+      [...groupIds].sort(),
+    );
+
+    const byDemand = await json(
+      await p.t.call("POST", "/v1/allocation/allocate", supervisor, { demandUrn }),
+      201,
+    );
+    expect(byDemand).toMatchObject({ outcome: "WAVE_COMPLETED", caseUrn: urn });
+    expect(byDemand.wave.sequence).toBe(2);
+    const byCase = await json(
+      await p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn }),
+      201,
+    );
+    expect(byCase.wave.sequence).toBe(3);
+  });
+
+  it("names the vendors that did not answer in partialFailures, and allocates with the others", async () => {
+    const { urn } = await waitingCase([["ECONOMY"]]);
+    const vendorB = hotelsOf({ runtime: p.t.platform.runtime }).simulators.byId["vendor-b"];
+    await json(await p.t.call("POST", "/hotels/cache/invalidate?airport=ORD", supervisor), 200);
+    vendorB.configureFaults({ latency: { fixedMs: 2_500, jitterMs: 0 } });
+    try {
+      const answer = await json(await p.t.call("POST", `/v1/cases/${enc(urn)}/allocate`, supervisor), 200);
+      expect(answer.partialFailures).toEqual([{ domain: "inventory:vendor-b", reason: "timeout" }]);
+      expect(answer.allocation.wave.vendorsAnswered).toEqual(["vendor-a", "vendor-c"]);
+      expect(answer.allocation.wave.allocations).toHaveLength(1);
+    } finally {
+      vendorB.configureFaults({ latency: { fixedMs: 0, jitterMs: 0 } });
+    }
+  });
+
+  it("refuses the wrong role, another airline, an unknown or closed case and a case without approved demand", async () => {
+    const { urn } = await waitingCase([["ECONOMY"]]);
+    const allocateCase = (caseUrn: string, who: string) =>
+      p.token(who).then((bearer) => p.t.call("POST", `/v1/cases/${enc(caseUrn)}/allocate`, bearer));
+    await json(await allocateCase(urn, "operator@zx.demo"), 403);
+    await json(await allocateCase(urn, "supervisor@vq.demo"), 403);
+    await json(
+      await allocateCase("urn:case:00000000-0000-0000-0000-000000000000", "supervisor@zx.demo"),
+      404,
+    );
+    await json(await allocateCase("urn:demand:x.1", "supervisor@zx.demo"), 400);
+
+    await json(await p.t.call("POST", `/v1/cases/${enc(urn)}/close`, supervisor, { reason: "test" }), 200);
+    const closed = await json(await allocateCase(urn, "supervisor@zx.demo"), 409);
+    expect(closed.type).toMatch(/case-closed$/);
+
+    await p.activePolicy("ZX", "JFK", { mode: "ON_DEMAND", autoApproveDemand: false });
+    const { urn: pending } = await p.openCase("JFK", [["ECONOMY"]]);
+    await p.eventOf("demand.requested", pending);
+    const unapproved = await json(await allocateCase(pending, "supervisor@zx.demo"), 409);
+    expect(unapproved.type).toMatch(/no-approved-demand$/);
+  });
+
+  it.each([
+    ["no case or demand", {}],
+    ["both a case and a demand", { caseUrn: "urn:case:a", demandUrn: "urn:demand:a.1" }],
+    ["a case URN of the wrong kind", { caseUrn: "urn:wave:a.1" }],
+    ["an unknown field", { caseUrn: "urn:case:a", priority: 1 }],
+  ])("refuses a body with %s", async (_, body) => {
+    await json(await p.t.call("POST", "/v1/allocation/allocate", supervisor, body), 400);
+  });
+
+  it("refuses unknown demand, another airline's case and non-supervisors", async () => {
+    const { urn, demandUrn } = await waitingCase([["ECONOMY"]]);
+    await json(
+      await p.t.call("POST", "/v1/allocation/allocate", supervisor, { demandUrn: `${demandUrn}9` }),
+      404,
+    );
+    await json(
+      await p.t.call("POST", "/v1/allocation/allocate", supervisor, { demandUrn: "urn:demand:nope" }),
+      404,
+    );
+    await json(
+      await p.t.call("POST", "/v1/allocation/allocate", supervisor, {
+        caseUrn: "urn:case:00000000-0000-0000-0000-000000000000",
+      }),
+      404,
+    );
+    await json(
+      await p.t.call("POST", "/v1/allocation/allocate", await p.token("supervisor@vq.demo"), {
+        caseUrn: urn,
+      }),
+      403,
+    );
+    await json(
+      await p.t.call("POST", "/v1/allocation/allocate", await p.token("operator@zx.demo"), { caseUrn: urn }),
+      403,
+    );
+  });
+});
+
+describe("overriding one group of a wave", () => {
+  let wave: any;
+  let caseUrn: string;
+
+  beforeAll(async () => {
+    const opened = await waitingCase([["ECONOMY", "ECONOMY"], ["ECONOMY"], ["BUSINESS"], ["CREW"]]);
+    caseUrn = opened.urn;
+    wave = (await json(await p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn }), 201)).wave;
+  });
+
+  it("moves that group alone, audits it with before/after, and announces it for booking", async () => {
+    const [moved, ...others] = wave.allocations;
+    const target = wave.hotels.find(
+      (h: any) =>
+        h.hotelUrn !== moved.hotelUrn &&
+        h.offers.some((o: any) => o.convertedNightlyRate && o.roomsAvailable >= moved.rooms + 10),
+    );
+    const after = await json(
+      await p.t.call("POST", `/allocation/wave/${enc(wave.urn)}/override`, supervisor, {
+        groupId: moved.groupId,
+        hotelUrn: target.hotelUrn,
+        reason: "passenger needs a quieter hotel",
+      }),
+      200,
+    );
+    const allocation = after.allocations.find((a: any) => a.groupId === moved.groupId);
+    expect(allocation).toMatchObject({
+      hotelUrn: target.hotelUrn,
+      rooms: moved.rooms,
+      nights: moved.nights,
+      override: { reason: "passenger needs a quieter hotel", by: expect.stringMatching(/^urn:user:/) },
+    });
+    expect(after.allocations.filter((a: any) => a.groupId !== moved.groupId)).toEqual(others);
+    expect(after.rankingInputs).toEqual(wave.rankingInputs);
+    const total = after.allocations.reduce((sum: number, a: any) => sum + a.cost.amountMinor, 0);
+    expect(after.totalCost.amountMinor).toBe(total);
+    expect(after.overrides).toEqual([
+      expect.objectContaining({ groupId: moved.groupId, before: moved, after: allocation }),
+    ]);
+
+    const announced = await p.eventOf("allocation.group-overridden", caseUrn);
+    expect(announced.data).toEqual({ waveUrn: wave.urn, caseUrn, groupId: moved.groupId, allocation });
+
+    const trail = await json(
+      await p.t.call("GET", `/v1/audit/entity/${enc(wave.urn)}`, await p.token("finance@zx.demo")),
+      200,
+    );
+    const entry = trail.items.find((e: any) => e.action === "allocation.override");
+    expect(entry).toMatchObject({
+      caseUrn,
+      reason: "passenger needs a quieter hotel",
+      before: moved,
+      after: allocation,
+    });
+
+    const read = await json(await p.t.call("GET", `/v1/allocation/wave/${enc(wave.urn)}`, supervisor), 200);
+    expect(read.allocations).toEqual(after.allocations);
+    const hotels = await json(await p.t.call("GET", `/v1/hotels/cases/${enc(caseUrn)}`, supervisor), 200);
+    expect(hotels.hotels.some((h: any) => h.hotelUrn === target.hotelUrn)).toBe(true);
+  });
+
+  it("records the policy gates a supervisor overrode", async () => {
+    const group = wave.allocations[1];
+    const gated = wave.rankingInputs.find(
+      (r: any) =>
+        r.groupId === null &&
+        r.reasons.includes("too-far") &&
+        wave.hotels
+          .find((h: any) => h.hotelUrn === r.hotelUrn)
+          .offers.some(
+            (o: any) => o.providerOfferId === r.providerOfferId && o.roomsAvailable >= group.rooms + 10,
+          ),
+    );
+    const after = await json(
+      await p.t.call("POST", `/v1/allocation/wave/${enc(wave.urn)}/override`, supervisor, {
+        groupId: group.groupId,
+        hotelUrn: gated.hotelUrn,
+        reason: "only hotel with a cot",
+      }),
+      200,
+    );
+    const allocation = after.allocations.find((a: any) => a.groupId === group.groupId);
+    expect(allocation.override.gatesOverridden).toContain("too-far");
+  });
+
+  it("refuses a group or hotel the wave does not have, the hotel the group is at, and a stale wave", async () => {
+    const read = await json(await p.t.call("GET", `/allocation/wave/${enc(wave.urn)}`, supervisor), 200);
+    const group = read.allocations[2];
+    const override = (body: Record<string, unknown>) =>
+      p.t.call("POST", `/allocation/wave/${enc(wave.urn)}/override`, supervisor, { reason: "test", ...body });
+    const unknownGroup = await json(await override({ groupId: "NOPE", hotelUrn: group.hotelUrn }), 422);
+    expect(unknownGroup.type).toMatch(/group-not-in-wave$/);
+    const unknownHotel = await json(
+      await override({ groupId: group.groupId, hotelUrn: "urn:hotel:GP0000000" }),
+      422,
+    );
+    expect(unknownHotel.type).toMatch(/hotel-not-in-wave$/);
+    const same = await json(await override({ groupId: group.groupId, hotelUrn: group.hotelUrn }), 409);
+    expect(same.type).toMatch(/already-at-hotel$/);
+  });
+
+  it("refuses the wrong role, another airline, unknown waves and bad bodies", async () => {
+    const group = wave.allocations[2];
+    const body = { groupId: group.groupId, hotelUrn: group.hotelUrn, reason: "x" };
+    const path = `/allocation/wave/${enc(wave.urn)}/override`;
+    await json(await p.t.call("POST", path, await p.token("operator@zx.demo"), body), 403);
+    await json(await p.t.call("POST", path, await p.token("supervisor@vq.demo"), body), 403);
+    await json(
+      await p.t.call(
+        "POST",
+        `/allocation/wave/${enc(wave.urn.replace(/\.\d+$/, ".77"))}/override`,
+        supervisor,
+        body,
+      ),
+      404,
+    );
+    await json(
+      await p.t.call("POST", `/allocation/wave/${enc("urn:case:x")}/override`, supervisor, body),
+      400,
+    );
+    for (const bad of [
+      { ...body, reason: "" },
+      { groupId: group.groupId, hotelUrn: group.hotelUrn },
+      { ...body, hotelUrn: "hotel-1" },
+    ]) {
+      await json(await p.t.call("POST", path, supervisor, bad), 400);
+    }
+  });
+});
+
+describe("rerunning a wave", () => {
+  it("runs the case again as a new wave that names the one it reruns", async () => {
+    const { urn } = await waitingCase([["ECONOMY"]]);
+    const first = (
+      await json(await p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn }), 201)
+    ).wave;
+    const rerun = await json(
+      await p.t.call("POST", `/allocation/wave/${enc(first.urn)}/rerun`, supervisor),
+      201,
+    );
+    expect(rerun.wave).toMatchObject({
+      caseUrn: urn,
+      sequence: first.sequence + 1,
+      demandUrn: first.demandUrn,
+      trigger: { kind: "rerun", rerunOf: first.urn },
+    });
+    const v1 = await json(
+      await p.t.call("POST", `/v1/allocation/wave/${enc(rerun.waveUrn)}/rerun`, supervisor, {
+        reason: "vendors back",
+      }),
+      201,
+    );
+    expect(v1.wave.sequence).toBe(first.sequence + 2);
+    const latest = await json(await p.t.call("GET", `/v1/hotels/cases/${enc(urn)}`, supervisor), 200);
+    expect(latest.waveUrn).toBe(v1.waveUrn);
+  });
+
+  it("refuses the wrong role, another airline and unknown waves", async () => {
+    const { urn } = await waitingCase([["ECONOMY"]]);
+    const wave = (
+      await json(await p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn }), 201)
+    ).wave;
+    const path = `/allocation/wave/${enc(wave.urn)}/rerun`;
+    await json(await p.t.call("POST", path, await p.token("operator@zx.demo")), 403);
+    await json(await p.t.call("POST", path, await p.token("supervisor@vq.demo")), 403);
+    await json(await p.t.call("POST", `/allocation/wave/${enc("urn:wave:zzz.4")}/rerun`, supervisor), 404);
+    await json(await p.t.call("POST", path, supervisor, { reason: "" }), 400);
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { AUDIT_COLLECTION, type AuditEntry } from "../../src/app/audit-log.js";
+import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
+import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
+import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import { ManualClock } from "../../src/runtime/clock.js";
+import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+
+const ZX = "urn:airline:ZX";
+const MINUTE = 60_000;
+
+let t: TestPlatform;
+const clock = new ManualClock(Date.now());
+const pages: DomainEvent[] = [];
+let supervisor: string;
+
+beforeAll(async () => {
+  t = await startTestPlatform({ clock });
+  supervisor = await t.operatorToken("supervisor@zx.demo");
+  t.platform.runtime.bus.subscribe({
+    name: "test.pager",
+    topic: topicFor({ tenant: ZX }),
+    types: ["review-item.sla-breached"],
+    handler: async (event) => {
+      pages.push(event);
+      return "SUCCESS";
+    },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function openCase(): Promise<string> {
+  const response = await t.call("POST", "/v1/cases", supervisor, {
+    externalEventId: `sla-${randomUUID()}`,
+    flight: {
+      number: "ZX900",
+      origin: "JFK",
+      destination: "MAD",
+      scheduledDeparture: "2026-12-01T22:00:00Z",
+      status: "CANCELLED",
+    },
+    passengerGroups: [
+      {
+        id: "G1",
+        pnr: "SLAPNR1",
+        passengers: [{ id: "p1", lastName: "Rivera", tier: "ECONOMY", contact: { email: "r@example.com" } }],
+      },
+    ],
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { urn: string }).urn;
+}
+
+async function requestItem(caseUrn: string, category: string): Promise<string> {
+  const id = `urn:event:${randomUUID()}`;
+  await t.platform.runtime.bus.publish(topicFor({ tenant: ZX }), {
+    id,
+    type: "review-item.requested",
+    tenant: ZX,
+    occurredAt: new Date(clock.now()).toISOString(),
+    correlationUrn: "urn:trace:sla",
+    caseUrn,
+    data: { caseUrn, category, attemptedHotels: [], affectedGroups: ["G1"], reason: "card refused" },
+  });
+  return reviewItemUrnForRequest(id);
+}
+
+const item = (urn: string) =>
+  t.platform.runtime.documents.collection<ReviewQueueEntry>("review-items").get(urn);
+const pagesOf = (urn: string) => pages.filter((e) => (e.data as { urn: string }).urn === urn);
+const breachAudit = (urn: string) =>
+  t.platform.runtime.documents
+    .collection<AuditEntry>(AUDIT_COLLECTION)
+    .findAll({ entityUrn: urn, action: "review-item.sla-breached" }, { sort: { at: 1 } });
+
+it("an SLA breach raises the priority one level, pages the tenant's alerting channel and is audited, until resolved", async () => {
+  const caseUrn = await openCase();
+  const waiting = await requestItem(caseUrn, "PAYMENT_FAILED");
+  const settled = await requestItem(caseUrn, "PAYMENT_FAILED");
+  const resolved = await t.call(
+    "POST",
+    `/v1/booking/manual-review/${encodeURIComponent(settled)}/resolve`,
+    supervisor,
+    {
+      resolution: "PAYMENT_CORRECTED",
+      reason: "new card on file",
+    },
+  );
+  expect(resolved.status).toBe(200);
+  const openedAt = clock.now();
+
+  // MEDIUM: 60 minutes.
+  await clock.advance(59 * MINUTE);
+  expect(pagesOf(waiting)).toHaveLength(0);
+  expect((await item(waiting))?.priority).toBe("MEDIUM");
+
+  await clock.advance(1 * MINUTE);
+  await expect.poll(() => pagesOf(waiting).length).toBe(1);
+  expect(pagesOf(waiting)[0]).toMatchObject({
+    type: "review-item.sla-breached",
+    tenant: ZX,
+    caseUrn,
+    data: {
+      urn: waiting,
+      category: "PAYMENT_FAILED",
+      airport: "JFK",
+      previousPriority: "MEDIUM",
+      priority: "HIGH",
+      breachedAt: new Date(openedAt + 60 * MINUTE).toISOString(),
+      slaDueAt: new Date(openedAt + 75 * MINUTE).toISOString(),
+    },
+  });
+  await expect.poll(async () => (await item(waiting))?.priority).toBe("HIGH");
+  expect((await item(waiting))?.priorityRank).toBe(0);
+  await expect.poll(async () => (await breachAudit(waiting)).length).toBe(1);
+  expect((await breachAudit(waiting))[0]).toMatchObject({
+    tenant: ZX,
+    actorUrn: "urn:system:manual-review",
+    caseUrn,
+    reason: "SLA breached at MEDIUM; priority raised to HIGH",
+    before: { priority: "MEDIUM" },
+    after: { priority: "HIGH" },
+  });
+
+  // HIGH: the next page 15 minutes later; the priority stays HIGH.
+  await clock.advance(15 * MINUTE);
+  await expect.poll(() => pagesOf(waiting).length).toBe(2);
+  expect(pagesOf(waiting)[1]?.data).toMatchObject({ previousPriority: "HIGH", priority: "HIGH" });
+  await expect.poll(async () => (await breachAudit(waiting)).length).toBe(2);
+
+  expect(pagesOf(settled)).toHaveLength(0);
+  expect(await breachAudit(settled)).toHaveLength(0);
+});

@@ -1,0 +1,309 @@
+/**
+ * Booking wired as the platform wires it (case, demand, booking and reconciliation actors; the
+ * booking subscriptions; the hotel vendor simulators behind real vendor clients), on an embedded
+ * runtime with memory stores and a ManualClock, without the allocation side: tests hand booking a
+ * synthetic wave built from a real search, as allocation would.
+ */
+import { pino } from "pino";
+import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
+import { CaseActor, type CaseSnapshot } from "../../actors/CaseActor.js";
+import { DemandActor } from "../../actors/DemandActor.js";
+import { ReconciliationActor } from "../../actors/ReconciliationActor.js";
+import { type Booking, composeBooking } from "../../services/booking/booking.js";
+import { bookingSubscriptions } from "../../services/booking/booking-subscriptions.js";
+import { demoVendorSettings } from "../../services/hotels/vendor-settings.js";
+import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
+import {
+  SIMULATOR_EXCHANGE_RATES,
+  type VendorSimulators,
+  createVendorSimulators,
+} from "../../services/vendor-sim/simulators.js";
+import { AuditLog } from "../../src/app/audit-log.js";
+import { BOOKING_EVENTS } from "../../src/app/booking/booking-events.js";
+import {
+  type WaveAllocation,
+  type WaveDocument,
+  WAVES_COLLECTION,
+} from "../../src/app/booking/wave-document.js";
+import { CaseChanges } from "../../src/app/cases/case-changes.js";
+import { CaseProjection } from "../../src/app/cases/case-projection.js";
+import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
+import { HotelSearch } from "../../src/app/hotel-search.js";
+import type { Hotel } from "../../src/domain/allocation/dedup.js";
+import type { HotelOffer } from "../../src/domain/allocation/offer.js";
+import { caseIdFor, type PassengerGroup } from "../../src/domain/case.js";
+import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import { money } from "../../src/domain/money.js";
+import { urn } from "../../src/domain/urn.js";
+import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
+import { DocumentPassengerDirectory } from "../../src/passenger-identity/document-passenger-directory.js";
+import { ManualClock, settle } from "../../src/runtime/clock.js";
+import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
+import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
+import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
+import { TenantInventoryVendors } from "../../src/vendors/tenant-vendors.js";
+
+export const ZX = "urn:airline:ZX";
+export const CHECK_IN = "2026-11-21";
+export const CHECK_OUT = "2026-11-22";
+const correlationUrn = "urn:trace:0123456789abcdef0123456789abcdef";
+
+export interface BookingHarness {
+  clock: ManualClock;
+  actors: EmbeddedActorRuntime;
+  bus: EmbeddedEventBus;
+  documents: MemoryDocumentStore;
+  simulators: VendorSimulators;
+  booking: Booking;
+  events: DomainEvent[];
+  /** Every hotel the vendors offer at JFK for the test stay, deduplicated, in search order. */
+  hotels: Hotel[];
+  openCase(name: string, groups: PassengerGroup[]): Promise<string>;
+  /** INITIAL demand for the case, approved by a supervisor. */
+  approvedDemand(caseUrn: string, rooms: number): Promise<string>;
+  /** Stores the wave and publishes `allocation.wave-completed`, as allocation does. */
+  completeWave(
+    wave: Omit<WaveDocument, "_id" | "tenant" | "status" | "createdAt">,
+    autoBook?: boolean,
+  ): Promise<string>;
+  publish(type: string, caseUrn: string, data: unknown): Promise<DomainEvent>;
+  ledger(caseUrn: string): Promise<BookingLedger>;
+  caseSnapshot(caseUrn: string): Promise<CaseSnapshot>;
+  demandState(caseUrn: string): Promise<string | undefined>;
+  eventsOf(type: string, caseUrn?: string): DomainEvent[];
+  /** Lets the outbox and the subscriptions run until `done` holds; fails after a bounded number of rounds. */
+  until(done: () => boolean | Promise<boolean>, what: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Groups of economy passengers; each needs ceil(n / 2) rooms. */
+export function groups(...sizes: number[]): PassengerGroup[] {
+  return sizes.map((size, g) => ({
+    id: `G${g + 1}`,
+    pnr: `PNR00${g + 1}`,
+    passengers: Array.from({ length: size }, (_, p) => ({
+      id: `G${g + 1}-p${p + 1}`,
+      firstName: `First${p + 1}`,
+      lastName: `Last${g + 1}`,
+      tier: "ECONOMY",
+      contact: { email: `g${g + 1}p${p + 1}@example.com`, phone: "+14155550100" },
+    })),
+  }));
+}
+
+/** An allocation of the group to the hotel through `offer`, with the hotel's other offers as alternatives. */
+export function allocate(
+  groupId: string,
+  hotel: Hotel,
+  rooms: number,
+  offer: HotelOffer = hotel.offers[0]!,
+): WaveAllocation {
+  return {
+    groupId,
+    hotelUrn: hotel.hotelUrn,
+    vendor: offer.provider,
+    providerOfferId: offer.providerOfferId,
+    alternatives: hotel.offers
+      .filter((o) => o !== offer)
+      .map((o) => ({ vendor: o.provider, providerOfferId: o.providerOfferId, nightlyRate: o.nightlyRate })),
+    rooms,
+    nights: 1,
+    checkIn: CHECK_IN,
+    checkOut: CHECK_OUT,
+    cost: money(10_000 * rooms, "USD"),
+  };
+}
+
+/** Hotels every offer of which takes a guarantee, with at least `vendors` vendors listing them. */
+export function guaranteeHotels(hotels: readonly Hotel[], vendors = 1): Hotel[] {
+  return hotels.filter(
+    (h) => h.offers.length >= vendors && h.offers.every((o) => o.payments.includes("GUARANTEE")),
+  );
+}
+
+export async function startBookingHarness(
+  options: { retryInMs?: number; maxRetries?: number } = {},
+): Promise<BookingHarness> {
+  const clock = new ManualClock(`${CHECK_IN}T12:00:00Z`);
+  const bus = new EmbeddedEventBus({ clock });
+  const state = new MemoryStateStore();
+  const actors = new EmbeddedActorRuntime({ store: state, bus, clock });
+  for (const actor of [CaseActor, DemandActor, BookingActor, ReconciliationActor]) actors.register(actor);
+  const documents = new MemoryDocumentStore();
+  const audit = new AuditLog(documents, clock);
+  const logger = pino({ level: "silent" });
+
+  const simulators = createVendorSimulators({ seed: "booking-tests", clock });
+  const settingsOf = demoVendorSettings();
+  // Lifted throttles, no client-side retries and a breaker that opens on the first outage: each
+  // test decides every vendor answer with the simulators' fault injection.
+  const vendors = new TenantInventoryVendors({
+    settingsOf: (tenant) => {
+      const settings = settingsOf(tenant);
+      return {
+        ...settings,
+        accounts: settings.accounts.map((a) => ({ ...a, limits: { inventory: 1_000, booking: 1_000 } })),
+      };
+    },
+    mockTransportOf: (vendor) => inProcessTransport(simulators.byId[vendor as SimulatedVendorId]),
+    clock,
+    client: {
+      retry: {
+        booking: { maxAttempts: 1, baseDelayMs: 1, rateLimitedBaseDelayMs: 1, maxDelayMs: 1 },
+        inventory: { maxAttempts: 1, baseDelayMs: 1, rateLimitedBaseDelayMs: 1, maxDelayMs: 1 },
+      },
+      breaker: { failureThreshold: 1, coolDownMs: 30_000 },
+    },
+  });
+  const search = new HotelSearch(vendors, clock, { exchangeRates: SIMULATOR_EXCHANGE_RATES });
+  const projection = new CaseProjection({
+    documents,
+    logins: new DocumentPassengerDirectory(documents),
+    revocations: new CaseRevocations(documents),
+  });
+  const changes = new CaseChanges(actors, projection, audit);
+  const booking = composeBooking({
+    actors,
+    documents,
+    audit,
+    logger,
+    search,
+    vendors,
+    cases: { changes, status: new CaseStatusCommands(actors, changes, audit) },
+    cardOf: () => undefined,
+    settings: { retryInMs: options.retryInMs ?? 30_000, maxRetries: options.maxRetries ?? 3 },
+  });
+  for (const subscription of bookingSubscriptions([ZX], () => ({ booking, logger })))
+    bus.subscribe(subscription);
+  const events: DomainEvent[] = [];
+  bus.subscribe({
+    name: "test-recorder",
+    topic: topicFor({ tenant: ZX }),
+    handler: async (event) => {
+      events.push(event);
+      return "SUCCESS";
+    },
+  });
+  await actors.start();
+
+  const found = await search.searchHotels({
+    tenant: ZX,
+    airport: "JFK",
+    checkIn: CHECK_IN,
+    checkOut: CHECK_OUT,
+    rooms: 1,
+  });
+  const until = async (done: () => boolean | Promise<boolean>, what: string) => {
+    for (let round = 0; round < 400; round++) {
+      if (await done()) return;
+      await settle(3);
+    }
+    throw new Error(`gave up waiting for ${what}; events: ${events.map((e) => e.type).join(", ")}`);
+  };
+  const publish = async (type: string, caseUrn: string, data: unknown) => {
+    const event: DomainEvent = {
+      id: urn("event"),
+      type,
+      tenant: ZX,
+      occurredAt: new Date(clock.now()).toISOString(),
+      correlationUrn,
+      caseUrn,
+      data,
+    };
+    await bus.publish(topicFor(event), event);
+    return event;
+  };
+
+  return {
+    clock,
+    actors,
+    bus,
+    documents,
+    simulators,
+    booking,
+    events,
+    hotels: found.hotels,
+    async openCase(name, passengerGroups) {
+      const result = await actors.invoke(CaseActor, caseIdFor(ZX, name), "open", {
+        tenant: ZX,
+        externalEventId: name,
+        flight: {
+          number: "ZX100",
+          origin: "JFK",
+          destination: "LHR",
+          scheduledDeparture: `${CHECK_IN}T22:00:00Z`,
+          status: "CANCELLED",
+        },
+        nextFlight: { number: "ZX102", scheduledDeparture: `${CHECK_OUT}T18:00:00Z` },
+        passengerGroups,
+        openedBy: "urn:user:supervisor",
+        correlationUrn,
+        intake: { source: "operator" },
+      });
+      return result.snapshot.case.urn;
+    },
+    async approvedDemand(caseUrn, rooms) {
+      const caseId = caseUrn.split(":").at(-1)!;
+      const requested = await actors.invoke(DemandActor, caseId, "request", {
+        tenant: ZX,
+        caseUrn,
+        airport: "JFK",
+        type: "INITIAL",
+        roomsRequested: rooms,
+        requestedBy: "urn:user:operator",
+        correlationUrn,
+      });
+      await actors.invoke(DemandActor, caseId, "approve", {
+        urn: requested.after.urn,
+        by: "urn:user:supervisor",
+        reason: "stranded overnight",
+        correlationUrn,
+      });
+      return requested.after.urn;
+    },
+    async completeWave(wave, autoBook = true) {
+      const waveUrn = urn("wave");
+      const document: WaveDocument = {
+        ...wave,
+        _id: waveUrn,
+        tenant: ZX,
+        status: "COMPLETED",
+        createdAt: new Date(clock.now()).toISOString(),
+      };
+      await documents.collection<WaveDocument>(WAVES_COLLECTION).insert(document);
+      await publish(BOOKING_EVENTS.waveCompleted, wave.caseUrn, {
+        waveUrn,
+        caseUrn: wave.caseUrn,
+        demandUrn: wave.demandUrn,
+        autoBook,
+        allocations: wave.allocations,
+      });
+      return waveUrn;
+    },
+    publish,
+    async ledger(caseUrn) {
+      const ledger = await actors.invoke(BookingActor, caseUrn.split(":").at(-1)!, "snapshot");
+      if (!ledger) throw new Error(`no booking ledger for ${caseUrn}`);
+      return ledger;
+    },
+    async caseSnapshot(caseUrn) {
+      const snapshot = await actors.invoke(CaseActor, caseUrn.split(":").at(-1)!, "snapshot");
+      if (!snapshot) throw new Error(`no case ${caseUrn}`);
+      return snapshot;
+    },
+    async demandState(caseUrn) {
+      const ledger = await actors.invoke(DemandActor, caseUrn.split(":").at(-1)!, "get");
+      return ledger?.demands[0]?.state;
+    },
+    eventsOf(type, caseUrn) {
+      return events.filter((e) => e.type === type && (caseUrn === undefined || e.caseUrn === caseUrn));
+    },
+    until,
+    async close() {
+      await actors.close();
+      await bus.close();
+    },
+  };
+}

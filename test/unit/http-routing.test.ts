@@ -1,0 +1,84 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import Koa from "koa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Principal } from "../../src/http/access.js";
+import { httpConventions, serveRoutes } from "../../src/http/mount.js";
+import { defineRoute, type Route } from "../../src/http/route.js";
+import { ManualClock } from "../../src/runtime/clock.js";
+import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
+
+/** A public GET answering with its own operationId and the path parameters it was given. */
+function answering(operationId: string, path: string): Route {
+  return defineRoute({
+    method: "GET",
+    path,
+    operationId,
+    summary: operationId,
+    tags: ["Test"],
+    access: { kind: "public" },
+    surface: "operator",
+    responses: { 200: { description: "which route answered" } },
+    handler: ({ params }) => ({ status: 200, body: { route: operationId, params } }),
+  });
+}
+
+const routes = [
+  answering("thingById", "/v1/things/:id"),
+  answering("latestThing", "/v1/things/latest"),
+  answering("upperCaseShadow", "/v1/Shadow"),
+  answering("shadowed", "/v1/shadow"),
+];
+
+let server: ReturnType<Koa["listen"]>;
+let base: string;
+
+beforeAll(async () => {
+  const clock = new ManualClock();
+  const app = new Koa();
+  app.use(httpConventions());
+  app.use(
+    serveRoutes(routes, {
+      authenticate: async () => ({}) as Principal,
+      counters: new MemoryCounterStore(clock),
+      clock,
+    }),
+  );
+  server = app.listen(0);
+  await once(server, "listening");
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+async function answer(path: string, method = "GET") {
+  const response = await fetch(base + path, { method });
+  const text = await response.text();
+  return {
+    status: response.status,
+    allow: response.headers.get("allow"),
+    json: text ? JSON.parse(text) : undefined,
+  };
+}
+
+describe("choosing the route of a request", () => {
+  it("prefers a route without parameters to an earlier one with them, whatever the spelling", async () => {
+    for (const path of ["/v1/things/latest", "/v1/things/latest/", "/V1/THINGS/LATEST"]) {
+      expect((await answer(path)).json).toEqual({ route: "latestThing", params: {} });
+    }
+    expect((await answer("/v1/things/t-1")).json).toEqual({ route: "thingById", params: { id: "t-1" } });
+  });
+
+  it("gives a path two routes match in different letter cases to the earlier one", async () => {
+    expect((await answer("/v1/shadow")).json).toEqual({ route: "upperCaseShadow", params: {} });
+    expect((await answer("/v1/Shadow")).json).toEqual({ route: "upperCaseShadow", params: {} });
+  });
+
+  it("answers HEAD like GET without a body, and another method with 405 and Allow", async () => {
+    expect(await answer("/v1/things/latest", "HEAD")).toMatchObject({ status: 200, json: undefined });
+    expect(await answer("/v1/things/latest", "DELETE")).toMatchObject({ status: 405, allow: "HEAD, GET" });
+  });
+});
