@@ -163,7 +163,7 @@ beforeAll(async () => {
     tokens[user] = await t.operatorToken(user);
   tokens.partner = await t.partnerToken("skyhub-zx");
 
-  const hotels = hotelsModule.hotelsOf({ runtime: t.platform.runtime });
+  const hotels = hotelsModule.hotelsOf(t.platform);
   const { simulators } = hotels;
   scenario = await chooseScenario(hotels);
   // Fault 1: one vendor answers every call with 503, from the start.
@@ -331,6 +331,12 @@ describe("end to end: pushed disruption to reservations, vouchers and a review i
       expect(page).toContain(reservation.hotel.name);
     }
     expect(ofType("voucher.issued").length).toBeGreaterThanOrEqual(SMALL.length);
+
+    const detail = await json<{
+      wave: { urn: string; allocations: Array<{ groupId: string; hotelUrn: string }> };
+    }>(await call("GET", `/v1/cases/${enc(caseUrn)}`, "supervisor@zx.demo"), 200);
+    expect(detail.wave.urn).toMatch(/^urn:wave:/);
+    expect(detail.wave.allocations.map((a) => a.groupId)).toEqual(expect.arrayContaining([...SMALL]));
   });
 
   it("the party the full hotel refused is left for review: a PARTIAL_FULFILLMENT item with the agent's recommendations, and demand PARTIAL", async () => {

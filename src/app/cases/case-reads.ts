@@ -1,3 +1,4 @@
+import { latestWaveOf } from "../allocation/wave-documents.js";
 import type { CaseSnapshot, ReservationRecord } from "../../../actors/CaseActor.js";
 import type { CaseStatus, Passenger, PassengerGroup } from "../../domain/case.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
@@ -56,7 +57,7 @@ export interface CaseView {
     origin: PassengerGroup["origin"] | null;
     passengers: PassengerView[];
   }[];
-  wave: { allocations: object[] };
+  wave: { urn?: string; allocations: object[]; totalCost?: unknown; savingsVsMarket?: unknown };
   reservations: Omit<ReservationRecord, "updatedAt">[];
   manualReviewItems: Omit<ReviewItemDocument, "_id" | "tenant" | "airport">[];
   stayPlan: CaseSnapshot["stayPlan"] | null;
@@ -84,11 +85,12 @@ export class CaseReads {
 
   async view(snapshot: CaseSnapshot, options: ReadOptions): Promise<CaseView> {
     const { case: record } = snapshot;
-    const [items, subCases] = await Promise.all([
+    const [items, subCases, wave] = await Promise.all([
       this.documents
         .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
         .findAll({ caseUrn: record.urn }, { sort: { createdAt: 1 } }),
       this.activeSubCases(record.urn),
+      latestWaveOf(this.documents, record.tenant, record.urn),
     ]);
     const local = new Set(snapshot.localResidentGroups);
     const subCaseOf = new Map(subCases.map((s) => [s.groupId, s]));
@@ -113,10 +115,29 @@ export class CaseReads {
         origin: group.origin ?? null,
         passengers: group.passengers.map((p) => passengerView(p, group, snapshot, options)),
       })),
-      // Allocation waves are written by the allocation flow; none exists before it runs.
-      wave: { allocations: [] },
+      // The latest allocation wave; its ranking inputs (why each hotel won or lost) are on GET /allocation/wave/{urn}.
+      wave: wave
+        ? {
+            urn: wave._id,
+            allocations: wave.allocations.map(({ alternatives: _alternatives, ...allocation }) => allocation),
+            totalCost: wave.totalCost,
+            savingsVsMarket: wave.savingsVsMarket,
+          }
+        : { allocations: [] },
       reservations: snapshot.reservations.map(({ updatedAt: _updatedAt, ...reservation }) => reservation),
-      manualReviewItems: items.map(({ _id, tenant, airport, ...item }) => item),
+      manualReviewItems: items.map(
+        ({
+          _id,
+          tenant,
+          airport,
+          priorityRank: _rank,
+          revision: _revision,
+          ...item
+        }: ReviewItemDocument & {
+          priorityRank?: unknown;
+          revision?: unknown;
+        }) => item,
+      ),
       stayPlan: snapshot.stayPlan ?? null,
     };
   }
