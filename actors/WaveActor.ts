@@ -13,13 +13,18 @@ export interface BeginWaveCommand {
   demandUrn?: string;
   /** Automatic triggers (demand approved, batch schedule) skip a demand already handled. */
   automatic: boolean;
+  /**
+   * The event that asked for this wave (a rerun after a policy relaxation): a wave runs once per
+   * request, however often the event is delivered.
+   */
+  requestId?: string;
 }
 
 export type WaveBeginning =
   | { kind: "started"; waveUrn: string; sequence: number }
   /** Another wave of the case is running. */
   | { kind: "busy"; waveUrn: string }
-  /** An automatic trigger for a demand that a wave (or a policy violation) already handled. */
+  /** An automatic trigger for a demand, or a request, that a wave (or a policy violation) already handled. */
   | { kind: "handled"; outcome: string };
 
 /** `allocation.wave-completed` (hand-off 2): booking books the allocations when `autoBook`. */
@@ -69,10 +74,12 @@ export interface WaveLedger {
   caseUrn: string;
   /** Waves numbered so far. */
   sequence: number;
-  running?: { waveUrn: string; leaseUntil: number };
+  running?: { waveUrn: string; leaseUntil: number; requestId?: string };
   latestWaveUrn?: string;
   /** Demand URN → the wave URN (or `policy-violation`) that handled it. */
   handledDemands: Record<string, string>;
+  /** Request (event) id → the wave URN (or `policy-violation`) that handled it. */
+  handledRequests?: Record<string, string>;
 }
 
 const LEDGER = "ledger";
@@ -103,9 +110,16 @@ export class WaveActor {
     }
     const handled = command.demandUrn && ledger.handledDemands[command.demandUrn];
     if (command.automatic && handled) return { kind: "handled", outcome: handled };
+    const requested = command.requestId && ledger.handledRequests?.[command.requestId];
+    if (requested) return { kind: "handled", outcome: requested };
     const sequence = ledger.sequence + 1;
     const waveUrn = waveUrnFor(this.context.actorId, sequence);
-    this.save({ ...ledger, sequence, running: { waveUrn, leaseUntil: now + WAVE_LEASE_MS } });
+    const running = {
+      waveUrn,
+      leaseUntil: now + WAVE_LEASE_MS,
+      ...(command.requestId ? { requestId: command.requestId } : {}),
+    };
+    this.save({ ...ledger, sequence, running });
     return { kind: "started", waveUrn, sequence };
   }
 
@@ -115,11 +129,12 @@ export class WaveActor {
     const { running, ...rest } = ledger;
     const next: WaveLedger = { ...rest };
     const { outcome } = command;
+    const handledBy = outcome.kind === "completed" ? command.waveUrn : "policy-violation";
     if (outcome.kind !== "failed" && command.demandUrn) {
-      next.handledDemands = {
-        ...ledger.handledDemands,
-        [command.demandUrn]: outcome.kind === "completed" ? command.waveUrn : "policy-violation",
-      };
+      next.handledDemands = { ...ledger.handledDemands, [command.demandUrn]: handledBy };
+    }
+    if (outcome.kind !== "failed" && running?.requestId) {
+      next.handledRequests = { ...ledger.handledRequests, [running.requestId]: handledBy };
     }
     if (outcome.kind === "completed") {
       next.latestWaveUrn = command.waveUrn;

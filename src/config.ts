@@ -59,6 +59,8 @@ export interface Config {
   seedDemoPolicies: boolean;
   /** Minutes between two reconciliation polls of each hotel vendor (spec 6.3: 5 to 60). */
   vendorReconciliationMinutes: number;
+  /** Base URL of the vendor-sim app (distributed runtime); unset = simulators in process. */
+  vendorSimUrl: string | undefined;
   build: string;
   apiVersion: string;
   region: string;
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demandOnIntake: onOff(env.DEMAND_ON_INTAKE, true, "DEMAND_ON_INTAKE"),
     seedDemoPolicies: onOff(env.DEMO_POLICIES, true, "DEMO_POLICIES"),
     vendorReconciliationMinutes: inRange(env.VENDOR_RECONCILIATION_MINUTES, 15, 5, 60, "VENDOR_RECONCILIATION_MINUTES"),
+    vendorSimUrl: env.VENDOR_SIM_URL?.replace(/\/+$/, "") || undefined,
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

@@ -26,7 +26,8 @@ const attemptedHotelSchema = {
     reason: {
       type: "string",
       description:
-        "rate-not-available, payment-refused, vendor-refused, vendor-unavailable, vendor-not-enabled or cancelled-by-hotel",
+        "rate-not-available, payment-refused, vendor-refused, vendor-unavailable, vendor-not-enabled, " +
+        "cancelled-by-hotel, or for a direct contract contract-exhausted or contract-not-covering",
     },
     providerError: { type: "string", description: "The vendor's own error code, e.g. RATE_NOT_AVAILABLE" },
   },

@@ -3,6 +3,7 @@ import { AcceptedPayments } from "../../src/app/booking/accepted-payments.js";
 import { BookRooms } from "../../src/app/booking/book-rooms.js";
 import { BookingFlow, type BookingSettings } from "../../src/app/booking/booking-flow.js";
 import { BookingOutcomes } from "../../src/app/booking/booking-outcomes.js";
+import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
 import { GroupBooker } from "../../src/app/booking/group-booker.js";
 import { ManualReservations } from "../../src/app/booking/manual-reservations.js";
 import type { BookingCard } from "../../src/app/booking/payment-choice.js";
@@ -16,6 +17,7 @@ import type { CaseStatusCommands } from "../../src/app/cases/case-status.js";
 import { DemandIndex } from "../../src/app/demand/demand-index.js";
 import type { HotelSearch } from "../../src/app/hotel-search.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
+import type { Clock } from "../../src/runtime/clock.js";
 import type { DocumentStore } from "../../src/runtime/document-store.js";
 import type { InventoryVendors } from "../../src/vendors/vendor-port.js";
 import { casesOf } from "../cases/cases.js";
@@ -38,6 +40,7 @@ export interface Booking {
 export interface BookingDeps {
   actors: ActorRuntime;
   documents: DocumentStore;
+  clock: Clock;
   audit: AuditLog;
   logger: Logger;
   search: HotelSearch;
@@ -57,6 +60,7 @@ export function bookingOf(context: ModuleContext): Booking {
     booking = composeBooking({
       actors: context.runtime.actors,
       documents: context.runtime.documents,
+      clock: context.runtime.clock,
       audit: context.audit,
       logger: context.logger,
       search: hotels.search,
@@ -73,13 +77,15 @@ export function composeBooking(deps: BookingDeps): Booking {
   const { actors, documents, audit, logger, vendors } = deps;
   const waves = new WaveReader(documents);
   const reservations = new ReservationIndex(documents);
+  const contracts = new DirectContracts(documents, deps.clock);
   const flow = new BookingFlow({
     actors,
     waves,
     reservations,
     search: deps.search,
     vendors,
-    booker: new GroupBooker(vendors),
+    booker: new GroupBooker(vendors, contracts),
+    contracts,
     payments: new AcceptedPayments(documents),
     cardOf: deps.cardOf,
     logger,

@@ -1,5 +1,6 @@
 import { BATCH_DUE_EVENT, type BatchScope } from "../../actors/AllocationScheduleActor.js";
 import type { DemandApprovedData } from "../../actors/DemandActor.js";
+import type { RerunRequestedData } from "../../src/app/allocation/allocation-triggers.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import type { DeliveryResult, Subscription } from "../../src/runtime/event-bus.js";
@@ -9,9 +10,10 @@ import { automationSettingsOf } from "./automation-settings.js";
 
 /**
  * What starts allocation by itself, per tenant topic: a new case asks for its rooms (INITIAL
- * demand), approved demand runs a wave (ON_DEMAND) or arms the airport's schedule (BATCH), and the
- * schedule's reminder runs the waiting waves. Each handler is idempotent whatever the delivery:
- * a case's INITIAL demand is created once, and an automatic wave runs once per demand (WaveActor).
+ * demand), approved demand runs a wave (ON_DEMAND) or arms the airport's schedule (BATCH), the
+ * schedule's reminder runs the waiting waves, and a relaxed policy (manual review) reruns the
+ * case's wave. Each handler is idempotent whatever the delivery: a case's INITIAL demand is created
+ * once, an automatic wave runs once per demand and a rerun once per request (WaveActor).
  */
 export function allocationSubscriptions(
   context: () => ModuleContext,
@@ -49,6 +51,19 @@ export function allocationSubscriptions(
         handler: (event) =>
           handled(context, event, async () => {
             await allocationOf(context()).triggers.onBatchDue(event.data as BatchScope, event.correlationUrn);
+          }),
+      },
+      {
+        name: `hotels.rerun-on-relaxation.${tenant}`,
+        topic,
+        types: ["allocation.rerun-requested"],
+        handler: (event) =>
+          handled(context, event, async () => {
+            await allocationOf(context()).triggers.onRerunRequested(
+              event.data as RerunRequestedData,
+              event.id,
+              event.correlationUrn,
+            );
           }),
       },
     ];

@@ -8,6 +8,7 @@ import { DemandIndex } from "../../src/app/demand/demand-index.js";
 import { ContractBook } from "../../src/app/hotels/contracts.js";
 import { HotelCatalogIndex } from "../../src/app/hotels/hotel-catalog.js";
 import { HotelQueries } from "../../src/app/hotels/hotel-queries.js";
+import { PolicyOverrides } from "../../src/app/manual-review/policy-overrides.js";
 import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { convert } from "../../src/domain/money.js";
 import { casesOf } from "../cases/cases.js";
@@ -66,6 +67,7 @@ function build(context: ModuleContext): Allocation {
     contracts,
     catalog,
     cases: casesOf(context).status,
+    overrides: new PolicyOverrides(documents, clock),
   });
   const reads = new WaveReads(actors, documents);
   return {

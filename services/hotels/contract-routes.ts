@@ -78,6 +78,11 @@ const contractSchema = {
     createdAt: timestampSchema,
     updatedBy: urnSchema,
     updatedAt: timestampSchema,
+    roomsTaken: {
+      type: "object",
+      description: "Rooms direct reservations hold under the contract, per night (YYYY-MM-DD)",
+      additionalProperties: { type: "integer", minimum: 0 },
+    },
   },
 } as const;
 
@@ -106,7 +111,8 @@ const analysisSchema = {
   },
 } as const;
 
-function view({ _id, ...contract }: ContractDocument) {
+/** Each reservation's hold is booking's bookkeeping; the rooms taken per night are what a supervisor reads. */
+function view({ _id, holds, ...contract }: ContractDocument) {
   return contract;
 }
 

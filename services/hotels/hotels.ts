@@ -3,25 +3,26 @@
  * the time-boxed search, built once per runtime so that routes, waves and booking share the same
  * clients (their tokens, token buckets and circuit breakers) and the same offer cache.
  *
- * Vendors are reached in-process: the embedded default runs the simulators inside this process,
- * and so does a Dapr deployment until the composition root is given the vendor-sim app's address.
+ * Vendors are reached in process on the embedded default (the simulators run inside this process),
+ * or over HTTP when the vendor-sim app's address is configured (`VENDOR_SIM_URL`, distributed
+ * runtime): each vendor then answers at `<url>/<vendor id>`, through the same clients.
  */
 import { HotelSearch } from "../../src/app/hotel-search.js";
 import type { ExchangeRates } from "../../src/domain/money.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
+import { httpTransport } from "../../src/vendors/http-transport.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
 import { TenantInventoryVendors } from "../../src/vendors/tenant-vendors.js";
+import type { VendorTransport } from "../../src/vendors/vendor-transport.js";
 import type { SimulatedVendorId } from "../vendor-sim/catalog.js";
 import {
   SIMULATOR_EXCHANGE_RATES,
   type VendorSimulators,
   createVendorSimulators,
 } from "../vendor-sim/simulators.js";
+import { DEMO_INVENTORY_SEED } from "../vendor-sim/vendor-sim-service.js";
 import type { ModuleContext } from "../module.js";
 import { demoVendorSettings } from "./vendor-settings.js";
-
-/** The simulators' seed: the same hotels, ids and prices on every start. */
-export const DEMO_VENDOR_SEED = "disruption-demo";
 
 /**
  * The simulators' table, plus the currencies policies are written in that no simulator sells in
@@ -34,6 +35,10 @@ export const PLATFORM_EXCHANGE_RATES: ExchangeRates = {
 };
 
 export interface Hotels {
+  /**
+   * The simulators built from the demo seed. With a vendor-sim URL they take no traffic: they only
+   * give the catalog, which the vendor-sim app builds from the same seed.
+   */
   simulators: VendorSimulators;
   vendors: TenantInventoryVendors;
   search: HotelSearch;
@@ -43,25 +48,26 @@ export interface Hotels {
 const built = new WeakMap<Runtime, Hotels>();
 
 /** The same simulators, clients and search cache for every caller on one runtime. */
-export function hotelsOf(context: Pick<ModuleContext, "runtime">): Hotels {
+export function hotelsOf(context: Pick<ModuleContext, "runtime" | "config">): Hotels {
   let hotels = built.get(context.runtime);
   if (!hotels) {
-    hotels = build(context.runtime);
+    hotels = build(context.runtime, context.config.vendorSimUrl);
     built.set(context.runtime, hotels);
   }
   return hotels;
 }
 
-function build(runtime: Runtime): Hotels {
+function build(runtime: Runtime, vendorSimUrl: string | undefined): Hotels {
   const { clock } = runtime;
-  const simulators = createVendorSimulators({ seed: DEMO_VENDOR_SEED, clock });
+  const simulators = createVendorSimulators({ seed: DEMO_INVENTORY_SEED, clock });
+  const inProcess = (vendor: string): VendorTransport => {
+    const simulator = simulators.byId[vendor as SimulatedVendorId];
+    if (!simulator) throw new Error(`No simulator for vendor "${vendor}"`);
+    return inProcessTransport(simulator);
+  };
   const vendors = new TenantInventoryVendors({
     settingsOf: demoVendorSettings(),
-    mockTransportOf: (vendor) => {
-      const simulator = simulators.byId[vendor as SimulatedVendorId];
-      if (!simulator) throw new Error(`No simulator for vendor "${vendor}"`);
-      return inProcessTransport(simulator);
-    },
+    mockTransportOf: vendorSimUrl ? (vendor) => httpTransport(`${vendorSimUrl}/${vendor}`) : inProcess,
     clock,
   });
   const exchangeRates = PLATFORM_EXCHANGE_RATES;

@@ -165,6 +165,18 @@ export const waveSchema = {
     demandUrn: { type: ["string", "null"] },
     policyUrn: urnOf("policy"),
     policyVersion: { type: "integer" },
+    policyOverride: {
+      type: "object",
+      description:
+        "Present when the case's policy override (manual review's relax) applied: the gates read the policy " +
+        "with these constraint fields changed (null removes one)",
+      properties: {
+        fields: { type: "object" },
+        by: urnSchema,
+        reason: { type: "string" },
+        at: timestampSchema,
+      },
+    },
     status: { type: "string", enum: ["COMPLETED"] },
     trigger: {
       type: "object",
@@ -172,6 +184,10 @@ export const waveSchema = {
         kind: { type: "string", enum: ["demand-approved", "batch", "manual", "rerun"] },
         by: urnSchema,
         rerunOf: urnOf("wave"),
+        reviewItemUrn: {
+          ...urnOf("review-item"),
+          description: "The review item whose relaxation the rerun applies",
+        },
       },
     },
     autoBook: { type: "boolean", description: "Booking books the allocations without being asked" },

@@ -3,8 +3,12 @@ import type { ModuleContext } from "../module.js";
 import { createVendorSimulators } from "./simulators.js";
 import { createVendorSimApp } from "./vendor-sim-app.js";
 
-/** The seed of the demo inventory: the same hotels, rooms and prices on every start. */
-export const DEMO_INVENTORY_SEED = 20261121;
+/**
+ * The seed of the demo inventory: the same hotels, rooms and prices on every start, and in every
+ * process: the API and worker apps build their hotel catalog from it (services/hotels/hotels.ts)
+ * while this app sells those hotels.
+ */
+export const DEMO_INVENTORY_SEED = "disruption-demo";
 
 /**
  * In the distributed runtime the vendor simulators are an app of their own (app id vendor-sim),

@@ -30,7 +30,9 @@ export type ReservationPayment = "GUARANTEE" | "CARD" | "OUT_OF_BAND";
  * One hotel the booking tried for a group and why it did not take it (spec 2.5 attemptedHotels):
  * `rate-not-available` (the offer went stale), `payment-refused`, `vendor-refused` (another
  * permanent refusal), `vendor-unavailable` (open circuit or retries exhausted), `vendor-not-enabled`
- * (the tenant no longer uses that vendor), `cancelled-by-hotel` (found by reconciliation).
+ * (the tenant no longer uses that vendor), `cancelled-by-hotel` (found by reconciliation); for a
+ * direct contract, `contract-exhausted` (too few rooms left some night of the stay) and
+ * `contract-not-covering` (the contract is gone or no longer covers the stay).
  */
 export interface AttemptedHotel {
   hotelUrn: string;

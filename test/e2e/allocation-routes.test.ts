@@ -85,7 +85,7 @@ describe("POST /v1/cases/{urn}/allocate and POST /v1/allocation/allocate", () =>
 
   it("names the vendors that did not answer in partialFailures, and allocates with the others", async () => {
     const { urn } = await waitingCase([["ECONOMY"]]);
-    const vendorB = hotelsOf({ runtime: p.t.platform.runtime }).simulators.byId["vendor-b"];
+    const vendorB = hotelsOf(p.t.platform).simulators.byId["vendor-b"];
     await json(await p.t.call("POST", "/hotels/cache/invalidate?airport=ORD", supervisor), 200);
     vendorB.configureFaults({ latency: { fixedMs: 2_500, jitterMs: 0 } });
     try {

@@ -127,7 +127,7 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
   let excludedChain: string;
 
   beforeAll(async () => {
-    const boston = hotelsOf({ runtime: p.t.platform.runtime }).simulators.catalog.atAirport("BOS");
+    const boston = hotelsOf(p.t.platform).simulators.catalog.atAirport("BOS");
     excludedChain = boston.find((h) => h.chain && (h.stars ?? 0) >= 4 && h.distanceKm <= 12)!.chain!.chainId;
     await p.activePolicy("ZX", "BOS", {
       constraints: {

@@ -98,7 +98,7 @@ function allocation(groupId: string, hotel: Hotel) {
 
 /** What allocation leaves behind: a `waves` document and `allocation.wave-completed` (autoBook off). */
 async function completeWave(caseUrn: string): Promise<string> {
-  const { hotels } = await hotelsOf({ runtime: t.platform.runtime }).search.searchHotels({
+  const { hotels } = await hotelsOf(t.platform).search.searchHotels({
     tenant: ZX,
     airport: "JFK",
     checkIn: CHECK_IN,

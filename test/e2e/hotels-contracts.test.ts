@@ -1,5 +1,5 @@
 import { deflateSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hotelsOf } from "../../services/hotels/hotels.js";
 import { urn } from "../../src/domain/urn.js";
 import { allocationPlatform, enc, json } from "./allocation-fixture.js";
@@ -12,7 +12,7 @@ let hotelUrn: string;
 beforeAll(async () => {
   p = await allocationPlatform();
   supervisor = await p.token("supervisor@zx.demo");
-  const jfk = hotelsOf({ runtime: p.t.platform.runtime }).simulators.catalog.atAirport("JFK");
+  const jfk = hotelsOf(p.t.platform).simulators.catalog.atAirport("JFK");
   const hotel = jfk
     .filter((h) => (h.stars ?? 0) >= 3 && h.distanceKm < 10 && h.vendors.length >= 2)
     .sort((a, b) => a.distanceKm - b.distanceKm)[0]!;
@@ -34,6 +34,8 @@ const terms = () => ({
 
 describe("direct contracts (GET/POST /v1/contracts)", () => {
   let contract: any;
+  /** The case of the wave test, and the allocations its wave made under the contract. */
+  let housed: { caseUrn: string; direct: any[] };
 
   beforeAll(async () => {
     contract = await json(
@@ -82,6 +84,7 @@ describe("direct contracts (GET/POST /v1/contracts)", () => {
     );
     const direct = wave.allocations.filter((a: any) => a.providerOfferId === contract.urn);
     expect(direct.length).toBeGreaterThan(0);
+    housed = { caseUrn, direct };
     const hotel = wave.hotels.find((h: any) => h.hotelUrn === hotelUrn);
     const contractOffer = hotel.offers.find((o: any) => o.providerOfferId === contract.urn);
     const market = contractOffer.marketNightlyRate.amountMinor;
@@ -102,6 +105,59 @@ describe("direct contracts (GET/POST /v1/contracts)", () => {
     const saved = direct.reduce((sum: number, a: any) => sum + a.savingsVsMarket.amountMinor, 0);
     expect(wave.savingsVsMarket).toEqual({ amountMinor: saved, currency: "USD" });
     expect(saved).toBeGreaterThan(0);
+  });
+
+  it("books what the wave allocated under it as direct reservations, taking the rooms from the contract", async () => {
+    const { caseUrn, direct } = housed;
+    const reservationsOf = async () =>
+      (await json(await p.t.call("GET", `/v1/booking/cases/${enc(caseUrn)}/reservations`, supervisor), 200))
+        .items as any[];
+    await vi.waitFor(
+      async () => {
+        const groups = direct.map((a) => a.groupId);
+        const confirmed = (await reservationsOf()).filter(
+          (r) => r.status === "CONFIRMED" && groups.includes(r.groupId),
+        );
+        expect(confirmed.map((r) => r.groupId).sort()).toEqual(groups.sort());
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    for (const allocation of direct) {
+      const reservation = (await reservationsOf()).find((r) => r.groupId === allocation.groupId);
+      expect(reservation.urn).toBe(
+        `urn:reservation:${reservation.id}:vendor:direct-contract:status:confirmed`,
+      );
+      expect(reservation).toMatchObject({
+        vendor: "direct-contract",
+        providerOfferId: contract.urn,
+        hotel: { hotelUrn },
+        rooms: allocation.rooms,
+        checkIn: allocation.checkIn,
+        checkOut: allocation.checkOut,
+        payment: "GUARANTEE",
+        cost: { amountMinor: 4_500 * allocation.rooms * allocation.nights, currency: "USD" },
+      });
+      const voucher = await p.t.call(
+        "GET",
+        `/v1/booking/reservations/${enc(reservation.urn)}/voucher/html`,
+        supervisor,
+      );
+      expect(voucher.status).toBe(200);
+      expect(await voucher.text()).toContain(reservation.confirmationNumber);
+    }
+
+    const [listed] = (
+      await json(await p.t.call("GET", "/v1/contracts?airport=JFK", supervisor), 200)
+    ).items.filter((c: any) => c.urn === contract.urn);
+    const taken: Record<string, number> = {};
+    for (const allocation of direct) {
+      for (let night = 0; night < allocation.nights; night++) {
+        const date = new Date(Date.parse(allocation.checkIn) + night * 86_400_000).toISOString().slice(0, 10);
+        taken[date] = (taken[date] ?? 0) + allocation.rooms;
+      }
+    }
+    expect(listed.roomsTaken).toEqual(taken);
+    expect(listed.holds).toBeUndefined();
   });
 
   it.each([

@@ -15,7 +15,7 @@ const token = async (who: string) => {
   tokens[who] ??= await t.operatorToken(who);
   return tokens[who]!;
 };
-const simulators = () => hotelsOf({ runtime: t.platform.runtime }).simulators;
+const simulators = () => hotelsOf(t.platform).simulators;
 
 beforeAll(async () => {
   clock = new ManualClock(Date.now());

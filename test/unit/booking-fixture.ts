@@ -167,6 +167,7 @@ export async function startBookingHarness(
   const booking = composeBooking({
     actors,
     documents,
+    clock,
     audit,
     logger,
     search,

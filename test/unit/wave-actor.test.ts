@@ -145,6 +145,29 @@ describe("WaveActor", () => {
     expect(await begin(true)).toEqual({ kind: "started", waveUrn: `urn:wave:${caseId}.2`, sequence: 2 });
   });
 
+  it("runs a requested wave once per request, and again for a request whose wave failed", async () => {
+    const { actors } = await setup();
+    const request = (requestId: string) =>
+      actors.invoke(WaveActor, caseId, "begin", { tenant, caseUrn, demandUrn, automatic: false, requestId });
+    const finish = (waveUrn: string, kind: "completed" | "failed") =>
+      actors.invoke(WaveActor, caseId, "finish", {
+        waveUrn,
+        demandUrn,
+        outcome: kind === "completed" ? { kind, completed: completed(waveUrn) } : { kind },
+        correlationUrn,
+      });
+
+    const failed = await request("urn:event:rerun-1");
+    if (failed.kind !== "started") throw new Error("expected a start");
+    await finish(failed.waveUrn, "failed");
+    const retried = await request("urn:event:rerun-1");
+    if (retried.kind !== "started") throw new Error("expected a start after the failure");
+    await finish(retried.waveUrn, "completed");
+
+    expect(await request("urn:event:rerun-1")).toEqual({ kind: "handled", outcome: retried.waveUrn });
+    expect((await request("urn:event:rerun-2")).kind).toBe("started");
+  });
+
   it("ignores the finish of a wave that is no longer the running one", async () => {
     const { actors, clock, events, begin } = await setup();
     const stale = await begin(true);

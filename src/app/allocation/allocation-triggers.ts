@@ -11,11 +11,23 @@ import type { DocumentStore } from "../../runtime/document-store.js";
 import { caseRefOf } from "../cases/case-changes.js";
 import { policyForCase } from "../demand/case-policy.js";
 import { DEMANDS_COLLECTION, type DemandDocument } from "../demand/demand-index.js";
+import type { ConstraintOverride } from "../manual-review/policy-overrides.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
 import type { AllocationWaves, WaveResult } from "./allocation-waves.js";
+import { latestWaveOf } from "./wave-documents.js";
 
 /** Who starts the waves the platform runs by itself. */
 export const ALLOCATION_ACTOR = "urn:system:allocation";
+
+/** `allocation.rerun-requested`: manual review relaxed the case's policy (its `relax` action). */
+export interface RerunRequestedData {
+  caseUrn: string;
+  reason: string;
+  reviewItemUrn: string;
+  requestedBy: string;
+  /** What this relaxation changed; the wave reads every relaxation of the case, merged, from `policy-overrides`. */
+  fields: ConstraintOverride;
+}
 
 export type ApprovalOutcome =
   | WaveResult
@@ -25,7 +37,8 @@ export type ApprovalOutcome =
 /**
  * When waves run by themselves (spec 2.4 mode, 3.1 "allocation job enqueued"): as soon as demand is
  * approved under an ON_DEMAND policy (or no policy at all, which sends the case to manual review),
- * and on the airport's 15-minute schedule under a BATCH policy.
+ * on the airport's 15-minute schedule under a BATCH policy, and when manual review relaxed a
+ * case's policy.
  */
 export class AllocationTriggers {
   constructor(
@@ -51,6 +64,36 @@ export class AllocationTriggers {
       caseUrn: record.urn,
       demandUrn: data.demandUrn,
       trigger: { kind: "demand-approved", by: ALLOCATION_ACTOR },
+      correlationUrn,
+    });
+  }
+
+  /**
+   * The case's wave again, now under its relaxed policy (the wave reads the override), for the
+   * demand its latest wave served. The platform runs it and books what it allocates: the groups
+   * that were not booked get booked, and those already holding a reservation are left out of the
+   * wave (and booking never books a group twice). Once per request, however often it is delivered.
+   */
+  async onRerunRequested(
+    data: RerunRequestedData,
+    requestId: string,
+    correlationUrn: string,
+  ): Promise<WaveResult> {
+    const { actors, documents, waves } = this.deps;
+    const record = await actors.invoke(CaseActor, caseRefOf(data.caseUrn).id, "get");
+    if (!record) throw new DomainError("not-found", "case", `No case ${data.caseUrn}`);
+    const latest = await latestWaveOf(documents, record.tenant, record.urn);
+    return waves.run({
+      caseUrn: record.urn,
+      ...(latest?.demandUrn ? { demandUrn: latest.demandUrn } : {}),
+      trigger: {
+        kind: "rerun",
+        by: ALLOCATION_ACTOR,
+        ...(latest ? { rerunOf: latest.urn } : {}),
+        reviewItemUrn: data.reviewItemUrn,
+      },
+      autoBook: true,
+      requestId,
       correlationUrn,
     });
   }

@@ -20,6 +20,7 @@ import { policyForCase } from "../demand/case-policy.js";
 import type { HotelSearch, HotelSearchResult } from "../hotel-search.js";
 import type { ContractBook } from "../hotels/contracts.js";
 import type { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
+import { applyOverride, type PolicyOverrides } from "../manual-review/policy-overrides.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
 import { utcOffsetMinutesAt } from "./airport-time.js";
 import { policyCurrencyOf } from "./policy-currency.js";
@@ -31,6 +32,7 @@ import {
   type WaveAllocation,
   type WaveDocument,
   type WaveHotelRecord,
+  type WavePolicyOverride,
   type WaveRankingInput,
   type WaveTrigger,
   WAVES_COLLECTION,
@@ -51,6 +53,8 @@ export interface AllocationWavesDeps {
   contracts: ContractBook;
   catalog: HotelCatalogIndex;
   cases: Pick<CaseStatusCommands, "toManualReview">;
+  /** Per-case relaxations of the policy (manual review's `relax`), applied to every wave of the case. */
+  overrides: Pick<PolicyOverrides, "of">;
 }
 
 export interface WaveRequest {
@@ -60,6 +64,13 @@ export interface WaveRequest {
   trigger: WaveTrigger;
   /** The operator who asked, checked against the case; absent for the platform's own triggers. */
   principal?: OperatorPrincipal;
+  /**
+   * Book the allocations as soon as the wave completes, whatever the policy says (a rerun after a
+   * relaxation). Absent: automatic triggers book when the policy auto-approves or is ON_DEMAND.
+   */
+  autoBook?: boolean;
+  /** The event that asked for the wave: it runs once per request (see WaveActor.begin). */
+  requestId?: string;
   correlationUrn: string;
 }
 
@@ -108,6 +119,7 @@ export class AllocationWaves {
       caseUrn,
       demandUrn: demand.urn,
       automatic: request.trigger.kind === "demand-approved" || request.trigger.kind === "batch",
+      ...(request.requestId ? { requestId: request.requestId } : {}),
     });
     if (beginning.kind === "handled") {
       return { outcome: "already-handled", caseUrn, handledBy: beginning.outcome };
@@ -179,13 +191,29 @@ export class AllocationWaves {
     const { request, snapshot, progress } = run;
     const record = snapshot.case;
     const airport = await this.airport(record.flight.origin);
-    const policy = await policyForCase(this.deps.policies, record);
-    if (!policy) {
+    const resolved = await policyForCase(this.deps.policies, record);
+    if (!resolved) {
       const reason = `No active policy of ${record.tenant} matches airport ${airport.code} and the passengers' tiers`;
       await this.deps.cases.toManualReview(record.urn, { reason, correlationUrn: request.correlationUrn });
       return { outcome: "manual-review", caseUrn: record.urn, reason };
     }
-    await progress.progress(0.1, `policy ${policy.urn} version ${policy.version}`);
+    const override = await this.deps.overrides.of(record.tenant, record.urn);
+    const policyOverride: WavePolicyOverride | undefined = override && {
+      fields: override.fields,
+      by: override.by,
+      reason: override.reason,
+      at: override.at,
+    };
+    const policy: Policy = {
+      ...resolved,
+      constraints: applyOverride(resolved.constraints, policyOverride?.fields),
+    };
+    await progress.progress(
+      0.1,
+      `policy ${policy.urn} version ${policy.version}${
+        policyOverride ? ` relaxed for the case: ${Object.keys(policyOverride.fields).join(", ")}` : ""
+      }`,
+    );
 
     const needs = stayNeedsOf(
       snapshot,
@@ -239,6 +267,7 @@ export class AllocationWaves {
     const wave = this.waveDocument({
       ...run,
       policy,
+      ...(policyOverride ? { policyOverride } : {}),
       needs,
       stay,
       search,
@@ -258,7 +287,9 @@ export class AllocationWaves {
     demand: Demand;
     waveUrn: string;
     sequence: number;
+    /** With the case's override applied. */
     policy: Policy;
+    policyOverride?: WavePolicyOverride;
     needs: CaseStayNeeds;
     stay: WaveStay;
     search: HotelSearchResult;
@@ -279,9 +310,10 @@ export class AllocationWaves {
       demandUrn: run.demand.urn,
       policyUrn: policy.urn,
       policyVersion: policy.version,
+      ...(run.policyOverride ? { policyOverride: run.policyOverride } : {}),
       status: "COMPLETED",
       trigger: request.trigger,
-      autoBook: automatic && (policy.autoApproveDemand || policy.mode === "ON_DEMAND"),
+      autoBook: request.autoBook ?? (automatic && (policy.autoApproveDemand || policy.mode === "ON_DEMAND")),
       currency: run.currency,
       groups: run.needs.groups.map((g) => ({
         ...g,

@@ -4,6 +4,7 @@ import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wa
 import type { Money } from "../../domain/money.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import type { MissingVendor } from "../hotel-search.js";
+import type { ConstraintOverride } from "../manual-review/policy-overrides.js";
 
 /** Completed allocation waves (spec 2.6), one document per wave. */
 export const WAVES_COLLECTION = "waves";
@@ -22,6 +23,17 @@ export interface WaveTrigger {
   by: string;
   /** For a rerun: the wave it reruns. */
   rerunOf?: string;
+  /** For a rerun a review item asked for, after relaxing the case's policy there. */
+  reviewItemUrn?: string;
+}
+
+/** The case's policy override (field-manual `relax`) a wave applied on top of its policy's constraints. */
+export interface WavePolicyOverride {
+  fields: ConstraintOverride;
+  /** The latest relaxation's author, reason and time. */
+  by: string;
+  reason: string;
+  at: string;
 }
 
 /** A group the wave set out to house. */
@@ -109,6 +121,8 @@ export interface WaveDocument extends Doc {
   demandUrn: string | null;
   policyUrn: string;
   policyVersion: number;
+  /** Present when the case's policy override applied: the gates read the policy with these fields changed. */
+  policyOverride?: WavePolicyOverride;
   status: "COMPLETED";
   trigger: WaveTrigger;
   /** Booking books the allocations as soon as the wave completes. */

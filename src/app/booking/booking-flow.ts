@@ -23,6 +23,7 @@ import { caseRefOf } from "../cases/case-changes.js";
 import type { AcceptedPayments } from "./accepted-payments.js";
 import { bookingCandidates, type OfferCandidate } from "./booking-candidates.js";
 import type { GroupRequestedData } from "./booking-events.js";
+import { type DirectContracts, isDirect } from "./direct-contracts.js";
 import type { GroupBooker, GroupBookingOutcome } from "./group-booker.js";
 import type { BookingCard } from "./payment-choice.js";
 import type { ReservationIndex } from "./reservation-index.js";
@@ -51,6 +52,8 @@ export interface BookingFlowDeps {
   search: HotelSearch;
   vendors: InventoryVendors;
   booker: GroupBooker;
+  /** Where direct reservations give their rooms back when cancelled. */
+  contracts: DirectContracts;
   payments: AcceptedPayments;
   cardOf: (tenant: string) => BookingCard | undefined;
   logger: Logger;
@@ -333,11 +336,11 @@ export class BookingFlow {
     });
     if (!confirmed.accepted || !confirmed.reservation) {
       // Another worker took the group over meanwhile and books it: give this booking back.
-      await this.cancelAtVendor(
-        context.ref.tenant,
-        outcome.reservation.provider,
-        outcome.reservation.reservationId,
-      );
+      await this.cancelBooked(context.ref.tenant, {
+        vendor: outcome.reservation.provider,
+        vendorReservationId: outcome.reservation.reservationId,
+        providerOfferId: outcome.reservation.providerOfferId,
+      });
       return this.statusOf(actorId, booking.key, booking.groupId, "in-progress");
     }
     await this.deps.reservations.record(confirmed);
@@ -355,7 +358,11 @@ export class BookingFlow {
     for (const old of replaced) {
       if (
         old.vendorReservationId &&
-        !(await this.cancelAtVendor(ref.tenant, old.vendor, old.vendorReservationId))
+        !(await this.cancelBooked(ref.tenant, {
+          vendor: old.vendor,
+          vendorReservationId: old.vendorReservationId,
+          providerOfferId: old.providerOfferId,
+        }))
       ) {
         continue;
       }
@@ -370,16 +377,22 @@ export class BookingFlow {
   }
 
   /**
+   * Cancels a booked reservation at its vendor, or gives a direct one's rooms back to its contract.
    * Best effort: a refusal (NON_REFUNDABLE, past the deadline) or an outage leaves the old
    * reservation standing, and the log says so for manual reconciliation.
    */
-  private async cancelAtVendor(
+  private async cancelBooked(
     tenant: string,
-    vendorId: string,
-    vendorReservationId: string,
+    booked: { vendor: string; vendorReservationId: string; providerOfferId: string | null },
   ): Promise<boolean> {
-    const vendor = this.deps.vendors.forTenant(tenant).find((v) => v.id === vendorId);
+    const { vendor: vendorId, vendorReservationId, providerOfferId } = booked;
     try {
+      if (isDirect(vendorId)) {
+        if (!providerOfferId) throw new Error(`direct reservation ${vendorReservationId} names no contract`);
+        await this.deps.contracts.release({ contractUrn: providerOfferId, holdId: vendorReservationId });
+        return true;
+      }
+      const vendor = this.deps.vendors.forTenant(tenant).find((v) => v.id === vendorId);
       if (!vendor) throw new Error(`vendor ${vendorId} is not enabled for ${tenant}`);
       await vendor.cancel({ reservationId: vendorReservationId });
       return true;
@@ -477,7 +490,7 @@ function draftOf(
     providerOfferId: reservation.providerOfferId,
     hotel: {
       hotelUrn: candidate.hotelUrn,
-      name: described?.name ?? `Hotel ${reservation.providerHotelId}`,
+      name: described?.name ?? outcome.hotelName ?? `Hotel ${reservation.providerHotelId}`,
       address: described?.address ?? "",
       providerHotelId: reservation.providerHotelId,
     },

@@ -5,6 +5,7 @@ import { CircuitOpenError } from "../../http/errors.js";
 import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
 import { type OfferCandidate, offerKey } from "./booking-candidates.js";
+import { type DirectContracts, isDirect } from "./direct-contracts.js";
 import { type BookingCard, choosePayment } from "./payment-choice.js";
 import type { StayOffers } from "./stay-offers.js";
 
@@ -31,6 +32,8 @@ export type GroupBookingOutcome =
       candidate: OfferCandidate;
       reservation: VendorReservation;
       payment: BookingPayment["method"];
+      /** The hotel's name as the contract has it, for a direct reservation. */
+      hotelName?: string;
     })
   | (Tried & { kind: "failed"; failure: BookingFailure })
   | (Tried & { kind: "pending" });
@@ -41,9 +44,14 @@ export type GroupBookingOutcome =
  * same payment; an operator must correct it); another permanent refusal moves on; a vendor behind
  * an open circuit, or still failing after the client's retries, is passed over. When nothing took
  * the group, it is pending if some vendor was merely unavailable (to be tried again), else failed.
+ * A direct contract's offer is reserved against the contract's rooms, with no vendor call; a
+ * contract without the rooms (or no longer covering the stay) moves on to the next offer.
  */
 export class GroupBooker {
-  constructor(private readonly vendors: InventoryVendors) {}
+  constructor(
+    private readonly vendors: InventoryVendors,
+    private readonly contracts: DirectContracts,
+  ) {}
 
   async book(request: GroupBookingRequest): Promise<GroupBookingOutcome> {
     const tried: Tried = {
@@ -63,6 +71,22 @@ export class GroupBooker {
     let unavailable = false;
     for (const candidate of request.plan.candidates) {
       if (tried.staleOffers.includes(offerKey(candidate))) continue;
+      if (isDirect(candidate.vendor)) {
+        const direct = await this.contracts.reserve({
+          tenant: request.tenant,
+          contractUrn: candidate.providerOfferId,
+          checkIn: request.plan.checkIn,
+          checkOut: request.plan.checkOut,
+          rooms: request.plan.rooms,
+          guestNames: request.guestNames,
+        });
+        if (direct.kind === "reserved") {
+          const { reservation, hotelName } = direct;
+          return { kind: "booked", candidate, reservation, payment: "GUARANTEE", hotelName, ...tried };
+        }
+        attempt({ hotelUrn: candidate.hotelUrn, reason: direct.reason, providerError: direct.providerError });
+        continue;
+      }
       const vendor = vendors.get(candidate.vendor);
       if (!vendor) {
         attempt({

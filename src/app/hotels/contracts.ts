@@ -40,6 +40,17 @@ export interface ContractDocument extends Doc, ContractTerms {
   createdAt: string;
   updatedBy: string;
   updatedAt: string;
+  /** Rooms direct reservations hold, per night (YYYY-MM-DD); booking keeps it (src/app/booking/direct-contracts.ts). */
+  roomsTaken?: Record<string, number>;
+  /** Each direct reservation's rooms and nights, by its id, so that a cancellation gives them back once. */
+  holds?: Record<string, ContractHold>;
+}
+
+/** The rooms one direct reservation took from the contract. */
+export interface ContractHold {
+  rooms: number;
+  nights: string[];
+  at: string;
 }
 
 export interface ContractRequest {
@@ -85,13 +96,12 @@ export class ContractBook {
     const hotelName = await this.validate(principal, terms);
     const now = new Date(this.options.clock.now()).toISOString();
     const changed = { ...terms, hotelName, updatedBy: principal.actorUrn, updatedAt: now };
-    const contract: ContractDocument = before
-      ? { ...before, ...changed, version: before.version + 1 }
-      : {
-          ...changed,
-          ...newContract(principal, now),
-        };
-    await this.documents.put(contract);
+    let contract: ContractDocument;
+    if (before) contract = await this.replaceTerms(before, changed);
+    else {
+      contract = { ...changed, ...newContract(principal, now) };
+      await this.documents.insert(contract);
+    }
     await this.options.audit.append({
       tenant: principal.tenant,
       actorUrn: principal.actorUrn,
@@ -141,6 +151,22 @@ export class ContractBook {
       validFrom: { $lte: stay.checkIn },
       validTo: { $gte: stay.lastNight },
     });
+  }
+
+  /**
+   * Only the terms change, in place: the rooms booking takes meanwhile (`roomsTaken`, `holds`) are
+   * updated by other writers and must not be overwritten with what was read before.
+   */
+  private async replaceTerms(
+    before: ContractDocument,
+    changed: Partial<ContractDocument>,
+  ): Promise<ContractDocument> {
+    const after = await this.documents.updateOne(
+      { _id: before._id },
+      { $set: changed, $inc: { version: 1 } },
+    );
+    if (!after) throw new DomainError("not-found", "contract", `No contract ${before.urn}`);
+    return after;
   }
 
   private async owned(principal: OperatorPrincipal, urn: string): Promise<ContractDocument> {
