@@ -75,14 +75,15 @@ export class AuditLog {
     const now = this.clock.now();
     const id = `${now.toString().padStart(15, "0")}-${(this.sequence++).toString().padStart(10, "0")}-${randomUUID()}`;
     const { payload, ...rest } = entry;
-    const stored: AuditEntry = {
-      ...rest,
+    // Object.assign rather than `{ ...rest, _id, ... }`: V8 builds a spread followed by more
+    // members property by property, several microseconds on a path every partner read takes.
+    const stored: AuditEntry = Object.assign(rest, {
       _id: id,
       urn: `urn:audit-entry:${id.slice(-36)}`,
       entityKind: kindOf(entry.entityUrn),
       payloadHash: payload === undefined ? null : payloadHash(payload),
       at: new Date(now).toISOString(),
-    };
+    });
     await this.entries.insert(stored);
     return stored;
   }

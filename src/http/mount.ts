@@ -9,7 +9,7 @@
  * the way is an RFC 7807 problem carrying the request's trace.
  */
 import { bodyParser } from "@koa/bodyparser";
-import Router from "@koa/router";
+import Router, { type Layer } from "@koa/router";
 import type { Context, Middleware } from "koa";
 import { type Logger, pino } from "pino";
 import type { Clock } from "../runtime/clock.js";
@@ -95,11 +95,63 @@ export function serveRoutes(
   mountRoutes(router, routes, deps);
   const dispatch = router.routes() as Middleware;
   const allowedMethods = router.allowedMethods() as Middleware;
-  return (ctx, next) =>
-    dispatch(ctx, async () => {
+  const literal = options.host === undefined ? literalRoutes(router) : new Map<string, Middleware>();
+  return (ctx, next) => {
+    const literalRoute = literal.get(`${ctx.method} ${ctx.path}`);
+    if (literalRoute) {
+      // What the router leaves for a route without path parameters.
+      const routed = ctx as RoutedContext;
+      routed.params = routed.request.params = { ...routed.params };
+      return literalRoute(ctx, next);
+    }
+    return dispatch(ctx, async () => {
       await allowedMethods(ctx, next);
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) throw methodProblem(ctx);
     });
+  };
+}
+
+type RoutedContext = Context & {
+  params?: Record<string, string>;
+  request: { params?: Record<string, string> };
+};
+
+/**
+ * Plain segments: koa-router matches such a path on its own text (and on the same text in another
+ * letter case or with a trailing slash, which the router is left to answer).
+ */
+const LITERAL_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
+
+/**
+ * koa-router tests the pattern of every route against every request. A request whose method and
+ * path spell out a route without parameters is that route's whenever the router would choose it
+ * too (it takes the first of the matching routes with the fewest parameters, so one shadowed by
+ * an earlier route without parameters is left to it); those are looked up by method and path.
+ */
+function literalRoutes(router: Router): Map<string, Middleware> {
+  const literal = new Map<string, Middleware>();
+  const earlier: Layer[] = [];
+  for (const layer of router.stack) {
+    const { path, stack } = layer;
+    if (
+      typeof path === "string" &&
+      LITERAL_PATH.test(path) &&
+      layer.paramNames.length === 0 &&
+      stack.length === 1
+    ) {
+      for (const method of layer.methods) {
+        const shadowed = earlier.some(
+          (other) =>
+            other.paramNames.length === 0 &&
+            (other.methods.length === 0 || other.methods.includes(method)) &&
+            other.match(path),
+        );
+        if (!shadowed) literal.set(`${method} ${path}`, stack[0] as Middleware);
+      }
+    }
+    earlier.push(layer);
+  }
+  return literal;
 }
 
 function methodProblem(ctx: Context): ProblemError {
@@ -128,6 +180,8 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Rout
 
 const EMPTY_OBJECT = { type: "object", properties: {}, additionalProperties: false } as const;
 
+const METHODS_WITH_BODIES: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
+
 /** The shared machinery of the per-route chain, built once per mountRoutes call. */
 class Stages {
   private readonly rateLimiter: RateLimiter;
@@ -139,7 +193,11 @@ class Stages {
   constructor(private readonly deps: RouteDeps) {
     this.rateLimiter = new RateLimiter(deps.counters, deps.clock, deps.rateLimits);
     this.idempotency = new IdempotencyKeys(deps.counters, deps.clock, deps.idempotency);
-    this.parseJson = bodyParser({ enableTypes: ["json"], jsonLimit: deps.bodyLimit ?? "1mb" }) as Middleware;
+    this.parseJson = bodyParser({
+      enableTypes: ["json"],
+      jsonLimit: deps.bodyLimit ?? "1mb",
+      parsedMethods: [...METHODS_WITH_BODIES],
+    }) as Middleware;
     this.errorsUrl = deps.errorsUrl ?? DEFAULT_ERRORS_URL;
     this.fallbackLog = deps.logger ?? pino({ enabled: false });
   }
@@ -162,7 +220,6 @@ class Stages {
         await this.rateLimiter.enforce(ctx, principal, route);
       }
       const input = await this.validInput(ctx, route, validate, principal, idempotencyKey);
-      const execute = () => this.execute(route, input);
       const run: IdempotentRun =
         storeKey && principal
           ? await this.idempotency.run(
@@ -174,9 +231,9 @@ class Stages {
                 body: input.body,
                 principal,
               }),
-              execute,
+              () => this.execute(route, input),
             )
-          : { response: await execute(), replayed: false };
+          : { response: await this.execute(route, input), replayed: false };
       if (principal && !run.replayed && (route.method !== "GET" || principal.surface === "partner")) {
         await this.deps.audit?.({ route, principal, input, response: run.response });
       }
@@ -223,8 +280,10 @@ class Stages {
   }
 
   private async parseBody(ctx: Context): Promise<void> {
+    // The JSON parser reads bodies of these methods only; others reach the handler without one.
+    if (!METHODS_WITH_BODIES.has(ctx.method)) return;
     const declaresBody = Number(ctx.get("Content-Length") || 0) > 0 || ctx.get("Transfer-Encoding") !== "";
-    if (declaresBody && !ctx.is("json") && ["POST", "PUT", "PATCH"].includes(ctx.method)) {
+    if (declaresBody && !ctx.is("json")) {
       throw new ProblemError({
         status: 415,
         category: "invalid",

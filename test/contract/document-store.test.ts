@@ -120,6 +120,19 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect((await cases.get("c1"))?.tags).toEqual(["vip"]);
     });
 
+    it("returns dates and nested arrays as they were written", async () => {
+      const written = {
+        ...caseDoc("c1"),
+        openedAt: new Date("2026-03-01T10:00:00.000Z"),
+        legs: [["FRA", "MUC"], []],
+      };
+      await harness.store.collection<typeof written>(`dated_${collectionNumber}`).insert(written);
+
+      const read = await harness.store.collection<typeof written>(`dated_${collectionNumber}`).get("c1");
+      expect(read).toEqual(written);
+      expect(read?.openedAt).toBeInstanceOf(Date);
+    });
+
     it("puts a new document and replaces an existing one whole", async () => {
       await cases.put(caseDoc("c1", { note: "first" }));
       await cases.put(caseDoc("c1", { status: "CLOSED" }));
@@ -265,6 +278,35 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect(await cases.count()).toBe(4);
     });
 
+    it("finds, counts, updates and deletes by _id, $eq and $in, alone or with other conditions", async () => {
+      await insertAll([
+        caseDoc("c3", { priority: 3 }),
+        caseDoc("c1", { priority: 1, status: "CLOSED" }),
+        caseDoc("c2", { priority: 2 }),
+        caseDoc("x1", { priority: 9 }),
+      ]);
+      const ids = async (filter: Record<string, unknown>) =>
+        (await cases.findAll(filter, { sort: { priority: -1 } })).map((doc) => doc._id);
+
+      expect(await ids({ _id: { $in: ["c2", "missing", "c1", "c2"] } })).toEqual(["c2", "c1"]);
+      expect(await ids({ _id: { $in: [] } })).toEqual([]);
+      expect(await ids({ _id: { $in: ["c1", "c2", "c3"] }, status: "OPEN" })).toEqual(["c3", "c2"]);
+      expect(await ids({ _id: { $eq: "c3" } })).toEqual(["c3"]);
+      expect(await ids({ _id: { $regex: "^c" }, priority: { $gt: 1 } })).toEqual(["c3", "c2"]);
+      expect(await ids({ _id: { $nin: ["c1", "c2"] } })).toEqual(["x1", "c3"]);
+      expect((await cases.findOne({ _id: "c1", status: "OPEN" }))?._id).toBeUndefined();
+      expect((await cases.findOne({ _id: "c1", status: "CLOSED" }))?._id).toBe("c1");
+      expect((await cases.findOne({ _id: { $in: ["c2", "c3"] } }, { sort: { priority: 1 } }))?._id).toBe(
+        "c2",
+      );
+      expect(await cases.count({ _id: { $in: ["c1", "x1", "nope"] } })).toBe(2);
+
+      expect((await cases.updateOne({ _id: { $eq: "c2" } }, { $set: { note: "seen" } }))?.note).toBe("seen");
+      expect(await cases.deleteMany({ _id: { $in: ["c1", "c3", "nope"] } })).toBe(2);
+      expect(await cases.deleteOne({ _id: "c1" })).toBe(false);
+      expect(await ids({})).toEqual(["x1", "c2"]);
+    });
+
     it("sorts ascending and descending, breaking ties by _id", async () => {
       const docs = [
         caseDoc("c4", { priority: 2 }),
@@ -382,6 +424,20 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
 describeDocumentStore("MemoryDocumentStore", async () => {
   const store = new MemoryDocumentStore();
   return { store, dispose: () => store.close() };
+});
+
+describe("MemoryDocumentStore copies", () => {
+  it("keeps a member named __proto__ as a member, not as the copy's prototype", async () => {
+    const docs = new MemoryDocumentStore().collection<Doc & Record<string, unknown>>("raw");
+    const written = JSON.parse('{"_id":"d1","__proto__":{"polluted":true},"nested":{"__proto__":[1]}}');
+    await docs.insert(written);
+
+    const read = await docs.get("d1");
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect((read as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.keys(read!)).toEqual(["_id", "__proto__", "nested"]);
+    expect(Object.getOwnPropertyDescriptor(read!.nested, "__proto__")?.value).toEqual([1]);
+  });
 });
 
 const mongoUrl = process.env.MONGODB_URL;

@@ -10,6 +10,7 @@ import {
   type ProtectedAccess,
 } from "../../src/http/auth/authenticator.js";
 import { EmergencyRevocationList } from "../../src/http/auth/emergency-revocations.js";
+import { tokenVerifier } from "../../src/http/auth/token-verifier.js";
 import { CircuitOpenError, ForbiddenError, ProblemError, UnauthorizedError } from "../../src/http/errors.js";
 import { CLAIM } from "../../src/identity/claims.js";
 import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
@@ -396,6 +397,42 @@ describe("authenticator", () => {
     await clock.advance((900 + 31) * 1000);
     await expect401(bearer(token), supervisorRoute, "expired_token");
     await expect401(bearer(await eddsa(passengerClaims({ exp: now - 60 }))), passengerRoute, "expired_token");
+  });
+
+  it("refuses a token it accepted before, once the token expires or is revoked", async () => {
+    const operator = await rs256(operatorClaims());
+    const passenger = await eddsa(passengerClaims({ exp: now + 900 }));
+    await expect(authenticator.authenticate(bearer(operator), supervisorRoute)).resolves.toBeDefined();
+    await expect(authenticator.authenticate(bearer(passenger), passengerRoute)).resolves.toBeDefined();
+
+    await clock.advance((900 + 29) * 1000);
+    await expect(authenticator.authenticate(bearer(operator), supervisorRoute)).resolves.toBeDefined();
+    await revocations.add({ kind: "token", value: "op-token-1" }, "leaked in a log");
+    await expect401(bearer(operator), supervisorRoute, "invalid_token");
+
+    await clock.advance(2 * 1000);
+    await expect401(bearer(passenger), passengerRoute, "expired_token");
+    await expect(revocations.remove({ kind: "token", value: "op-token-1" })).resolves.toBe(true);
+    await expect401(bearer(operator), supervisorRoute, "expired_token");
+  });
+
+  it("hands out claims no caller can change for the next one, on a first and on a later call", async () => {
+    const verify = tokenVerifier(
+      { issuer: ISSUER, audience: AUD.partner, publicKey: idpKeys.publicKey },
+      { algorithms: ["RS256"], typ: "at+jwt", clock, skewSeconds: 30 },
+    );
+    const token = await rs256(partnerClaims({ aud: [AUD.partner, AUD.operator] }));
+    for (let call = 0; call < 2; call++) {
+      const claims = await verify(token);
+      expect(() => {
+        claims.scope = "cases.write";
+      }).toThrow(TypeError);
+      expect(() => (claims.aud as string[]).push("https://elsewhere.test")).toThrow(TypeError);
+    }
+    expect(await verify(token)).toMatchObject({
+      scope: "cases.read bookings.read",
+      aud: [AUD.partner, AUD.operator],
+    });
   });
 
   it("accepts a service token without amr, with INTEGRATION as its role", async () => {

@@ -100,6 +100,12 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     }
   }
 
+  /**
+   * Surfaces `surfaceNamedBy` found for tokens that then verified: a client presents the same token
+   * on every call, and the answer depends on the token's bytes alone, so it is not decoded again.
+   */
+  const surfacesOfVerifiedTokens = new Map<string, Surface>();
+
   /** For `any-token` routes: the surface whose audience the (not yet verified) token names. */
   function surfaceNamedBy(token: string): Surface {
     let aud: JWTPayload["aud"];
@@ -116,17 +122,29 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   async function authenticateToken(token: string, access: ProtectedAccess): Promise<Principal> {
-    const surface = access.kind === "any-token" ? surfaceNamedBy(token) : access.kind;
-      const claims = await verifiers[surface](token);
-      const principal = await principalOf(surface, claims);
-      await assertNotRevoked(principal, claims);
-      if (access.kind === "operator" && principal.surface === "operator") assertRole(principal, access.anyOf);
-      if (access.kind === "partner" && principal.surface === "partner") assertScope(principal, access.scope);
-      return principal;
+    const remembered = access.kind === "any-token" ? surfacesOfVerifiedTokens.get(token) : undefined;
+    const surface = access.kind === "any-token" ? (remembered ?? surfaceNamedBy(token)) : access.kind;
+    const claims = await verifiers[surface](token);
+    if (access.kind === "any-token" && remembered === undefined) {
+      remember(surfacesOfVerifiedTokens, token, surface);
+    }
+    const principal = await principalOf(surface, claims);
+    await assertNotRevoked(principal, claims);
+    if (access.kind === "operator" && principal.surface === "operator") assertRole(principal, access.anyOf);
+    if (access.kind === "partner" && principal.surface === "partner") assertScope(principal, access.scope);
+    return principal;
   }
 
   return {
     authenticate: async (ctx, access) => authenticateToken(bearerToken(ctx), access),
     authenticateToken,
   };
+}
+
+/** Tokens an authenticator remembers something of; the oldest is forgotten first. */
+const TOKENS_REMEMBERED = 10_000;
+
+function remember<V>(memory: Map<string, V>, token: string, value: V): void {
+  if (memory.size >= TOKENS_REMEMBERED) memory.delete(memory.keys().next().value!);
+  memory.set(token, value);
 }

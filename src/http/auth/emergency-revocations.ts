@@ -76,16 +76,20 @@ export class EmergencyRevocationList {
     subjects: readonly string[];
     tokenId?: string;
   }): Promise<boolean> {
-    const targets: RevocationTarget[] = token.subjects.map((value) => ({ kind: "subject", value }));
-    if (token.tokenId) targets.push({ kind: "token", value: token.tokenId });
-    const ids = targets.flatMap((target) => [
-      entryId(target),
-      ...(token.tenant ? [entryId(target, token.tenant)] : []),
-    ]);
+    // Runs on every authenticated request, so the ids are collected without intermediate arrays.
+    const ids: string[] = [];
+    for (const value of token.subjects) pushEntryIds(ids, { kind: "subject", value }, token.tenant);
+    if (token.tokenId) pushEntryIds(ids, { kind: "token", value: token.tokenId }, token.tenant);
     return (await this.entries.findOne({ _id: { $in: ids } })) !== undefined;
   }
 }
 
 function entryId(target: RevocationTarget, tenant?: string): string {
   return `${tenant ? `${tenant}|` : ""}${target.kind}:${target.value}`;
+}
+
+/** The ids under which `target` may be listed: platform-wide, and for the tenant when there is one. */
+function pushEntryIds(ids: string[], target: RevocationTarget, tenant: string | undefined): void {
+  ids.push(entryId(target));
+  if (tenant) ids.push(entryId(target, tenant));
 }

@@ -33,15 +33,27 @@ export interface VerifierOptions {
   skewSeconds: number;
 }
 
+/** The token's claims, frozen: every call presenting the same token may be handed the same object. */
 export type TokenVerifier = (token: string) => Promise<JWTPayload>;
+
+/** Tokens a verifier remembers as verified; the oldest is forgotten first. */
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
  * Verifies signature, algorithm, issuer, audience, exp and nbf (with a small skew) of one surface's
  * tokens. Every failure is a 401: `expired_token` for an expired token, `invalid_token` otherwise.
+ *
+ * A client presents the same token on every call until it expires, and verifying an RS256
+ * signature is most of what authentication costs. With keys fixed for the verifier's life (a key
+ * set or key given in-process), every check but exp and nbf depends on the token's bytes alone, so
+ * a token verified once is only checked against the clock on later calls; one no longer within its
+ * lifetime is verified in full again, which gives the same refusal as the first time would have.
+ * Keys fetched from an issuer's JWKS endpoint can change, so those tokens are verified every time.
+ * Revocation is not decided here and is checked on every request regardless.
  */
 export function tokenVerifier(trust: TokenTrust, options: VerifierOptions): TokenVerifier {
   const key = keySource(trust);
-  return async (token) => {
+  const verifyFully = async (token: string): Promise<JWTPayload> => {
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: [...options.algorithms],
@@ -57,6 +69,33 @@ export function tokenVerifier(trust: TokenTrust, options: VerifierOptions): Toke
       throw asUnauthorized(error);
     }
   };
+  if (trust.jwksUri) return async (token) => deepFreeze(await verifyFully(token));
+  const verified = new Map<string, JWTPayload>();
+  return async (token) => {
+    const known = verified.get(token);
+    if (known && withinLifetime(known, options)) return known;
+    verified.delete(token);
+    const payload = deepFreeze(await verifyFully(token));
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+    verified.set(token, payload);
+    return payload;
+  };
+}
+
+/** jose's exp and nbf checks (numeric dates in seconds, the skew either way) on a verified payload. */
+function withinLifetime(payload: JWTPayload, { clock, skewSeconds }: VerifierOptions): boolean {
+  const now = Math.floor(clock.now() / 1000);
+  const startedInTime = payload.nbf === undefined || payload.nbf <= now + skewSeconds;
+  return startedInTime && payload.exp !== undefined && payload.exp > now - skewSeconds;
+}
+
+/** Claims are JSON: objects and arrays all the way down. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function keySource(trust: TokenTrust): JWTVerifyGetKey | CryptoKey | KeyObject | JWK {

@@ -1,4 +1,4 @@
-import { find } from "mingo";
+import { Query } from "mingo";
 import type { AnyObject } from "mingo/types";
 import { type Modifier, update } from "mingo/updater";
 import { resolve } from "mingo/util";
@@ -17,7 +17,9 @@ import {
 
 /**
  * Documents in Maps, queried and updated by mingo so that filters, sorts and update operators mean
- * what they mean in MongoDB. Documents are copied on the way in and out.
+ * what they mean in MongoDB. Documents are copied on the way in and out. Lookups by `_id` (alone,
+ * `$eq` or `$in`) read the Map instead of testing every document, so they cost the same however
+ * large a collection grows (the audit trail gains an entry on every partner read).
  */
 export class MemoryDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, MemoryDocumentCollection<Doc>>();
@@ -34,9 +36,22 @@ export class MemoryDocumentStore implements DocumentStore {
   async close(): Promise<void> {}
 }
 
+/** A stored document and where it stands in insertion order. */
+interface Stored<T> {
+  doc: T;
+  position: number;
+}
+
+/** Matches everything: sorts and limits an array of matches the way MongoDB orders them. */
+const EVERYTHING = new Query({});
+
 class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
-  /** In insertion order, which is the natural order MongoDB also returns unsorted matches in. */
-  private readonly docs = new Map<string, T>();
+  /**
+   * In insertion order, which is the natural order MongoDB also returns unsorted matches in;
+   * `position` keeps that order for matches found by `_id` rather than by a walk over the map.
+   */
+  private readonly docs = new Map<string, Stored<T>>();
+  private nextPosition = 0;
   private readonly indexes = new Map<string, IndexSpec>();
   private readonly uniqueIndexes: UniqueIndex[] = [];
 
@@ -44,62 +59,62 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
 
   async insert(doc: T): Promise<void> {
     if (this.docs.has(doc._id)) throw new DuplicateKeyError(this.name, doc._id);
-    this.write(structuredClone(doc));
+    this.write(copyOf(doc));
   }
 
   async put(doc: T): Promise<void> {
-    this.write(structuredClone(doc));
+    this.write(copyOf(doc));
   }
 
   async get(id: string): Promise<T | undefined> {
-    const doc = this.docs.get(id);
-    return doc && structuredClone(doc);
+    const stored = this.docs.get(id);
+    return stored && copyOf(stored.doc);
   }
 
   async updateOne(filter: Filter, changes: Record<string, unknown>): Promise<T | undefined> {
     // Copied so the stored document never shares objects with the caller's update.
-    const modifier = updateOperators(structuredClone(changes));
-    const current = this.matches(filter).next();
+    const modifier = updateOperators(copyOf(changes));
+    const [current] = this.select(filter, { limit: 1 });
     if (!current) return undefined;
-    const updated = structuredClone(current);
+    const updated = copyOf(current);
     update(updated as unknown as AnyObject, modifier);
     this.write(updated);
-    return structuredClone(updated);
+    return copyOf(updated);
   }
 
   async deleteOne(filter: Filter): Promise<boolean> {
-    const doc = this.matches(filter).next();
+    const [doc] = this.select(filter, { limit: 1 });
     if (!doc) return false;
     this.remove(doc);
     return true;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const doomed = this.matches(filter).all();
+    const doomed = this.select(filter);
     for (const doc of doomed) this.remove(doc);
     return doomed.length;
   }
 
-  async findOne(filter: Filter, options: { sort?: SortSpec } = {}): Promise<T | undefined> {
-    const found = this.findAllMatches(filter, { ...options, limit: 1 })[0];
-    return found && structuredClone(found);
+  async findOne(filter: Filter, { sort }: { sort?: SortSpec } = {}): Promise<T | undefined> {
+    const [found] = this.select(filter, { sort, limit: 1 });
+    return found && copyOf(found);
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const query = pageQuery(filter, options);
-    const fetched = this.matches(query.filter).sort(query.sort).limit(query.fetchLimit).all();
+    const fetched = this.select(query.filter, { sort: query.sort, limit: query.fetchLimit });
     return toPage(
-      fetched.map((doc) => structuredClone(doc)),
+      fetched.map((doc) => copyOf(doc)),
       query,
     );
   }
 
   async findAll(filter: Filter, options: { sort?: SortSpec; limit?: number } = {}): Promise<T[]> {
-    return this.findAllMatches(filter, options).map((doc) => structuredClone(doc));
+    return this.select(filter, options).map((doc) => copyOf(doc));
   }
 
   async count(filter: Filter = {}): Promise<number> {
-    return this.matches(filter).all().length;
+    return Object.keys(filter).length === 0 ? this.docs.size : this.select(filter).length;
   }
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
@@ -113,7 +128,7 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     }
     if (spec.unique) {
       const index = new UniqueIndex(Object.keys(spec.keys));
-      for (const doc of this.docs.values()) {
+      for (const { doc } of this.docs.values()) {
         const taken = index.conflictWith(doc);
         if (taken !== undefined) throw new DuplicateKeyError(this.name, taken);
         index.add(doc);
@@ -123,16 +138,41 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     this.indexes.set(name, spec);
   }
 
-  private matches(filter: Filter) {
-    return find<T>(this.docs.values(), filter);
+  /**
+   * The stored documents matching `filter`, sorted when asked (`_id` last, so no two tie), else in
+   * natural order; as in MongoDB, a limit of 0 means no limit. A filter naming `_id` reads only
+   * the documents it names instead of testing every one.
+   */
+  private select(filter: Filter, { sort, limit }: { sort?: SortSpec; limit?: number } = {}): T[] {
+    const { candidates, rest } = this.candidates(filter);
+    const query = Object.keys(rest).length === 0 ? undefined : new Query(rest);
+    const matched: T[] = [];
+    for (const { doc } of candidates) {
+      if (query && !query.test(doc as unknown as AnyObject)) continue;
+      matched.push(doc);
+      // Unsorted, the first matches in natural order are the answer.
+      if (!sort && limit && matched.length === limit) return matched;
+    }
+    if (!sort || matched.length < 2) return matched.slice(0, limit || undefined);
+    const sorted = EVERYTHING.find<T>(matched as unknown as AnyObject[]).sort(stableSort(sort));
+    return (limit ? sorted.limit(limit) : sorted).all();
   }
 
-  private findAllMatches(filter: Filter, { sort, limit }: { sort?: SortSpec; limit?: number }): T[] {
-    let cursor = this.matches(filter);
-    if (sort) cursor = cursor.sort(stableSort(sort));
-    // As in MongoDB, a limit of 0 means no limit.
-    if (limit) cursor = cursor.limit(limit);
-    return cursor.all();
+  /**
+   * The documents `filter` can match, in natural order, and what of the filter is left to test on
+   * them: those whose `_id` it names by value, `$eq` or `$in`, else all of them and all of it.
+   */
+  private candidates(filter: Filter): { candidates: Iterable<Stored<T>>; rest: Filter } {
+    const ids = idsNamedBy(filter._id);
+    if (!ids) return { candidates: this.docs.values(), rest: filter };
+    const { _id: _named, ...rest } = filter;
+    const found: Stored<T>[] = [];
+    for (const id of ids) {
+      const stored = this.docs.get(id);
+      if (stored) found.push(stored);
+    }
+    if (found.length > 1) found.sort((a, b) => a.position - b.position);
+    return { candidates: found, rest };
   }
 
   /** Stores `doc` in place of the document with its `_id`, once no unique index objects. */
@@ -143,16 +183,32 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     }
     const previous = this.docs.get(doc._id);
     for (const index of this.uniqueIndexes) {
-      if (previous) index.remove(previous);
+      if (previous) index.remove(previous.doc);
       index.add(doc);
     }
-    this.docs.set(doc._id, doc);
+    // A replaced document keeps its place in natural order, as a Map keeps a replaced key's.
+    this.docs.set(doc._id, { doc, position: previous?.position ?? this.nextPosition++ });
   }
 
   private remove(doc: T): void {
     for (const index of this.uniqueIndexes) index.remove(doc);
     this.docs.delete(doc._id);
   }
+}
+
+/**
+ * The `_id`s an `_id` condition names outright (`"x"`, `{ $eq: "x" }`, `{ $in: ["x", "y"] }`), or
+ * undefined when it names none or matches otherwise (other operators, regular expressions).
+ */
+function idsNamedBy(condition: unknown): ReadonlySet<string> | undefined {
+  if (typeof condition === "string") return new Set([condition]);
+  if (typeof condition !== "object" || condition === null || Array.isArray(condition)) return undefined;
+  const operators = Object.keys(condition);
+  if (operators.length !== 1) return undefined;
+  const { $eq, $in } = condition as { $eq?: unknown; $in?: unknown };
+  if (typeof $eq === "string") return new Set([$eq]);
+  if (Array.isArray($in) && $in.every((id): id is string => typeof id === "string")) return new Set($in);
+  return undefined;
 }
 
 /** Which document owns each key of a unique index; missing fields count as null, as in MongoDB. */
@@ -184,6 +240,42 @@ class UniqueIndex {
       ),
     );
   }
+}
+
+/**
+ * A deep copy of a document or update, as structuredClone makes it, several times faster for the
+ * JSON-shaped data documents hold (plain objects, arrays, primitives): anything else (a Date, a
+ * Map, an instance of a class...) is handed to structuredClone itself. Documents are trees, as
+ * in MongoDB, so shared parts come out as separate copies.
+ */
+function copyOf<V>(value: V): V {
+  if (typeof value !== "object" || value === null) {
+    // structuredClone refuses functions and symbols with a DataCloneError; so does this.
+    return typeof value === "function" || typeof value === "symbol" ? structuredClone(value) : value;
+  }
+  if (Array.isArray(value)) {
+    return Object.getPrototypeOf(value) === Array.prototype
+      ? (value.map(copyOf) as V)
+      : structuredClone(value);
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const member = copyOf((value as Record<string, unknown>)[key]);
+    // Assigning `__proto__` would set the copy's prototype instead of adding the member.
+    if (key === "__proto__") {
+      Object.defineProperty(copy, key, {
+        value: member,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      copy[key] = member;
+    }
+  }
+  return copy as V;
 }
 
 /**
