@@ -1,9 +1,8 @@
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
-import { urnOf } from "../../src/http/schemas/common.js";
+import { caseUrnParams, urnOf } from "../../src/http/schemas/common.js";
 import {
   bookRoomsAcceptedSchema,
-  caseUrnParams,
   manualReservationBody,
   partnerBookingSchema,
   partnerVoucherPageSchema,

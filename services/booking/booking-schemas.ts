@@ -1,5 +1,7 @@
 import { RESERVATION_STATUSES } from "../../src/domain/reservation.js";
 import {
+  localDateSchema,
+  moneySchema,
   pageSchema,
   reasonSchema,
   timestampSchema,
@@ -7,14 +9,12 @@ import {
   urnSchema,
 } from "../../src/http/schemas/common.js";
 
-const isoDate = { type: "string", format: "date", description: "Local date, YYYY-MM-DD" } as const;
-
-const moneySchema = {
-  type: "object",
-  required: ["amountMinor", "currency"],
+/** What a stay cost: unlike money in general it is never negative. */
+const costSchema = {
+  ...moneySchema,
   properties: {
-    amountMinor: { type: "integer", minimum: 0, description: "Amount in the currency's minor unit (cents)" },
-    currency: { type: "string", pattern: "^[A-Z]{3}$", description: "ISO 4217 code" },
+    ...moneySchema.properties,
+    amountMinor: { ...moneySchema.properties.amountMinor, minimum: 0 },
   },
 } as const;
 
@@ -54,8 +54,6 @@ export const reservationUrnParams = {
   properties: { reservationUrn: { ...urnOf("reservation"), description: reservationUrnDescription } },
 } as const;
 
-export const caseUrnParams = { type: "object", properties: { caseUrn: urnOf("case") } } as const;
-
 /** A reservation as operators read it (spec 2.1 reservations[]). */
 export const reservationSchema = {
   type: "object",
@@ -91,8 +89,8 @@ export const reservationSchema = {
     confirmationNumber: { type: "string" },
     providerOfferId: { type: ["string", "null"] },
     hotel: hotelSchema,
-    checkIn: isoDate,
-    checkOut: isoDate,
+    checkIn: localDateSchema,
+    checkOut: localDateSchema,
     rooms: { type: "integer" },
     guests: {
       type: "array",
@@ -103,7 +101,7 @@ export const reservationSchema = {
       },
     },
     payment: { type: "string", enum: ["GUARANTEE", "CARD", "OUT_OF_BAND"] },
-    cost: moneySchema,
+    cost: costSchema,
     refundable: { type: ["boolean", "null"] },
     cancellationDeadline: { type: ["string", "null"] },
     source: { type: "string", enum: ["wave", "override", "manual-review", "manual"] },
@@ -178,10 +176,10 @@ export const manualReservationBody = {
       },
     },
     confirmationNumber: { type: "string", minLength: 1, maxLength: 100 },
-    checkIn: isoDate,
-    checkOut: isoDate,
+    checkIn: localDateSchema,
+    checkOut: localDateSchema,
     rooms: { type: "integer", minimum: 1, maximum: 500 },
-    cost: moneySchema,
+    cost: costSchema,
     reason: reasonSchema,
   },
 } as const;
@@ -220,8 +218,8 @@ export const partnerBookingSchema = {
     vendor: { type: "string" },
     confirmationNumber: { type: "string" },
     hotel: partnerHotelSchema,
-    checkIn: isoDate,
-    checkOut: isoDate,
+    checkIn: localDateSchema,
+    checkOut: localDateSchema,
     rooms: { type: "integer" },
     guests: { type: "array", items: namedPassengerSchema },
     voucherUrn: urnOf("voucher"),
@@ -256,8 +254,8 @@ export const partnerVoucherSchema = {
     issuedAt: timestampSchema,
     amendedAt: { type: ["string", "null"] },
     hotel: partnerHotelSchema,
-    checkIn: isoDate,
-    checkOut: isoDate,
+    checkIn: localDateSchema,
+    checkOut: localDateSchema,
     nights: { type: "integer" },
     rooms: { type: "integer" },
     passengers: { type: "array", items: namedPassengerSchema },

@@ -6,6 +6,7 @@ import { MANIFEST_COLUMNS } from "../../src/domain/manifest-spreadsheet.js";
 import { TIERS } from "../../src/domain/policy/tiers.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import {
+  airportCodeSchema,
   pageSchema,
   reasonSchema,
   timestampSchema,
@@ -13,7 +14,6 @@ import {
   urnSchema,
 } from "../../src/http/schemas/common.js";
 
-const airportCode = { type: "string", pattern: "^[A-Z]{3}$", description: "IATA airport code" } as const;
 const flightNumber = {
   type: "string",
   pattern: "^[A-Z0-9]{2,3}[0-9]{1,4}[A-Z]?$",
@@ -37,15 +37,13 @@ const contactSchema = {
   },
 } as const;
 
-export const caseUrnParams = { type: "object", properties: { caseUrn: urnOf("case") } } as const;
-
 export const flightSchema = {
   type: "object",
   required: ["number", "origin", "destination", "scheduledDeparture"],
   properties: {
     number: flightNumber,
-    origin: airportCode,
-    destination: airportCode,
+    origin: airportCodeSchema,
+    destination: airportCodeSchema,
     scheduledDeparture: timestampSchema,
     status: { type: "string", maxLength: 40, description: "e.g. CANCELLED" },
   },
@@ -134,8 +132,8 @@ export const disruptionPushBody = {
       required: ["iataDesignator", "originAirport", "destinationAirport", "scheduledDeparture"],
       properties: {
         iataDesignator: flightNumber,
-        originAirport: airportCode,
-        destinationAirport: airportCode,
+        originAirport: airportCodeSchema,
+        destinationAirport: airportCodeSchema,
         scheduledDeparture: timestampSchema,
       },
     },
@@ -395,7 +393,7 @@ export const caseSummarySchema = {
     urn: urnOf("case"),
     tenant: urnSchema,
     status: { type: "string" },
-    airport: airportCode,
+    airport: airportCodeSchema,
     flightNumber: { type: "string" },
     externalEventId: { type: "string" },
     openedAt: timestampSchema,
@@ -410,7 +408,7 @@ export const casePageSchema = pageSchema(caseSummarySchema);
 
 export const caseListQuery = pageQuery({
   status: { type: "string", enum: ["OPEN", "MANUAL_REVIEW", "CLOSED"] },
-  airport: airportCode,
+  airport: airportCodeSchema,
   from: { ...timestampSchema, description: "Opened at or after" },
   to: { ...timestampSchema, description: "Opened at or before" },
 });

@@ -1,13 +1,11 @@
 import type { CaseDeclaration } from "../../src/app/cases/intake.js";
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageQuery, pageRequest } from "../../src/http/pagination.js";
 import { type AuditSubject, defineRoute, type HandlerInput } from "../../src/http/route.js";
 import { parseUrn } from "../../src/domain/urn.js";
+import { caseUrnParams } from "../../src/http/schemas/common.js";
 import {
   caseDeclarationBody,
-  caseListQuery,
-  casePageSchema,
   caseSchema,
-  caseUrnParams,
   dashboardSchema,
   manifestPageSchema,
   mergeBody,
@@ -19,6 +17,7 @@ import {
   uploadOutcomeSchema,
   uploadSchema,
 } from "./case-schemas.js";
+import { caseListing } from "./case-listing.js";
 import type { Cases } from "./cases.js";
 import { readFilePart } from "./multipart-file.js";
 
@@ -56,6 +55,11 @@ const caseResponses = { 200: { description: "The case", schema: caseSchema } } a
 export function operatorCaseRoutes(cases: Cases) {
   const view = (snapshot: Parameters<Cases["reads"]["view"]>[0]) =>
     cases.reads.view(snapshot, { withContacts: true });
+  /** Every command on a case answers with the case as the command left it. */
+  const changedCase = async (change: Promise<{ snapshot: Parameters<typeof view>[0] }>) => ({
+    status: 200 as const,
+    body: await view((await change).snapshot),
+  });
 
   const declare = async (input: Input & { body: CaseDeclaration }) => {
     const result = await cases.intake.declare(input.principal, input.body, input.correlationUrn);
@@ -83,15 +87,10 @@ export function operatorCaseRoutes(cases: Cases) {
     status: 200 as const,
     body: await cases.reads.detail(input.principal, input.params.caseUrn, { withContacts: true }),
   });
-  const close = async (input: Input & { params: { caseUrn: string }; body: { reason: string } }) => {
-    const result = await cases.status.close(
-      input.principal,
-      input.params.caseUrn,
-      input.body.reason,
-      input.correlationUrn,
+  const close = (input: Input & { params: { caseUrn: string }; body: { reason: string } }) =>
+    changedCase(
+      cases.status.close(input.principal, input.params.caseUrn, input.body.reason, input.correlationUrn),
     );
-    return { status: 200 as const, body: await view(result.snapshot) };
-  };
   const closing = {
     tags,
     access: operators,
@@ -104,15 +103,10 @@ export function operatorCaseRoutes(cases: Cases) {
     responses: caseResponses,
     handler: close,
   } as const;
-  const reopen = async (input: Input & { params: { caseUrn: string }; body: { reason?: string } }) => {
-    const result = await cases.status.reopen(
-      input.principal,
-      input.params.caseUrn,
-      input.body.reason,
-      input.correlationUrn,
+  const reopen = (input: Input & { params: { caseUrn: string }; body: { reason?: string } }) =>
+    changedCase(
+      cases.status.reopen(input.principal, input.params.caseUrn, input.body.reason, input.correlationUrn),
     );
-    return { status: 200 as const, body: await view(result.snapshot) };
-  };
   const reopening = {
     tags,
     access: admins,
@@ -144,24 +138,11 @@ export function operatorCaseRoutes(cases: Cases) {
       method: "GET",
       path: "/v1/cases",
       operationId: "listCases",
-      summary: "Cases of the airline, newest first",
       description:
         "Sorted by openedAt descending, then URN. An airport-scoped operator sees its airport only.",
       tags,
       access: operators,
-      query: caseListQuery,
-      responses: { 200: { description: "A page of cases", schema: casePageSchema } },
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await cases.reads.list(
-            principal,
-            { status: query.status, airport: query.airport, from: query.from, to: query.to },
-            pageRequest(query),
-          ),
-          (item) => item,
-        ),
-      }),
+      ...caseListing(cases),
     }),
     defineRoute({
       method: "GET",
@@ -235,16 +216,16 @@ export function operatorCaseRoutes(cases: Cases) {
       body: regroupBody,
       audit: auditCase("case.regroup"),
       responses: caseResponses,
-      handler: async (input) => {
-        const result = await cases.manifest.regroup(
-          input.principal,
-          input.params.caseUrn,
-          input.body.groups,
-          input.body.reason,
-          input.correlationUrn,
-        );
-        return { status: 200, body: await view(result.snapshot) };
-      },
+      handler: (input) =>
+        changedCase(
+          cases.manifest.regroup(
+            input.principal,
+            input.params.caseUrn,
+            input.body.groups,
+            input.body.reason,
+            input.correlationUrn,
+          ),
+        ),
     }),
     defineRoute({
       method: "POST",
@@ -265,17 +246,17 @@ export function operatorCaseRoutes(cases: Cases) {
       body: splitBody,
       audit: auditCase("case.group-split"),
       responses: caseResponses,
-      handler: async (input) => {
-        const result = await cases.manifest.split(
-          input.principal,
-          input.params.caseUrn,
-          input.params.groupId,
-          input.body.into,
-          input.body.reason,
-          input.correlationUrn,
-        );
-        return { status: 200, body: await view(result.snapshot) };
-      },
+      handler: (input) =>
+        changedCase(
+          cases.manifest.split(
+            input.principal,
+            input.params.caseUrn,
+            input.params.groupId,
+            input.body.into,
+            input.body.reason,
+            input.correlationUrn,
+          ),
+        ),
     }),
     defineRoute({
       method: "POST",
@@ -289,16 +270,16 @@ export function operatorCaseRoutes(cases: Cases) {
       body: mergeBody,
       audit: auditCase("case.groups-merge"),
       responses: caseResponses,
-      handler: async (input) => {
-        const result = await cases.manifest.merge(
-          input.principal,
-          input.params.caseUrn,
-          input.body.groupIds,
-          input.body.reason,
-          input.correlationUrn,
-        );
-        return { status: 200, body: await view(result.snapshot) };
-      },
+      handler: (input) =>
+        changedCase(
+          cases.manifest.merge(
+            input.principal,
+            input.params.caseUrn,
+            input.body.groupIds,
+            input.body.reason,
+            input.correlationUrn,
+          ),
+        ),
     }),
     defineRoute({
       method: "POST",
@@ -338,19 +319,19 @@ export function operatorCaseRoutes(cases: Cases) {
       body: reaccommodateBody,
       audit: auditCase("reaccommodate"),
       responses: caseResponses,
-      handler: async (input) => {
-        const result = await cases.reaccommodation.execute(
-          input.principal,
-          input.params.caseUrn,
-          {
-            nextFlight: input.body.nextFlight,
-            utcOffsetMinutes: input.body.utcOffsetMinutes,
-            ...(input.body.reason ? { reason: input.body.reason } : {}),
-          },
-          input.correlationUrn,
-        );
-        return { status: 200, body: await view(result.snapshot) };
-      },
+      handler: (input) =>
+        changedCase(
+          cases.reaccommodation.execute(
+            input.principal,
+            input.params.caseUrn,
+            {
+              nextFlight: input.body.nextFlight,
+              utcOffsetMinutes: input.body.utcOffsetMinutes,
+              ...(input.body.reason ? { reason: input.body.reason } : {}),
+            },
+            input.correlationUrn,
+          ),
+        ),
     }),
     defineRoute({
       method: "POST",

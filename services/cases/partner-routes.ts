@@ -1,11 +1,9 @@
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
-import { timestampSchema, urnOf } from "../../src/http/schemas/common.js";
+import { caseUrnParams, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
 import {
-  caseListQuery,
   casePageSchema,
   caseSchema,
-  caseUrnParams,
   disruptionAcceptedSchema,
   disruptionPageSchema,
   disruptionPushBody,
@@ -13,6 +11,7 @@ import {
   passengerPageSchema,
   servicesSchema,
 } from "./case-schemas.js";
+import { caseListing } from "./case-listing.js";
 import type { Cases } from "./cases.js";
 import { auditCase } from "./operator-routes.js";
 
@@ -79,22 +78,9 @@ export function partnerCaseRoutes(cases: Cases) {
       method: "GET",
       path: "/partner/v1/cases",
       operationId: "partnerListCases",
-      summary: "Cases of the airline, newest first",
       tags,
       access: readers,
-      query: caseListQuery,
-      responses: { 200: { description: "A page of cases", schema: casePageSchema } },
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await cases.reads.list(
-            principal,
-            { status: query.status, airport: query.airport, from: query.from, to: query.to },
-            pageRequest(query),
-          ),
-          (item) => item,
-        ),
-      }),
+      ...caseListing(cases),
     }),
     defineRoute({
       method: "GET",

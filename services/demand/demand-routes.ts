@@ -3,9 +3,8 @@ import type { DemandAdministration } from "../../src/app/demand/demand-administr
 import type { DemandIndex } from "../../src/app/demand/demand-index.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute, type HandlerInput } from "../../src/http/route.js";
-import { pageSchema } from "../../src/http/schemas/common.js";
+import { caseUrnParams, pageSchema } from "../../src/http/schemas/common.js";
 import {
-  caseUrnParams,
   demandDecisionBody,
   demandRequestBody,
   demandSchema,

@@ -102,5 +102,4 @@ export const demandSummarySchema = {
   },
 } as const;
 
-export const caseUrnParams = { type: "object", properties: { caseUrn: urnOf("case") } } as const;
 export const demandUrnParams = { type: "object", properties: { demandUrn: urnOf("demand") } } as const;

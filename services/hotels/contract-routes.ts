@@ -3,6 +3,8 @@ import type { ContractDocument } from "../../src/app/hotels/contracts.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import {
+  airportCodeSchema,
+  localDateSchema,
   pageSchema,
   reasonSchema,
   timestampSchema,
@@ -11,7 +13,6 @@ import {
 } from "../../src/http/schemas/common.js";
 import { readFilePart } from "../cases/multipart-file.js";
 import type { Allocation } from "./allocation.js";
-import { airportCode, isoDate } from "./hotel-schemas.js";
 
 const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Contracts"] as const;
@@ -29,14 +30,14 @@ const termsProperties = {
   },
   currency: { type: "string", pattern: "^[A-Z]{3}$", description: "ISO 4217" },
   roomsPerNight: { type: "integer", minimum: 1, maximum: 10_000 },
-  validFrom: { ...isoDate, description: "First night covered" },
-  validTo: { ...isoDate, description: "Last night covered" },
+  validFrom: { ...localDateSchema, description: "First night covered" },
+  validTo: { ...localDateSchema, description: "Last night covered" },
   airports: {
     type: "array",
     minItems: 1,
     maxItems: 20,
     uniqueItems: true,
-    items: airportCode,
+    items: airportCodeSchema,
     description: "Airports whose waves may use the contract; the hotel's airport among them",
   },
 } as const;
@@ -98,8 +99,8 @@ const analysisSchema = {
         nightlyRate: { type: "number" },
         currency: { type: "string" },
         roomsPerNight: { type: "integer" },
-        validFrom: isoDate,
-        validTo: isoDate,
+        validFrom: localDateSchema,
+        validTo: localDateSchema,
       },
     },
     evidence: {
@@ -126,7 +127,7 @@ export function contractRoutes(allocation: Allocation) {
       summary: "Active direct hotel contracts of the airline (valid today or later)",
       tags,
       access: supervisors,
-      query: pageQuery({ airport: airportCode }),
+      query: pageQuery({ airport: airportCodeSchema }),
       responses: { 200: { description: "A page of contracts", schema: pageSchema(contractSchema) } },
       handler: async ({ principal, query }) => ({
         status: 200,

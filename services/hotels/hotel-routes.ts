@@ -1,10 +1,9 @@
 import { hotelsOfWave } from "../../src/app/allocation/wave-reads.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
-import { urnOf } from "../../src/http/schemas/common.js";
+import { airportCodeSchema, urnOf } from "../../src/http/schemas/common.js";
 import type { Allocation } from "./allocation.js";
 import {
-  airportCode,
   airportSchema,
   cacheInvalidationSchema,
   caseHotelsSchema,
@@ -48,7 +47,7 @@ export function hotelRoutes(allocation: Allocation) {
       summary: "Curated hotel catalog around the airline's airports, nearest first",
       tags,
       access: operators,
-      query: pageQuery({ airport: airportCode }),
+      query: pageQuery({ airport: airportCodeSchema }),
       responses: { 200: { description: "A page of catalog hotels", schema: catalogPageSchema } },
       handler: async ({ principal, query }) => ({
         status: 200,
@@ -109,7 +108,7 @@ export function hotelRoutes(allocation: Allocation) {
       summary: "Force the next search at an airport to ask the vendors again",
       tags,
       access: supervisors,
-      query: { type: "object", required: ["airport"], properties: { airport: airportCode } },
+      query: { type: "object", required: ["airport"], properties: { airport: airportCodeSchema } },
       responses: {
         200: { description: "How many cached answers were dropped", schema: cacheInvalidationSchema },
       },

@@ -1,25 +1,15 @@
 import { AMENITY_TAGS } from "../../src/domain/allocation/amenities.js";
 import { TIERS } from "../../src/domain/policy/tiers.js";
-import { pageSchema, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
+import {
+  airportCodeSchema,
+  localDateSchema,
+  moneySchema,
+  pageSchema,
+  timestampSchema,
+  urnOf,
+} from "../../src/http/schemas/common.js";
 
 /** Wire schemas of the hotel routes (spec 4.1 hotels, 4.2 cache invalidation). */
-
-export const airportCode = {
-  type: "string",
-  pattern: "^[A-Z]{3}$",
-  description: "IATA airport code",
-} as const;
-export const isoDate = { type: "string", format: "date", description: "YYYY-MM-DD" } as const;
-
-/** An amount in the currency's minor unit (cents), so sums are exact. */
-export const moneySchema = {
-  type: "object",
-  required: ["amountMinor", "currency"],
-  properties: {
-    amountMinor: { type: "integer" },
-    currency: { type: "string", pattern: "^[A-Z]{3}$" },
-  },
-} as const;
 
 const amenities = { type: "array", items: { type: "string", enum: AMENITY_TAGS } } as const;
 const stars = {
@@ -33,9 +23,12 @@ export const hotelSearchBody = {
   type: "object",
   required: ["airport", "checkIn", "checkOut", "rooms"],
   properties: {
-    airport: { ...airportCode, description: "One of the airline's airports" },
-    checkIn: isoDate,
-    checkOut: { ...isoDate, description: "YYYY-MM-DD, after checkIn: the morning after the last night" },
+    airport: { ...airportCodeSchema, description: "One of the airline's airports" },
+    checkIn: localDateSchema,
+    checkOut: {
+      ...localDateSchema,
+      description: "YYYY-MM-DD, after checkIn: the morning after the last night",
+    },
     rooms: { type: "integer", minimum: 1, maximum: 1000, description: "Rooms needed in one hotel" },
     tier: {
       type: "string",
@@ -84,9 +77,9 @@ export const hotelSearchResultSchema = {
   type: "object",
   required: ["airport", "checkIn", "checkOut", "rooms", "hotels", "vendorsAnswered", "vendorsMissing"],
   properties: {
-    airport: airportCode,
-    checkIn: isoDate,
-    checkOut: isoDate,
+    airport: airportCodeSchema,
+    checkIn: localDateSchema,
+    checkOut: localDateSchema,
     rooms: { type: "integer" },
     tier: { type: ["string", "null"] },
     hotels: {
@@ -120,7 +113,7 @@ export const catalogHotelSchema = {
   required: ["hotelUrn", "airport", "name", "address", "lat", "lon", "stars", "distanceKm"],
   properties: {
     hotelUrn: urnOf("hotel"),
-    airport: airportCode,
+    airport: airportCodeSchema,
     name: { type: "string" },
     address: { type: "string" },
     lat: { type: "number" },
@@ -139,7 +132,7 @@ export const airportSchema = {
   type: "object",
   required: ["code", "name", "city", "country", "lat", "lon"],
   properties: {
-    code: airportCode,
+    code: airportCodeSchema,
     name: { type: "string" },
     city: { type: "string" },
     country: { type: "string", description: "ISO 3166-1 alpha-2" },
@@ -191,8 +184,8 @@ export const caseHotelsSchema = {
                 groupId: { type: "string" },
                 rooms: { type: "integer" },
                 nights: { type: "integer" },
-                checkIn: isoDate,
-                checkOut: isoDate,
+                checkIn: localDateSchema,
+                checkOut: localDateSchema,
                 vendor: { type: "string" },
                 providerOfferId: { type: "string" },
                 cost: moneySchema,
@@ -210,7 +203,7 @@ export const cacheInvalidationSchema = {
   type: "object",
   required: ["airport", "dropped"],
   properties: {
-    airport: airportCode,
+    airport: airportCodeSchema,
     dropped: { type: "integer", minimum: 0, description: "Cached answers dropped" },
   },
 } as const;

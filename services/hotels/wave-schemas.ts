@@ -1,6 +1,13 @@
 import { AMENITY_TAGS } from "../../src/domain/allocation/amenities.js";
-import { reasonSchema, timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
-import { airportCode, isoDate, moneySchema } from "./hotel-schemas.js";
+import {
+  airportCodeSchema,
+  localDateSchema,
+  moneySchema,
+  reasonSchema,
+  timestampSchema,
+  urnOf,
+  urnSchema,
+} from "../../src/http/schemas/common.js";
 
 /** Wire schemas of the allocation routes (spec 2.6, 4.1 allocate, 4.2 wave routes). */
 
@@ -98,8 +105,8 @@ export const waveAllocationSchema = {
     },
     rooms: { type: "integer" },
     nights: { type: "integer" },
-    checkIn: isoDate,
-    checkOut: isoDate,
+    checkIn: localDateSchema,
+    checkOut: localDateSchema,
     nightlyRate: moneySchema,
     cost: moneySchema,
     savingsVsMarket: nullableMoney,
@@ -160,7 +167,7 @@ export const waveSchema = {
     urn: urnOf("wave"),
     tenant: urnSchema,
     caseUrn: urnOf("case"),
-    airport: airportCode,
+    airport: airportCodeSchema,
     sequence: { type: "integer", minimum: 1, description: "The case's wave number" },
     demandUrn: { type: ["string", "null"] },
     policyUrn: urnOf("policy"),
@@ -201,8 +208,8 @@ export const waveSchema = {
           rooms: { type: "integer" },
           nights: { type: "integer" },
           tier: { type: "string" },
-          checkIn: isoDate,
-          checkOut: isoDate,
+          checkIn: localDateSchema,
+          checkOut: localDateSchema,
         },
       },
     },

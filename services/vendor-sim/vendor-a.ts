@@ -10,7 +10,6 @@ import { hashString } from "./seeded-random.js";
 import { SimulatedFailure } from "./simulated-failure.js";
 import type { Payment, PricedOffer, ReservationChange, StoredReservation } from "./vendor-backend.js";
 import {
-  type ClientCredentials,
   type ParsedRequest,
   type SimRoute,
   VendorSimulator,
@@ -34,6 +33,7 @@ const AMENITY_CODES: Record<CatalogAmenity, string> = {
 
 export class VendorA extends VendorSimulator {
   readonly tokenPath = "/oauth/token";
+  protected readonly clientAuthentication = "client_secret_post";
 
   protected readonly routes: readonly SimRoute[] = [
     { method: "POST", pattern: /^\/v1\/availability$/, operation: "search", answer: (r) => this.search(r) },
@@ -64,13 +64,6 @@ export class VendorA extends VendorSimulator {
 
   hotelId(hotel: CatalogHotel): string {
     return `${(hashString(`vendor-a|${hotel.key}`) % 90_000) + 10_000}${hotel.key.slice(-3)}`;
-  }
-
-  protected clientCredentials(request: ParsedRequest): ClientCredentials | undefined {
-    const form = new URLSearchParams(request.raw.body ?? "");
-    const clientId = form.get("client_id");
-    const clientSecret = form.get("client_secret");
-    return clientId && clientSecret ? { clientId, clientSecret } : undefined;
   }
 
   protected errorBody(code: string, message: string): unknown {

@@ -11,7 +11,6 @@ import { hashString } from "./seeded-random.js";
 import { SimulatedFailure } from "./simulated-failure.js";
 import type { Payment, PricedOffer, StoredReservation } from "./vendor-backend.js";
 import {
-  type ClientCredentials,
   type ParsedRequest,
   type SimRoute,
   VendorSimulator,
@@ -41,6 +40,7 @@ const PAYMENT_OPTION: Record<Payment["type"], string> = {
 
 export class VendorB extends VendorSimulator {
   readonly tokenPath = "/auth/token";
+  protected readonly clientAuthentication = "client_secret_basic";
 
   protected readonly routes: readonly SimRoute[] = [
     {
@@ -82,18 +82,6 @@ export class VendorB extends VendorSimulator {
   hotelId(hotel: CatalogHotel): string {
     const suffix = (hashString(`vendor-b|${hotel.key}`) & 0xffff).toString(16).toUpperCase().padStart(4, "0");
     return `${hotel.address.country}-${hotel.key}-${suffix}`;
-  }
-
-  protected clientCredentials(request: ParsedRequest): ClientCredentials | undefined {
-    const header = request.raw.headers.authorization;
-    if (!header?.startsWith("Basic ")) return undefined;
-    const decoded = Buffer.from(header.slice("Basic ".length), "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return undefined;
-    return {
-      clientId: decodeURIComponent(decoded.slice(0, colon)),
-      clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
-    };
   }
 
   protected errorBody(code: string, message: string): unknown {

@@ -10,7 +10,6 @@ import { hashString } from "./seeded-random.js";
 import { SimulatedFailure } from "./simulated-failure.js";
 import type { Payment, PricedOffer, StoredReservation } from "./vendor-backend.js";
 import {
-  type ClientCredentials,
   type ParsedRequest,
   type SimRoute,
   VendorSimulator,
@@ -35,6 +34,7 @@ const AMENITIES: Record<CatalogAmenity, string> = {
 
 export class VendorC extends VendorSimulator {
   readonly tokenPath = "/connect/token";
+  protected readonly clientAuthentication = "client_secret_post";
 
   protected readonly routes: readonly SimRoute[] = [
     { method: "POST", pattern: /^\/rates\/search$/, operation: "search", answer: (r) => this.search(r) },
@@ -70,13 +70,6 @@ export class VendorC extends VendorSimulator {
 
   hotelId(hotel: CatalogHotel): string {
     return `c_${hashString(`vendor-c|${hotel.key}`).toString(16).padStart(8, "0")}`;
-  }
-
-  protected clientCredentials(request: ParsedRequest): ClientCredentials | undefined {
-    const form = new URLSearchParams(request.raw.body ?? "");
-    const clientId = form.get("client_id");
-    const clientSecret = form.get("client_secret");
-    return clientId && clientSecret ? { clientId, clientSecret } : undefined;
   }
 
   protected errorBody(code: string, message: string): unknown {

@@ -6,6 +6,7 @@
  * transport and the HTTP app (`createVendorSimApp`) run exactly the same code.
  */
 import type { Clock } from "../../src/runtime/clock.js";
+import type { ClientAuthentication } from "../../src/vendors/token-request.js";
 import {
   type WireEndpoint,
   type WireMethod,
@@ -14,6 +15,7 @@ import {
   jsonResponse,
 } from "../../src/vendors/wire.js";
 import type { CatalogHotel, HotelCatalog, SimulatedVendorId } from "./catalog.js";
+import { presentedCredentials } from "./client-authentication.js";
 import {
   type FaultKind,
   FaultInjector,
@@ -48,11 +50,6 @@ export interface ParsedRequest {
   query: URLSearchParams;
   /** The JSON body, or an empty object when there is none. */
   json: Record<string, unknown>;
-}
-
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
 }
 
 /** Statuses the business faults answer with when forced; natural refusals use the same ones. */
@@ -103,7 +100,7 @@ export abstract class VendorSimulator implements WireEndpoint {
   abstract readonly tokenPath: string;
   protected abstract readonly routes: readonly SimRoute[];
   /** How this vendor expects the client to authenticate at its token endpoint. */
-  protected abstract clientCredentials(request: ParsedRequest): ClientCredentials | undefined;
+  protected abstract readonly clientAuthentication: ClientAuthentication;
   protected abstract errorBody(code: string, message: string): unknown;
   /** This vendor's id for a hotel of the catalog. */
   abstract hotelId(hotel: CatalogHotel): string;
@@ -202,7 +199,7 @@ export abstract class VendorSimulator implements WireEndpoint {
     if (form.get("grant_type") !== "client_credentials") {
       return jsonResponse(400, { error: "unsupported_grant_type" });
     }
-    const credentials = this.clientCredentials(request);
+    const credentials = presentedCredentials(request.raw, this.clientAuthentication);
     const issued = credentials && this.tokens.issue(credentials.clientId, credentials.clientSecret);
     if (!issued) return jsonResponse(401, { error: "invalid_client" });
     return jsonResponse(200, {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** JSON with object keys sorted, so member order does not change a hash or fingerprint. */
 export function canonicalJson(value: unknown): string {
@@ -11,5 +11,5 @@ export function canonicalJson(value: unknown): string {
 
 /** `sha256:<hex>` of the canonical JSON of a payload. */
 export function payloadHash(payload: unknown): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(payload)).digest("hex")}`;
+  return `sha256:${hash("sha256", canonicalJson(payload), "hex")}`;
 }

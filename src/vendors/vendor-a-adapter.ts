@@ -6,7 +6,8 @@ import { normalizeAmenities } from "../domain/allocation/amenities.js";
 import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
 import { fromMajor } from "../domain/money.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
-import type { ClientCredentials, VendorAdapter } from "./vendor-adapter.js";
+import { clientCredentialsTokenRequest } from "./token-request.js";
+import type { VendorAdapter } from "./vendor-adapter.js";
 import type {
   BookingRequest,
   HotelSearchRequest,
@@ -19,10 +20,12 @@ import { type WireRequest, jsonRequest, withQuery } from "./wire.js";
 import {
   type JsonObject,
   booleanAt,
+  errorCodeAt,
   listAt,
   numberAt,
   object,
   objectAt,
+  objectsIn,
   optionalTextAt,
   textAt,
   textsAt,
@@ -42,18 +45,8 @@ const CHANGE: Record<string, ReservationChangeKind> = {
 export const vendorAAdapter: VendorAdapter = {
   vendor: VENDOR,
 
-  tokenRequest(credentials: ClientCredentials): WireRequest {
-    return {
-      method: "POST",
-      path: "/oauth/token",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-      }).toString(),
-    };
-  },
+  tokenRequest: (credentials) =>
+    clientCredentialsTokenRequest("/oauth/token", credentials, "client_secret_post"),
 
   searchRequest(request: HotelSearchRequest): WireRequest {
     return jsonRequest("POST", "/v1/availability", {
@@ -65,7 +58,7 @@ export const vendorAAdapter: VendorAdapter = {
   },
 
   offers(body: unknown): HotelOffer[] {
-    return listAt(object(body, "availability"), "results").map((item) => offer(object(item, "result")));
+    return objectsIn(body, "availability", "results", "result").map(offer);
   },
 
   bookRequest(request: BookingRequest): WireRequest {
@@ -94,20 +87,14 @@ export const vendorAAdapter: VendorAdapter = {
   reconcileRequest: (since) => jsonRequest("GET", withQuery("/v1/bookings/changes", { since })),
 
   changes(body: unknown): ReservationChange[] {
-    return listAt(object(body, "changes"), "changes").map((item) => {
-      const change = object(item, "change");
-      return {
-        kind: translated(textAt(change, "type"), CHANGE, "change type"),
-        at: textAt(change, "occurredAt"),
-        reservation: reservation(objectAt(change, "booking")),
-      };
-    });
+    return objectsIn(body, "changes", "changes", "change").map((change) => ({
+      kind: translated(textAt(change, "type"), CHANGE, "change type"),
+      at: textAt(change, "occurredAt"),
+      reservation: reservation(objectAt(change, "booking")),
+    }));
   },
 
-  errorCode(body: unknown): string | undefined {
-    const error = (body as { error?: { code?: unknown } } | null)?.error;
-    return typeof error?.code === "string" ? error.code : undefined;
-  },
+  errorCode: (body) => errorCodeAt(body, "error", "code"),
 };
 
 function offer(result: JsonObject): HotelOffer {

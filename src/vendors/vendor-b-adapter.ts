@@ -8,7 +8,8 @@ import { normalizeAmenities } from "../domain/allocation/amenities.js";
 import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
 import { fromMajor, money } from "../domain/money.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
-import type { ClientCredentials, VendorAdapter } from "./vendor-adapter.js";
+import { clientCredentialsTokenRequest } from "./token-request.js";
+import type { VendorAdapter } from "./vendor-adapter.js";
 import type {
   BookingRequest,
   HotelSearchRequest,
@@ -22,9 +23,10 @@ import {
   type JsonObject,
   MalformedResponse,
   booleanAt,
-  listAt,
+  errorCodeAt,
   object,
   objectAt,
+  objectsIn,
   optionalNumberAt,
   optionalTextAt,
   textAt,
@@ -46,21 +48,8 @@ const CHANGE: Record<string, ReservationChangeKind> = {
 export const vendorBAdapter: VendorAdapter = {
   vendor: VENDOR,
 
-  tokenRequest(credentials: ClientCredentials): WireRequest {
-    const basic = Buffer.from(
-      `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
-    ).toString("base64");
-    return {
-      method: "POST",
-      path: "/auth/token",
-      headers: {
-        authorization: `Basic ${basic}`,
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-      },
-      body: new URLSearchParams({ grant_type: "client_credentials" }).toString(),
-    };
-  },
+  tokenRequest: (credentials) =>
+    clientCredentialsTokenRequest("/auth/token", credentials, "client_secret_basic"),
 
   searchRequest(request: HotelSearchRequest): WireRequest {
     return jsonRequest(
@@ -76,9 +65,7 @@ export const vendorBAdapter: VendorAdapter = {
 
   offers(body: unknown, request: HotelSearchRequest): HotelOffer[] {
     const roomNights = request.rooms * nightsBetween(request.checkIn, request.checkOut);
-    return listAt(object(body, "availability"), "hotels").map((item) =>
-      offer(object(item, "hotel"), roomNights),
-    );
+    return objectsIn(body, "availability", "hotels", "hotel").map((hotel) => offer(hotel, roomNights));
   },
 
   bookRequest(request: BookingRequest): WireRequest {
@@ -107,20 +94,14 @@ export const vendorBAdapter: VendorAdapter = {
   reconcileRequest: (since) => jsonRequest("GET", withQuery("/api/v2/reconciliation", { from: since })),
 
   changes(body: unknown): ReservationChange[] {
-    return listAt(object(body, "reconciliation"), "events").map((item) => {
-      const event = object(item, "event");
-      return {
-        kind: translated(textAt(event, "event"), CHANGE, "event"),
-        at: textAt(event, "timestamp"),
-        reservation: reservation(objectAt(event, "booking")),
-      };
-    });
+    return objectsIn(body, "reconciliation", "events", "event").map((event) => ({
+      kind: translated(textAt(event, "event"), CHANGE, "event"),
+      at: textAt(event, "timestamp"),
+      reservation: reservation(objectAt(event, "booking")),
+    }));
   },
 
-  errorCode(body: unknown): string | undefined {
-    const fault = (body as { fault?: { faultCode?: unknown } } | null)?.fault;
-    return typeof fault?.faultCode === "string" ? fault.faultCode : undefined;
-  },
+  errorCode: (body) => errorCodeAt(body, "fault", "faultCode"),
 };
 
 function offer(hotel: JsonObject, roomNights: number): HotelOffer {

@@ -7,7 +7,8 @@ import { normalizeAmenities } from "../domain/allocation/amenities.js";
 import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
 import { money } from "../domain/money.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
-import type { ClientCredentials, VendorAdapter } from "./vendor-adapter.js";
+import { clientCredentialsTokenRequest } from "./token-request.js";
+import type { VendorAdapter } from "./vendor-adapter.js";
 import type {
   BookingRequest,
   HotelSearchRequest,
@@ -21,10 +22,12 @@ import {
   type JsonObject,
   MalformedResponse,
   booleanAt,
+  errorCodeAt,
   listAt,
   numberAt,
   object,
   objectAt,
+  objectsIn,
   optionalTextAt,
   textAt,
   textsAt,
@@ -44,18 +47,8 @@ const CHANGE: Record<string, ReservationChangeKind> = {
 export const vendorCAdapter: VendorAdapter = {
   vendor: VENDOR,
 
-  tokenRequest(credentials: ClientCredentials): WireRequest {
-    return {
-      method: "POST",
-      path: "/connect/token",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-      }).toString(),
-    };
-  },
+  tokenRequest: (credentials) =>
+    clientCredentialsTokenRequest("/connect/token", credentials, "client_secret_post"),
 
   searchRequest(request: HotelSearchRequest): WireRequest {
     return jsonRequest("POST", "/rates/search", {
@@ -67,7 +60,7 @@ export const vendorCAdapter: VendorAdapter = {
   },
 
   offers(body: unknown): HotelOffer[] {
-    return listAt(object(body, "search"), "properties").map((item) => offer(object(item, "property")));
+    return objectsIn(body, "search", "properties", "property").map(offer);
   },
 
   bookRequest(request: BookingRequest): WireRequest {
@@ -94,20 +87,14 @@ export const vendorCAdapter: VendorAdapter = {
   reconcileRequest: (since) => jsonRequest("GET", withQuery("/bookings/changes", { updated_since: since })),
 
   changes(body: unknown): ReservationChange[] {
-    return listAt(object(body, "changes"), "changes").map((item) => {
-      const change = object(item, "change");
-      return {
-        kind: translated(textAt(change, "change_type"), CHANGE, "change type"),
-        at: textAt(change, "changed_at"),
-        reservation: reservation(objectAt(change, "booking")),
-      };
-    });
+    return objectsIn(body, "changes", "changes", "change").map((change) => ({
+      kind: translated(textAt(change, "change_type"), CHANGE, "change type"),
+      at: textAt(change, "changed_at"),
+      reservation: reservation(objectAt(change, "booking")),
+    }));
   },
 
-  errorCode(body: unknown): string | undefined {
-    const code = (body as { error_code?: unknown } | null)?.error_code;
-    return typeof code === "string" ? code : undefined;
-  },
+  errorCode: (body) => errorCodeAt(body, "error_code"),
 };
 
 function offer(property: JsonObject): HotelOffer {

@@ -22,6 +22,14 @@ export function objectAt(from: JsonObject, key: string): JsonObject {
   return object(from[key], key);
 }
 
+/**
+ * The objects listed under `key` in a response body, such as search results or a change feed;
+ * `what` and `each` name the body and one entry in the malformed-response message.
+ */
+export function objectsIn(body: unknown, what: string, key: string, each: string): JsonObject[] {
+  return listAt(object(body, what), key).map((item) => object(item, each));
+}
+
 export function listAt(from: JsonObject, key: string): unknown[] {
   const value = from[key];
   if (!Array.isArray(value)) throw new MalformedResponse(`${key} is not a list`);
@@ -72,4 +80,18 @@ export function textsAt(from: JsonObject, key: string): string[] {
 export function translated<T>(word: string, meaning: Readonly<Record<string, T>>, what: string): T {
   if (!Object.hasOwn(meaning, word)) throw new MalformedResponse(`${what} "${word}" is not known`);
   return meaning[word]!;
+}
+
+/**
+ * The vendor's own error code at `path` in an error body, or undefined. Unlike the accessors above
+ * it never throws: the body is read only to classify a failure that has already happened, so a body
+ * in another shape just means the vendor gave no code.
+ */
+export function errorCodeAt(body: unknown, ...path: string[]): string | undefined {
+  let value = body;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as JsonObject)[key];
+  }
+  return typeof value === "string" ? value : undefined;
 }

@@ -14,6 +14,7 @@ import {
   groups,
   guaranteeHotels,
   startBookingHarness,
+  waveOf,
   ZX,
 } from "./booking-fixture.js";
 
@@ -86,15 +87,7 @@ function vendorBookings(): number {
 async function bookWave(name: string, allocations: (hotel: Hotel) => WaveAllocation[], sizes: number[]) {
   const caseUrn = await h.openCase(name, groups(...sizes));
   const [hotel] = guaranteeHotels(h.hotels, 2);
-  const waveUrn = await h.completeWave({
-    caseUrn,
-    demandUrn: null,
-    policyUrn: null,
-    policyVersion: null,
-    rankingInputs: [],
-    allocations: allocations(hotel!),
-    unallocated: [],
-  });
+  const waveUrn = await h.completeWave(waveOf(caseUrn, allocations(hotel!)));
   return { caseUrn, waveUrn, hotel: hotel! };
 }
 

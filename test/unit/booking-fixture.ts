@@ -64,10 +64,7 @@ export interface BookingHarness {
   /** INITIAL demand for the case, approved by a supervisor. */
   approvedDemand(caseUrn: string, rooms: number): Promise<string>;
   /** Stores the wave and publishes `allocation.wave-completed`, as allocation does. */
-  completeWave(
-    wave: Omit<WaveDocument, "_id" | "tenant" | "status" | "createdAt">,
-    autoBook?: boolean,
-  ): Promise<string>;
+  completeWave(wave: CompletedWave, autoBook?: boolean): Promise<string>;
   publish(type: string, caseUrn: string, data: unknown): Promise<DomainEvent>;
   ledger(caseUrn: string): Promise<BookingLedger>;
   caseSnapshot(caseUrn: string): Promise<CaseSnapshot>;
@@ -113,6 +110,30 @@ export function allocate(
     checkIn: CHECK_IN,
     checkOut: CHECK_OUT,
     cost: money(10_000 * rooms, "USD"),
+  };
+}
+
+/** A completed wave as `completeWave` takes it: the stored document less what the harness fills in. */
+export type CompletedWave = Omit<WaveDocument, "_id" | "tenant" | "status" | "createdAt">;
+
+/**
+ * A wave of the case with no policy behind it and nothing left unallocated, the wave most tests
+ * book: each sets only its allocations and, where the test is about them, the demand or ranking.
+ */
+export function waveOf(
+  caseUrn: string,
+  allocations: WaveAllocation[],
+  rest: Partial<CompletedWave> = {},
+): CompletedWave {
+  return {
+    caseUrn,
+    demandUrn: null,
+    policyUrn: null,
+    policyVersion: null,
+    rankingInputs: [],
+    allocations,
+    unallocated: [],
+    ...rest,
   };
 }
 

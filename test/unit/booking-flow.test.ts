@@ -10,6 +10,7 @@ import {
   groups,
   guaranteeHotels,
   startBookingHarness,
+  waveOf,
 } from "./booking-fixture.js";
 
 let h: BookingHarness;
@@ -63,15 +64,9 @@ describe("booking a wave", () => {
     const caseUrn = await h.openCase("all-booked", groups(2, 1));
     const demandUrn = await h.approvedDemand(caseUrn, 2);
     const [first, second] = guaranteeHotels(h.hotels);
-    const waveUrn = await h.completeWave({
-      caseUrn,
-      demandUrn,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", first!, 1), allocate("G2", second!, 1)],
-      unallocated: [],
-    });
+    const waveUrn = await h.completeWave(
+      waveOf(caseUrn, [allocate("G1", first!, 1), allocate("G2", second!, 1)], { demandUrn }),
+    );
     await h.until(async () => (await h.demandState(caseUrn)) === "FULFILLED", "the demand to be fulfilled");
 
     const reservations = Object.values((await h.ledger(caseUrn)).reservations);
@@ -126,18 +121,14 @@ describe("booking a wave", () => {
     const [shared, fallback] = guaranteeHotels(h.hotels, 2);
     const skipped = guaranteeHotels(h.hotels).find((x) => x !== shared && x !== fallback)!;
     for (const offer of shared!.offers) failAt(offer.provider, "RATE_NOT_AVAILABLE");
-    const waveUrn = await h.completeWave({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [
-        withRoom("G1", fallback!, 0.3),
-        { ...withRoom("G1", skipped, 0.1), reasons: ["hotel-full"] },
-      ],
-      allocations: [allocate("G1", shared!, 1)],
-      unallocated: [],
-    });
+    const waveUrn = await h.completeWave(
+      waveOf(caseUrn, [allocate("G1", shared!, 1)], {
+        rankingInputs: [
+          withRoom("G1", fallback!, 0.3),
+          { ...withRoom("G1", skipped, 0.1), reasons: ["hotel-full"] },
+        ],
+      }),
+    );
 
     const ledger = await h.ledger(caseUrn);
     const [reservation] = Object.values(ledger.reservations);
@@ -156,15 +147,12 @@ describe("booking a wave", () => {
     const demandUrn = await h.approvedDemand(caseUrn, 1);
     const [shared, fallback] = guaranteeHotels(h.hotels, 2);
     for (const vendor of ["vendor-a", "vendor-b", "vendor-c"]) failAt(vendor, "RATE_NOT_AVAILABLE", 5);
-    await h.completeWave({
-      caseUrn,
-      demandUrn,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [withRoom("G1", fallback!, 0.3)],
-      allocations: [allocate("G1", shared!, 1)],
-      unallocated: [],
-    });
+    await h.completeWave(
+      waveOf(caseUrn, [allocate("G1", shared!, 1)], {
+        demandUrn,
+        rankingInputs: [withRoom("G1", fallback!, 0.3)],
+      }),
+    );
     await h.until(() => h.eventsOf(BOOKING_EVENTS.waveSettled, caseUrn).length === 1, "the wave to settle");
 
     const [request, ...others] = reviewRequests(caseUrn);
@@ -190,15 +178,9 @@ describe("booking a wave", () => {
       x.offers.every((o) => o.provider !== refusing.offers[0]!.provider),
     )!;
     failAt(refusing.offers[0]!.provider, "RATE_NOT_AVAILABLE");
-    await h.completeWave({
-      caseUrn,
-      demandUrn,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", booked, 1), allocate("G2", refusing, 1)],
-      unallocated: [],
-    });
+    await h.completeWave(
+      waveOf(caseUrn, [allocate("G1", booked, 1), allocate("G2", refusing, 1)], { demandUrn }),
+    );
     await h.until(async () => (await h.demandState(caseUrn)) === "PARTIAL", "the demand to be partial");
 
     const requests = reviewRequests(caseUrn);
@@ -219,15 +201,7 @@ describe("booking a wave", () => {
     const caseUrn = await h.openCase("payment", groups(1, 1));
     const [first, second] = guaranteeHotels(h.hotels, 2);
     failAt(first!.offers[0]!.provider, "INVALID_PAYMENT_INFO");
-    await h.completeWave({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", first!, 1), allocate("G2", second!, 1)],
-      unallocated: [],
-    });
+    await h.completeWave(waveOf(caseUrn, [allocate("G1", first!, 1), allocate("G2", second!, 1)]));
 
     const requests = reviewRequests(caseUrn);
     expect(requests.map((r) => r.category).sort()).toEqual(["PARTIAL_FULFILLMENT", "PAYMENT_FAILED"]);
@@ -244,15 +218,7 @@ describe("booking a wave", () => {
   it("books nothing twice when the same wave is booked again or its event is delivered again", async () => {
     const caseUrn = await h.openCase("twice", groups(1, 1));
     const [first, second] = guaranteeHotels(h.hotels);
-    const wave = {
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", first!, 1), allocate("G2", second!, 1)],
-      unallocated: [],
-    };
+    const wave = waveOf(caseUrn, [allocate("G1", first!, 1), allocate("G2", second!, 1)]);
     const waveUrn = await h.completeWave(wave);
     expect(vendorBookings()).toBe(2);
 
@@ -278,15 +244,7 @@ describe("booking a wave", () => {
   it("leaves a group that already holds a reservation alone when a later wave allocates it again", async () => {
     const caseUrn = await h.openCase("later-wave", groups(1));
     const [first, second] = guaranteeHotels(h.hotels);
-    const wave = (hotel: Hotel) => ({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", hotel, 1)],
-      unallocated: [],
-    });
+    const wave = (hotel: Hotel) => waveOf(caseUrn, [allocate("G1", hotel, 1)]);
     await h.completeWave(wave(first!));
     const rerun = await h.completeWave(wave(second!));
     const summary = await h.booking.flow.bookWave(rerun, {
@@ -306,15 +264,7 @@ describe("booking a wave", () => {
   it("does not book a wave whose autoBook is off until asked to", async () => {
     const caseUrn = await h.openCase("no-auto", groups(1));
     const waveUrn = await h.completeWave(
-      {
-        caseUrn,
-        demandUrn: null,
-        policyUrn: null,
-        policyVersion: null,
-        rankingInputs: [],
-        allocations: [allocate("G1", guaranteeHotels(h.hotels)[0]!, 1)],
-        unallocated: [],
-      },
+      waveOf(caseUrn, [allocate("G1", guaranteeHotels(h.hotels)[0]!, 1)]),
       false,
     );
     expect(vendorBookings()).toBe(0);
@@ -329,15 +279,7 @@ describe("an open circuit", () => {
     const demandUrn = await h.approvedDemand(caseUrn, 1);
     const hotel = guaranteeHotels(h.hotels).find((x) => x.offers.length === 1)!;
     failAt(hotel.offers[0]!.provider, "unavailable");
-    const waveUrn = await h.completeWave({
-      caseUrn,
-      demandUrn,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", hotel, 1)],
-      unallocated: [],
-    });
+    const waveUrn = await h.completeWave(waveOf(caseUrn, [allocate("G1", hotel, 1)], { demandUrn }));
     const pending = (await h.ledger(caseUrn)).bookings[waveBookingKey(waveUrn, "G1")]!;
     expect(pending).toMatchObject({
       state: "PENDING",
@@ -361,15 +303,7 @@ describe("an open circuit", () => {
     const caseUrn = await h.openCase("long-outage", groups(1));
     const hotel = guaranteeHotels(h.hotels).find((x) => x.offers.length === 1)!;
     failAt(hotel.offers[0]!.provider, "unavailable", 2);
-    await h.completeWave({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", hotel, 1)],
-      unallocated: [],
-    });
+    await h.completeWave(waveOf(caseUrn, [allocate("G1", hotel, 1)]));
     await h.clock.advance(30_000);
     await h.until(() => reviewRequests(caseUrn).length === 1, "the review request");
     expect(reviewRequests(caseUrn)[0]).toMatchObject({ category: "BOOKING_FAILED", affectedGroups: ["G1"] });
@@ -380,15 +314,9 @@ describe("an override", () => {
   it("re-books only the overridden group and cancels its old reservation at the vendor", async () => {
     const caseUrn = await h.openCase("override", groups(1, 1));
     const [first, second, third] = guaranteeHotels(h.hotels);
-    const waveUrn = await h.completeWave({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", first!, 1), allocate("G2", second!, 1)],
-      unallocated: [],
-    });
+    const waveUrn = await h.completeWave(
+      waveOf(caseUrn, [allocate("G1", first!, 1), allocate("G2", second!, 1)]),
+    );
     const before = Object.values((await h.ledger(caseUrn)).reservations);
     const moved = before.find((r) => r.refundable)!;
     const untouched = before.find((r) => r !== moved)!;
@@ -424,15 +352,7 @@ describe("an override", () => {
   it("to the hotel the group already holds books nothing", async () => {
     const caseUrn = await h.openCase("override-same", groups(1));
     const [first] = guaranteeHotels(h.hotels);
-    const waveUrn = await h.completeWave({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", first!, 1)],
-      unallocated: [],
-    });
+    const waveUrn = await h.completeWave(waveOf(caseUrn, [allocate("G1", first!, 1)]));
     await h.publish(BOOKING_EVENTS.groupOverridden, caseUrn, {
       waveUrn,
       caseUrn,
@@ -448,15 +368,7 @@ describe("a re-booking asked for by the review queue", () => {
     const caseUrn = await h.openCase("rebook", groups(1));
     const [refusing, rebooked] = guaranteeHotels(h.hotels).filter((x) => x.offers.length === 1);
     failAt(refusing!.offers[0]!.provider, "RATE_NOT_AVAILABLE");
-    await h.completeWave({
-      caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      rankingInputs: [],
-      allocations: [allocate("G1", refusing!, 1)],
-      unallocated: [],
-    });
+    await h.completeWave(waveOf(caseUrn, [allocate("G1", refusing!, 1)]));
     const [item] = reviewRequests(caseUrn);
 
     await h.publish(BOOKING_EVENTS.groupRequested, caseUrn, {

@@ -14,6 +14,7 @@ import {
   groups,
   guaranteeHotels,
   startBookingHarness,
+  waveOf,
   ZX,
 } from "./booking-fixture.js";
 
@@ -32,15 +33,7 @@ afterEach(async () => {
 async function bookedReservation(name: string): Promise<{ caseUrn: string; reservation: Reservation }> {
   await h.booking.reconciliation.schedule(ZX, 15);
   const caseUrn = await h.openCase(name, groups(2));
-  await h.completeWave({
-    caseUrn,
-    demandUrn: null,
-    policyUrn: null,
-    policyVersion: null,
-    rankingInputs: [],
-    allocations: [allocate("G1", guaranteeHotels(h.hotels)[0]!, 1)],
-    unallocated: [],
-  });
+  await h.completeWave(waveOf(caseUrn, [allocate("G1", guaranteeHotels(h.hotels)[0]!, 1)]));
   const [reservation] = Object.values((await h.ledger(caseUrn)).reservations);
   return { caseUrn, reservation: reservation! };
 }

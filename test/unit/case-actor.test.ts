@@ -2,14 +2,10 @@ import { describe, expect, it } from "vitest";
 import { CaseActor, type CaseChangeResult, type OpenCaseArgs } from "../../actors/CaseActor.js";
 import { caseIdFor, caseUrnFor, type CaseStatus } from "../../src/domain/case.js";
 import { SYSTEM_ACTOR } from "../../src/domain/case-lifecycle.js";
-import type { DomainEvent } from "../../src/domain/domain-event.js";
-import { topicFor } from "../../src/domain/domain-event.js";
 import type { ServiceRole } from "../../src/domain/roles.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
-import { ManualClock, settle } from "../../src/runtime/clock.js";
-import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
-import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
-import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { settle } from "../../src/runtime/clock.js";
+import { startActorStage } from "./actor-stage.js";
 
 const tenant = "urn:airline:ZX";
 const correlationUrn = "urn:trace:abc";
@@ -50,21 +46,8 @@ function command(externalEventId = "evt-1", overrides: Partial<OpenCaseArgs> = {
 }
 
 async function setup() {
-  const clock = new ManualClock("2026-11-21T23:00:00Z");
-  const bus = new EmbeddedEventBus({ clock });
-  const runtime = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
-  runtime.register(CaseActor);
+  const { clock, runtime, events } = await startActorStage(CaseActor, tenant);
   const actors: ActorRuntime = runtime;
-  const events: DomainEvent[] = [];
-  bus.subscribe({
-    name: "all",
-    topic: topicFor({ tenant }),
-    handler: async (event) => {
-      events.push(event);
-      return "SUCCESS";
-    },
-  });
-  await runtime.start();
   const id = caseIdFor(tenant, "evt-1");
   const open = (args = command()) =>
     actors.invoke(CaseActor, caseIdFor(args.tenant, args.externalEventId), "open", args);

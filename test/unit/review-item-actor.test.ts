@@ -1,35 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { REVIEW_ITEM_EVENT, ReviewItemActor } from "../../actors/ReviewItemActor.js";
 import { DomainError } from "../../src/domain/domain-error.js";
-import type { DomainEvent } from "../../src/domain/domain-event.js";
-import { topicFor } from "../../src/domain/domain-event.js";
 import type { NewReviewItem } from "../../src/domain/review-item.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
-import { ManualClock, settle } from "../../src/runtime/clock.js";
-import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
-import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
-import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { settle } from "../../src/runtime/clock.js";
+import { startActorStage } from "./actor-stage.js";
 
 const tenant = "urn:airline:ZX";
 const correlationUrn = "urn:trace:test";
 const MINUTE = 60_000;
 
 async function setup() {
-  const clock = new ManualClock("2026-11-21T23:00:00Z");
-  const bus = new EmbeddedEventBus({ clock });
-  const runtime = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
-  runtime.register(ReviewItemActor);
+  const { clock, runtime, events } = await startActorStage(ReviewItemActor, tenant);
   const actors: ActorRuntime = runtime;
-  const events: DomainEvent[] = [];
-  bus.subscribe({
-    name: "all",
-    topic: topicFor({ tenant }),
-    handler: async (event) => {
-      events.push(event);
-      return "SUCCESS";
-    },
-  });
-  await runtime.start();
   const open = (overrides: Partial<NewReviewItem> = {}, id = "item-1") =>
     actors.invoke(ReviewItemActor, id, "open", {
       urn: `urn:review-item:${id}`,

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SubCaseActor, subCaseActorId, subCaseActorIdFor } from "../../actors/SubCaseActor.js";
 import type { DomainError } from "../../src/domain/domain-error.js";
-import type { DomainEvent } from "../../src/domain/domain-event.js";
-import { topicFor } from "../../src/domain/domain-event.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
-import { ManualClock, settle } from "../../src/runtime/clock.js";
-import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
-import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
-import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { settle } from "../../src/runtime/clock.js";
+import { startActorStage } from "./actor-stage.js";
 
 const tenant = "urn:airline:ZX";
 const caseUrn = "urn:case:11111111-2222-3333-4444-555555555555";
@@ -16,20 +12,7 @@ const bob = "urn:user:bob";
 const FIVE_MINUTES = 5 * 60_000;
 
 async function setup() {
-  const clock = new ManualClock("2026-11-21T23:00:00Z");
-  const bus = new EmbeddedEventBus({ clock });
-  const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
-  actors.register(SubCaseActor);
-  const events: DomainEvent[] = [];
-  bus.subscribe({
-    name: "all",
-    topic: topicFor({ tenant }),
-    handler: async (event) => {
-      events.push(event);
-      return "SUCCESS";
-    },
-  });
-  await actors.start();
+  const { clock, runtime: actors, events } = await startActorStage(SubCaseActor, tenant);
   const id = subCaseActorIdFor(caseUrn, "ABC123");
   const call = <M extends "open" | "get" | "lock" | "unlock" | "releaseHeldBy" | "compensate" | "retire">(
     method: M,

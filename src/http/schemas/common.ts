@@ -28,6 +28,35 @@ export function urnOf<const K extends string>(kind: K) {
 /** ISO 8601 UTC timestamp. */
 export const timestampSchema = { type: "string", format: "date-time" } as const;
 
+/** A calendar date where it happens (check-in, contract validity): no time, no zone. */
+export const localDateSchema = {
+  type: "string",
+  format: "date",
+  description: "Local date, YYYY-MM-DD",
+} as const;
+
+export const airportCodeSchema = {
+  type: "string",
+  pattern: "^[A-Z]{3}$",
+  description: "IATA airport code",
+} as const;
+
+/**
+ * An amount in the currency's minor unit, so sums are exact. No lower bound: a saving against the
+ * market can be negative; a route that must refuse negative amounts narrows it.
+ */
+export const moneySchema = {
+  type: "object",
+  required: ["amountMinor", "currency"],
+  properties: {
+    amountMinor: { type: "integer", description: "Amount in the currency's minor unit (cents)" },
+    currency: { type: "string", pattern: "^[A-Z]{3}$", description: "ISO 4217 code" },
+  },
+} as const;
+
+/** The `:caseUrn` path parameter, the same on every surface that addresses a case. */
+export const caseUrnParams = { type: "object", properties: { caseUrn: urnOf("case") } } as const;
+
 /** A reason an operator must give for state changes that are audited. */
 export const reasonSchema = { type: "string", minLength: 1, maxLength: 2000 } as const;
 

@@ -1,0 +1,29 @@
+/**
+ * Listing the airline's cases is one read for operators (spec 4.1) and partners (4.3): the same
+ * filters, the same newest-first order, the same page. Each surface adds its own path, access and
+ * operation id, so the two lists cannot drift apart.
+ */
+import type { Principal } from "../../src/http/access.js";
+import type { Infer } from "../../src/http/json-schema.js";
+import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { caseListQuery, casePageSchema } from "./case-schemas.js";
+import type { Cases } from "./cases.js";
+
+export function caseListing(cases: Cases) {
+  return {
+    summary: "Cases of the airline, newest first",
+    query: caseListQuery,
+    responses: { 200: { description: "A page of cases", schema: casePageSchema } },
+    handler: async ({ principal, query }: { principal: Principal; query: Infer<typeof caseListQuery> }) => ({
+      status: 200 as const,
+      body: toPageEnvelope(
+        await cases.reads.list(
+          principal,
+          { status: query.status, airport: query.airport, from: query.from, to: query.to },
+          pageRequest(query),
+        ),
+        (item) => item,
+      ),
+    }),
+  } as const;
+}

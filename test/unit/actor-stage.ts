@@ -1,0 +1,37 @@
+/**
+ * One actor type on an embedded runtime with a ManualClock, started, with every event published
+ * on the tenant's topic recorded in order: what each actor unit test sets up before it drives the
+ * actor, so that the tests differ only in the commands they send.
+ */
+import type { DomainEvent } from "../../src/domain/domain-event.js";
+import { topicFor } from "../../src/domain/domain-event.js";
+import type { ActorClass } from "../../src/runtime/actor-runtime.js";
+import { ManualClock } from "../../src/runtime/clock.js";
+import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
+import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
+import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+
+export interface ActorStage {
+  clock: ManualClock;
+  runtime: EmbeddedActorRuntime;
+  /** Events of the tenant, in publication order. */
+  events: DomainEvent[];
+}
+
+export async function startActorStage(actorClass: ActorClass, tenant: string): Promise<ActorStage> {
+  const clock = new ManualClock("2026-11-21T23:00:00Z");
+  const bus = new EmbeddedEventBus({ clock });
+  const runtime = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
+  runtime.register(actorClass);
+  const events: DomainEvent[] = [];
+  bus.subscribe({
+    name: "all",
+    topic: topicFor({ tenant }),
+    handler: async (event) => {
+      events.push(event);
+      return "SUCCESS";
+    },
+  });
+  await runtime.start();
+  return { clock, runtime, events };
+}
