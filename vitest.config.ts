@@ -5,7 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/support/setup.ts"],
     testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Platform start-up (key generation, catalog, seeded policies) is slow on a loaded CI machine.
+    hookTimeout: 60_000,
     pool: "forks",
   },
 });

@@ -209,7 +209,11 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
 
   moduleContext = { config, runtime, logger, audit, directory, passengers };
   await runtime.start();
-  for (const module of MODULES) await module.start?.(moduleContext);
+  const startModules = async (context: ModuleContext) => {
+    for (const module of MODULES) await module.start?.(context);
+  };
+  // Embedded: everything is in this process, so modules start before the first request.
+  if (runtime.kind === "embedded") await startModules(moduleContext);
 
   const routes: Route[] = [
     ...(identity ? [serviceTokenRoute((request) => identity.mintServiceToken(request))] : []),
@@ -276,6 +280,11 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     ).url;
   }
 
+  // Dapr: module start-up may call actors, which the sidecar reaches only once this app listens and
+  // the sidecar has read its configuration; keep trying in the background until it can.
+  const modulesStarted =
+    runtime.kind === "dapr" ? startWhenSidecarReady(() => startModules(moduleContext!), logger) : undefined;
+
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -283,12 +292,37 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     urls,
     close: () => {
       closing ??= (async () => {
+        modulesStarted?.cancel();
         // Live sockets would hold the HTTP server open; operators reconnect to another replica.
         await realtime?.close();
         await Promise.all(servers.map((s) => s.close()));
         await runtime.close();
       })();
       return closing;
+    },
+  };
+}
+
+/** Retries `start` every second (for up to two minutes) until it succeeds; cancellable on shutdown. */
+function startWhenSidecarReady(start: () => Promise<void>, logger: Logger): { cancel(): void } {
+  let cancelled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = (left: number) => {
+    if (cancelled) return;
+    start().then(
+      () => logger.info("modules started"),
+      (error) => {
+        if (left <= 1) return logger.error({ err: error }, "modules could not start");
+        logger.warn({ err: error }, "modules not started yet; the sidecar may not be ready");
+        timer = setTimeout(() => attempt(left - 1), 1_000);
+      },
+    );
+  };
+  attempt(120);
+  return {
+    cancel: () => {
+      cancelled = true;
+      clearTimeout(timer);
     },
   };
 }

@@ -101,7 +101,11 @@ export interface RealtimeFixture {
 export async function startRealtimeFixture(): Promise<RealtimeFixture> {
   const clock = new ManualClock(Date.now());
   // Many writes per route in one file, and a clock that only moves when told: lift the rate limits.
-  const t = await startTestPlatform({ clock, env: { RATE_LIMIT_SCALE: "20" } });
+  // The channel is checked against the events a test causes itself: no automatic demand, waves or bookings.
+  const t = await startTestPlatform({
+    clock,
+    env: { RATE_LIMIT_SCALE: "20", DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off" },
+  });
   const { runtime, config } = t.platform;
   const authUrl = `${config.publicBaseUrl}/auth`;
   const audiences = defaultAudiences(config.publicBaseUrl, config.passengerBaseUrl);
