@@ -26,7 +26,11 @@ async function embedded(
     actors,
     bus,
     clock,
-    settle: () => settle(20),
+    settle: async () => {
+      await settle(5);
+      await actors.idle();
+      await settle(10);
+    },
     close: async () => {
       await actors.drain();
       await bus.close();

@@ -55,6 +55,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
   private readonly reminderTimers = new Map<string, TimerHandle>();
   private readonly reminderFailures = new Map<string, number>();
   private readonly flushes = new Set<Promise<void>>();
+  private readonly firings = new Set<Promise<void>>();
   private readonly idleTimeoutMs: number;
   private readonly reminderRetryMs: number;
   private sweepTimer: TimerHandle | undefined;
@@ -111,6 +112,22 @@ export class EmbeddedActorRuntime implements ActorRuntime {
   async close(): Promise<void> {
     await this.drain();
     await Promise.allSettled([...this.flushes]);
+  }
+
+  /**
+   * Resolves once no turn or reminder firing is in flight: a point where tests driving a manual
+   * clock can look at the results, whatever the store's I/O latency. Outbox deliveries are not
+   * awaited: one waiting for a redelivery would wait for the clock.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      const pending = [
+        ...this.firings,
+        ...[...this.activations.values()].filter((a) => a.mailbox.pending > 0).map((a) => a.mailbox.drain()),
+      ];
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
   }
 
   /** Number of live activations (for tests and metrics). */
@@ -233,7 +250,8 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     this.reminderTimers.get(key)?.cancel();
     const timer = this.options.clock.setTimer(() => {
       if (this.reminderTimers.get(key) === timer) this.reminderTimers.delete(key);
-      void this.fireReminder(type, id, name);
+      const firing = this.fireReminder(type, id, name).finally(() => this.firings.delete(firing));
+      this.firings.add(firing);
     }, dueAt - this.options.clock.now());
     this.reminderTimers.set(key, timer);
   }
