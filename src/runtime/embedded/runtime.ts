@@ -45,13 +45,13 @@ export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime 
     async close() {
       await actors.drain();
       await workflows.close();
-      // Deliveries still retrying after the grace period stay in the outbox for the next start.
-      await Promise.race([
-        actors.close(),
-        new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref()),
-      ]);
-      await bus.close();
-      await actors.close();
+      // Deliveries still retrying after the grace period stay in the outbox for the next start; a
+      // handler that never returns must not hold the shutdown either.
+      const withinGrace = (work: Promise<unknown>) =>
+        Promise.race([work, new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref())]);
+      await withinGrace(actors.close());
+      await withinGrace(bus.close());
+      await withinGrace(actors.close());
       await Promise.all([documents.close(), counters.close(), state.close()]);
     },
   };
