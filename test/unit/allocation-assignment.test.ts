@@ -131,12 +131,16 @@ describe("solveAssignment", () => {
     );
   });
 
-  it("stays within 0.5 % of the optimum on small wave-shaped problems without the exact search", () => {
+  // The heuristic alone (no exact search) is NOT always within 0.5% on tiny waves: fast-check found
+  // groupRooms [1,5,2,2,4], capacity [5,2,8] with zero-cost hotels 15% off. Small waves therefore
+  // always get the exact search, which is what this checks on wave-shaped problems; the heuristic's
+  // gap on large waves is measured against HiGHS in bench/allocation.ts.
+  it("solves small wave-shaped problems exactly on the default path, as exhaustive enumeration does", () => {
     fc.assert(
       fc.property(waveShaped(6, 4), (problem) => {
-        const solved = solveAssignment(problem, { exactSearchNodeBudget: 0 });
-        expect(solved.provenOptimal).toBe(false);
-        expect(relativeGap(solved.objective, bruteForce(problem))).toBeLessThanOrEqual(0.005);
+        const solved = solveAssignment(problem);
+        expect(solved.provenOptimal).toBe(true);
+        expect(relativeGap(solved.objective, bruteForce(problem))).toBeLessThanOrEqual(1e-9);
       }),
       { numRuns: 300 },
     );
