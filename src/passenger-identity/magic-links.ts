@@ -5,8 +5,7 @@
  * `jti` is remembered in the CounterStore until the link would have expired anyway.
  */
 import { randomUUID } from "node:crypto";
-import { SignJWT } from "jose";
-import { type TokenVerifier, tokenVerifier } from "../http/auth/token-verifier.js";
+import type { TokenVerifier } from "../http/auth/token-verifier.js";
 import { ForbiddenError, UnauthorizedError } from "../http/errors.js";
 import type { Clock } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
@@ -16,9 +15,14 @@ import {
   type MintedSession,
   type PassengerGroupRef,
   type PassengerSessionTokens,
-  TOKEN_SKEW_SECONDS,
 } from "./session-tokens.js";
-import { PASSENGER_SIGNING_ALGORITHM, type PassengerSigningKey } from "./signing-key.js";
+import {
+  type GroupTokenKind,
+  groupTokenVerifier,
+  signGroupToken,
+  TOKEN_SKEW_SECONDS,
+} from "./group-token.js";
+import type { PassengerSigningKey } from "./signing-key.js";
 
 export const MAGIC_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const MAGIC_LINK_TOKEN_TYPE = "passenger-link+jwt";
@@ -45,42 +49,21 @@ export interface MagicLinkOptions {
 }
 
 export class MagicLinks {
+  private readonly kind: GroupTokenKind;
   private readonly verifySignature: TokenVerifier;
 
   constructor(private readonly options: MagicLinkOptions) {
-    this.verifySignature = tokenVerifier(
-      { issuer: options.issuer, audience: options.audience, publicKey: options.key.publicKey },
-      {
-        algorithms: [PASSENGER_SIGNING_ALGORITHM],
-        typ: MAGIC_LINK_TOKEN_TYPE,
-        clock: options.clock,
-        skewSeconds: TOKEN_SKEW_SECONDS,
-      },
-    );
+    this.kind = { ...options, typ: MAGIC_LINK_TOKEN_TYPE, ttlSeconds: MAGIC_LINK_TTL_SECONDS };
+    this.verifySignature = groupTokenVerifier(this.kind);
   }
 
   async issueMagicLink(group: PassengerGroupRef): Promise<MagicLink> {
     if (await this.options.revocations.isClosed(group.caseUrn)) throw caseClosed();
-    const issuedAtSeconds = Math.floor(this.options.clock.now() / 1000);
-    const expiresAt = issuedAtSeconds + MAGIC_LINK_TTL_SECONDS;
     const linkId = randomUUID();
-    const token = await new SignJWT({
-      case_urn: group.caseUrn,
-      group_id: group.groupId,
-      tenant: group.tenant,
-    })
-      .setProtectedHeader({
-        alg: PASSENGER_SIGNING_ALGORITHM,
-        typ: MAGIC_LINK_TOKEN_TYPE,
-        kid: this.options.key.kid,
-      })
-      .setIssuer(this.options.issuer)
-      .setSubject(`urn:magic-link:${linkId}`)
-      .setAudience(this.options.audience)
-      .setJti(linkId)
-      .setIssuedAt(issuedAtSeconds)
-      .setExpirationTime(expiresAt)
-      .sign(this.options.key.privateKey);
+    const { token, expiresAt } = await signGroupToken(this.kind, group, {
+      subject: `urn:magic-link:${linkId}`,
+      jti: linkId,
+    });
     const url = new URL(this.options.passengerBaseUrl);
     url.searchParams.set("token", token);
     return { url: url.toString(), token, expiresAt: new Date(expiresAt * 1000).toISOString() };

@@ -5,26 +5,26 @@
  * asks CaseRevocations whether the case closed since.
  */
 import { randomUUID } from "node:crypto";
-import { type JWTPayload, SignJWT } from "jose";
+import type { JWTPayload } from "jose";
 import type { PassengerPrincipal } from "../http/access.js";
 import { passengerPrincipal } from "../http/auth/principals.js";
-import { type TokenVerifier, tokenVerifier } from "../http/auth/token-verifier.js";
+import type { TokenVerifier } from "../http/auth/token-verifier.js";
 import { UnauthorizedError } from "../http/errors.js";
 import type { Clock } from "../runtime/clock.js";
 import { type CaseRevocations, caseClosed } from "./case-revocations.js";
-import { PASSENGER_SIGNING_ALGORITHM, type PassengerSigningKey } from "./signing-key.js";
+import {
+  type GroupTokenKind,
+  type PassengerGroupRef,
+  groupTokenVerifier,
+  signGroupToken,
+} from "./group-token.js";
+import type { PassengerSigningKey } from "./signing-key.js";
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_TOKEN_TYPE = "passenger-session+jwt";
-export const TOKEN_SKEW_SECONDS = 30;
 const SESSION_SUBJECT_PREFIX = "urn:passenger-session:";
 
-export interface PassengerGroupRef {
-  /** Airline URN. */
-  tenant: string;
-  caseUrn: string;
-  groupId: string;
-}
+export { type PassengerGroupRef, TOKEN_SKEW_SECONDS } from "./group-token.js";
 
 export interface MintedSession {
   token: string;
@@ -44,41 +44,20 @@ export interface SessionTokenOptions {
 }
 
 export class PassengerSessionTokens {
+  private readonly kind: GroupTokenKind;
   private readonly verifySignature: TokenVerifier;
 
   constructor(private readonly options: SessionTokenOptions) {
-    this.verifySignature = tokenVerifier(
-      { issuer: options.issuer, audience: options.audience, publicKey: options.key.publicKey },
-      {
-        algorithms: [PASSENGER_SIGNING_ALGORITHM],
-        typ: SESSION_TOKEN_TYPE,
-        clock: options.clock,
-        skewSeconds: TOKEN_SKEW_SECONDS,
-      },
-    );
+    this.kind = { ...options, typ: SESSION_TOKEN_TYPE, ttlSeconds: SESSION_TTL_SECONDS };
+    this.verifySignature = groupTokenVerifier(this.kind);
   }
 
   /** A new session for the group; refused with 403 while the case is closed. */
   async mint(group: PassengerGroupRef): Promise<MintedSession> {
     if (await this.options.revocations.isClosed(group.caseUrn)) throw caseClosed();
-    const issuedAt = Math.floor(this.options.clock.now() / 1000);
-    const expiresAt = issuedAt + SESSION_TTL_SECONDS;
-    const token = await new SignJWT({
-      case_urn: group.caseUrn,
-      group_id: group.groupId,
-      tenant: group.tenant,
-    })
-      .setProtectedHeader({
-        alg: PASSENGER_SIGNING_ALGORITHM,
-        typ: SESSION_TOKEN_TYPE,
-        kid: this.options.key.kid,
-      })
-      .setIssuer(this.options.issuer)
-      .setSubject(`${SESSION_SUBJECT_PREFIX}${randomUUID()}`)
-      .setAudience(this.options.audience)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(expiresAt)
-      .sign(this.options.key.privateKey);
+    const { token, expiresAt } = await signGroupToken(this.kind, group, {
+      subject: `${SESSION_SUBJECT_PREFIX}${randomUUID()}`,
+    });
     return { token, caseUrn: group.caseUrn, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
