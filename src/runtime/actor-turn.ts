@@ -1,3 +1,4 @@
+import { copyOf } from "./plain-copy.js";
 import { randomUUID } from "node:crypto";
 import type { DomainEvent, NewDomainEvent } from "../domain/domain-event.js";
 import type { ActorContext, ActorReminders, ActorState, ReminderSpec } from "./actor-runtime.js";
@@ -76,7 +77,7 @@ export class ActorTurn implements ActorContext {
 
 /** Actor results and arguments cross the actor boundary as JSON values in both runtimes. */
 export function detach<T>(value: T): T {
-  return value === undefined || value === null || typeof value !== "object" ? value : structuredClone(value);
+  return value === undefined || value === null || typeof value !== "object" ? value : copyOf(value);
 }
 
 /**

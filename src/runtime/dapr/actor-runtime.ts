@@ -91,7 +91,12 @@ export class DaprActorRuntime implements ActorRuntime {
     this.sdk.registerActor(daprActorClass(actorClass, this.services));
   }
 
-  async invoke(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+  async invoke(
+    actorClass: ActorClass<any>,
+    actorId: string,
+    method: string,
+    ...args: unknown[]
+  ): Promise<any> {
     const arg = args[0];
     if (this.closing) throw new DomainError("unavailable", "shutting-down", "The service is shutting down");
     const path = `/v1.0/actors/${encodeURIComponent(actorTypeOf(actorClass))}/${encodeURIComponent(actorId)}/method/${encodeURIComponent(method)}`;

@@ -134,7 +134,8 @@ export class DaprEventBus implements EventBus {
     if (!subscription.types || subscription.types.includes(event.type)) {
       try {
         result = await subscription.handler(event);
-        if (result === "DROP") await this.publish(subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`, event);
+        if (result === "DROP")
+          await this.publish(subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`, event);
       } catch (error) {
         this.options.onError?.(error, subscription.name, event);
         result = "RETRY";

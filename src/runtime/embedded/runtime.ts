@@ -48,7 +48,10 @@ export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime 
       // Deliveries still retrying after the grace period stay in the outbox for the next start; a
       // handler that never returns must not hold the shutdown either.
       const withinGrace = (work: Promise<unknown>) =>
-        Promise.race([work, new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref())]);
+        Promise.race([
+          work,
+          new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref()),
+        ]);
       await withinGrace(actors.close());
       await withinGrace(bus.close());
       await withinGrace(actors.close());

@@ -1,3 +1,4 @@
+import { copyOf } from "../plain-copy.js";
 import {
   EtagMismatchError,
   type ScannableStateStore,
@@ -21,7 +22,7 @@ export class MemoryStateStore implements ScannableStateStore {
 
   async get<T = unknown>(key: string): Promise<StateEntry<T> | undefined> {
     const stored = this.entries.get(key);
-    return stored && { key, value: structuredClone(stored.value) as T, etag: stored.etag };
+    return stored && { key, value: copyOf(stored.value) as T, etag: stored.etag };
   }
 
   async getMany<T = unknown>(keys: string[]): Promise<Map<string, StateEntry<T>>> {
@@ -59,9 +60,7 @@ export class MemoryStateStore implements ScannableStateStore {
         throw new EtagMismatchError(op.key);
       }
     }
-    const values = operations.map((op) =>
-      op.operation === "upsert" ? structuredClone(op.value) : undefined,
-    );
+    const values = operations.map((op) => (op.operation === "upsert" ? copyOf(op.value) : undefined));
     return operations.map((op, i) => {
       if (op.operation === "delete") {
         this.entries.delete(op.key);
