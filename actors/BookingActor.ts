@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { OfferCandidate } from "../src/app/booking/booking-candidates.js";
 import {
   BOOKING_EVENTS,
@@ -87,15 +87,26 @@ export interface WaveSettlement {
   settledAt: string;
 }
 
-export interface BookingLedger extends CaseRef {
+/** The case the actor books for, and its turn counter. */
+interface BookingCase extends CaseRef {
   /** Bumped by every turn that changes something; the reservation index only moves forward. */
+  revision: number;
+}
+
+/** What the actor holds for one group, in the order it was made. */
+interface GroupEntries {
+  bookingKeys: string[];
+  reservationIds: string[];
+}
+
+/** The bookings and reservations of some of the case's groups, as of `revision`. */
+export interface BookingLedger {
   revision: number;
   bookings: Record<string, GroupBooking>;
   reservations: Record<string, Reservation>;
-  settlements: Record<string, WaveSettlement>;
 }
 
-/** What a changing turn hands back for the reservation index. */
+/** What a turn hands back for the reservation index: the reservations it changed or concerned. */
 export interface BookingTurn {
   revision: number;
   reservations: Reservation[];
@@ -220,7 +231,22 @@ export interface VendorChangeResult extends BookingTurn {
   changed: boolean;
 }
 
-const LEDGER = "ledger";
+/**
+ * One state key per booking, reservation, group and wave settlement, beside the case: a turn reads
+ * and writes only the entries it concerns, so its cost does not grow with the case's other groups.
+ * The Dapr SDK puts a state key unescaped in the URL path of the actor state API, where the `#` of a
+ * wave booking key cuts it short and a `/` splits it: booking keys, group ids and wave URNs are
+ * named by digest (reservation ids are plain hex already).
+ */
+const KEYS = {
+  case: "case",
+  /** Booking keys of the PENDING bookings, for the retry reminder. */
+  pending: "pending",
+  booking: (key: string) => `booking:${digest(key)}`,
+  reservation: (id: string) => `reservation:${id}`,
+  group: (groupId: string) => `group:${digest(groupId)}`,
+  settlement: (waveUrn: string) => `settlement:${digest(waveUrn)}`,
+};
 const RETRY_REMINDER = "retry-pending";
 
 /**
@@ -237,23 +263,28 @@ const RETRY_REMINDER = "retry-pending";
 export class BookingActor {
   constructor(private readonly context: ActorContext) {}
 
-  /** POST /v1/cases/{urn}/book-rooms: asks the flow to book the wave; answers where it stands. */
+  /**
+   * POST /v1/cases/{urn}/book-rooms: asks the flow to book the wave; answers where the groups it
+   * allocated (`groupIds`) stand.
+   */
   async requestWave(args: {
     case: CaseRef;
     waveUrn: string;
+    groupIds: string[];
     requestedBy: string;
     correlationUrn: string;
   }): Promise<Record<BookingState, number>> {
-    const ledger = await this.ledgerFor(args.case);
-    this.emit(ledger, BOOKING_EVENTS.waveRequested, args.correlationUrn, {
+    const bookingCase = await this.caseFor(args.case);
+    this.emit(bookingCase, BOOKING_EVENTS.waveRequested, args.correlationUrn, {
       waveUrn: args.waveUrn,
-      caseUrn: ledger.caseUrn,
+      caseUrn: bookingCase.caseUrn,
       requestedBy: args.requestedBy,
     });
     const counts: Record<BookingState, number> = { BOOKING: 0, PENDING: 0, BOOKED: 0, FAILED: 0 };
-    for (const booking of Object.values(ledger.bookings)) {
-      if (booking.source === "wave" && booking.waveUrn === args.waveUrn) counts[booking.state]++;
-    }
+    const bookings = await Promise.all(
+      args.groupIds.map((groupId) => this.bookingOf(waveBookingKey(args.waveUrn, groupId))),
+    );
+    for (const booking of bookings) if (booking) counts[booking.state]++;
     return counts;
   }
 
@@ -265,15 +296,15 @@ export class BookingActor {
    * overrides and re-bookings do, and replace it.
    */
   async claim(args: ClaimArgs): Promise<ClaimResult> {
-    const ledger = await this.ledgerFor(args.case);
+    const bookingCase = await this.caseFor(args.case);
     const now = this.context.clock.now();
-    const existing = ledger.bookings[args.key];
+    const existing = await this.bookingOf(args.key);
     if (existing?.state === "BOOKED") return { granted: false, reason: "booked" };
     if (existing?.state === "FAILED") return { granted: false, reason: "failed" };
     if (existing?.state === "BOOKING" && existing.claim && existing.claim.expiresAt > now) {
       return { granted: false, reason: "in-progress" };
     }
-    if (args.source === "wave" && holdingReservation(ledger, args.groupId)) {
+    if (args.source === "wave" && (await this.holdingOf(args.groupId))) {
       return { granted: false, reason: "group-holds-reservation" };
     }
     const token = randomUUID();
@@ -300,18 +331,21 @@ export class BookingActor {
           createdAt: at,
           updatedAt: at,
         };
-    this.commit({ ...ledger, bookings: { ...ledger.bookings, [args.key]: booking } });
+    this.putBooking(booking);
+    if (!existing) await this.addToGroup(booking.groupId, { bookingKey: booking.key });
+    if (existing?.state === "PENDING") await this.setPending(booking.key, false);
+    this.commit(bookingCase);
     return { granted: true, token, booking };
   }
 
   /** The vendor confirmed: the reservation and its voucher exist from this turn on. */
   async confirm(args: ConfirmArgs): Promise<ConfirmResult> {
-    const ledger = await this.requireLedger();
-    const booking = this.claimed(ledger, args);
-    if (!booking) return { accepted: false, ...this.turnOf(ledger) };
+    const bookingCase = await this.requireCase();
+    const booking = claimedBy(await this.bookingOf(args.key), args);
+    if (!booking) return { accepted: false, ...this.turnOf(bookingCase) };
     const at = this.now().toISOString();
     const id = reservationIdFor(
-      ledger.caseUrn,
+      bookingCase.caseUrn,
       args.key,
       args.draft.vendor,
       args.draft.vendorReservationId ?? "",
@@ -320,9 +354,9 @@ export class BookingActor {
       ...args.draft,
       id,
       urn: reservationUrn(id, args.draft.vendor, "CONFIRMED"),
-      tenant: ledger.tenant,
-      caseUrn: ledger.caseUrn,
-      airport: ledger.airport,
+      tenant: bookingCase.tenant,
+      caseUrn: bookingCase.caseUrn,
+      airport: bookingCase.airport,
       groupId: booking.groupId,
       waveUrn: booking.waveUrn,
       demandUrn: booking.demandUrn,
@@ -350,26 +384,25 @@ export class BookingActor {
       reservationId: id,
       updatedAt: at,
     };
-    const next = this.commit({
-      ...ledger,
-      bookings: { ...ledger.bookings, [args.key]: settled },
-      reservations: { ...ledger.reservations, [id]: reservation },
-    });
+    this.putBooking(settled);
+    this.putReservation(reservation);
+    await this.addToGroup(settled.groupId, { reservationId: id });
+    const next = this.commit(bookingCase);
     this.announceConfirmed(next, reservation, args.correlationUrn);
     if (settled.source === "manual-review") {
       this.answerReview(next, settled, BOOKING_EVENTS.groupBooked, args.correlationUrn, {
         reservationUrn: reservation.urn,
       });
     }
-    return { accepted: true, reservation, ...this.turnOf(next) };
+    return { accepted: true, reservation, ...this.turnOf(next, [reservation]) };
   }
 
   /** Every candidate refused (or the payment did): the group is given to an operator. */
   async fail(args: FailArgs): Promise<BookingTurn> {
-    const ledger = await this.requireLedger();
-    const booking = this.claimed(ledger, args);
-    if (!booking) return this.turnOf(ledger);
-    return this.failBooking(ledger, booking, args, args.failure);
+    const bookingCase = await this.requireCase();
+    const booking = claimedBy(await this.bookingOf(args.key), args);
+    if (!booking) return this.turnOf(bookingCase);
+    return this.failBooking(bookingCase, booking, args, args.failure);
   }
 
   /**
@@ -377,11 +410,12 @@ export class BookingActor {
    * on a reminder, so the request is not lost; after `maxRetries` rounds an operator gets it.
    */
   async defer(args: DeferArgs): Promise<BookingTurn & { state: BookingState }> {
-    const ledger = await this.requireLedger();
-    const booking = this.claimed(ledger, args);
-    if (!booking) return { state: ledger.bookings[args.key]?.state ?? "PENDING", ...this.turnOf(ledger) };
+    const bookingCase = await this.requireCase();
+    const current = await this.bookingOf(args.key);
+    const booking = claimedBy(current, args);
+    if (!booking) return { state: current?.state ?? "PENDING", ...this.turnOf(bookingCase) };
     if (booking.retries + 1 > args.maxRetries) {
-      const turn = await this.failBooking(ledger, booking, args, {
+      const turn = this.failBooking(bookingCase, booking, args, {
         category: "BOOKING_FAILED",
         reason: `the vendors stayed unavailable through ${args.maxRetries} retries`,
         vendorErrorCode: null,
@@ -397,20 +431,22 @@ export class BookingActor {
       retries: booking.retries + 1,
       updatedAt: this.now().toISOString(),
     };
-    const next = this.commit({ ...ledger, bookings: { ...ledger.bookings, [args.key]: pending } });
+    this.putBooking(pending);
+    await this.setPending(pending.key, true);
+    const next = this.commit(bookingCase);
     await this.context.reminders.set(RETRY_REMINDER, { dueInMs: args.retryInMs });
     return { state: "PENDING", ...this.turnOf(next) };
   }
 
   async receiveReminder(name: string): Promise<void> {
     if (name !== RETRY_REMINDER) return;
-    const ledger = await this.context.state.get<BookingLedger>(LEDGER);
-    if (!ledger) return;
-    const bookingKeys = Object.values(ledger.bookings)
-      .filter((b) => b.state === "PENDING")
-      .map((b) => b.key);
-    if (bookingKeys.length === 0) return;
-    this.emit(ledger, BOOKING_EVENTS.retryDue, ledger.caseUrn, { caseUrn: ledger.caseUrn, bookingKeys });
+    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    const bookingKeys = (await this.context.state.get<string[]>(KEYS.pending)) ?? [];
+    if (!bookingCase || bookingKeys.length === 0) return;
+    this.emit(bookingCase, BOOKING_EVENTS.retryDue, bookingCase.caseUrn, {
+      caseUrn: bookingCase.caseUrn,
+      bookingKeys,
+    });
   }
 
   /**
@@ -421,29 +457,36 @@ export class BookingActor {
    * one (a group re-booked or booked by hand) only reports the new outcome.
    */
   async settleWave(args: SettleArgs): Promise<SettleResult> {
-    const ledger = await this.context.state.get<BookingLedger>(LEDGER);
-    if (!ledger) return { settled: false };
-    const holding = new Set(
-      Object.values(ledger.reservations)
-        .filter((r) => HOLDING_STATUSES.has(r.status))
-        .map((r) => r.groupId),
+    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    if (!bookingCase) return { settled: false };
+    const groups = [...args.allocated, ...args.unallocated];
+    const holding = new Set<string>();
+    const waveBookings = new Map<string, GroupBooking>();
+    await Promise.all(
+      groups.map(async ({ groupId }) => {
+        const [held, booking] = await Promise.all([
+          this.holdingOf(groupId),
+          this.bookingOf(waveBookingKey(args.waveUrn, groupId)),
+        ]);
+        if (held) holding.add(groupId);
+        if (booking) waveBookings.set(groupId, booking);
+      }),
     );
-    const waveBooking = (groupId: string) => ledger.bookings[waveBookingKey(args.waveUrn, groupId)];
+    const waveBooking = (groupId: string) => waveBookings.get(groupId);
     const undecided = args.allocated.some((g) => {
       const state = waveBooking(g.groupId)?.state;
       return !holding.has(g.groupId) && state !== "FAILED";
     });
     if (undecided) return { settled: false };
 
-    const groups = [...args.allocated, ...args.unallocated];
     const booked = groups.filter((g) => holding.has(g.groupId));
     const notBooked = groups.filter((g) => !holding.has(g.groupId));
     const outcome: WaveOutcome =
       notBooked.length === 0 ? "FULFILLED" : booked.length > 0 ? "PARTIAL" : "FAILED";
-    const previous = ledger.settlements[args.waveUrn];
+    const previous = await this.context.state.get<WaveSettlement>(KEYS.settlement(args.waveUrn));
     if (previous?.outcome === outcome) return { settled: true, settlement: previous };
 
-    const requests = previous ? [] : this.reviewRequests(ledger, args, outcome, notBooked, waveBooking);
+    const requests = previous ? [] : this.reviewRequests(bookingCase, args, outcome, notBooked, waveBooking);
     const reviewItemUrns = previous ? previous.reviewItemUrns : requests.map((r) => r.reviewItemUrn);
     const roomsBooked = booked.reduce((sum, g) => sum + g.rooms, 0);
     const settlement: WaveSettlement = {
@@ -454,10 +497,8 @@ export class BookingActor {
       reviewItemUrns,
       settledAt: this.now().toISOString(),
     };
-    const next = this.commit({
-      ...ledger,
-      settlements: { ...ledger.settlements, [args.waveUrn]: settlement },
-    });
+    this.context.state.set(KEYS.settlement(args.waveUrn), settlement);
+    const next = this.commit(bookingCase);
     for (const request of requests) {
       this.emit(next, BOOKING_EVENTS.reviewItemRequested, args.correlationUrn, request);
     }
@@ -476,11 +517,11 @@ export class BookingActor {
 
   /** POST /v1/booking/manual-reservations: a reservation the operator made out of band. */
   async recordManual(args: ManualReservationArgs): Promise<BookingTurn & { reservation: Reservation }> {
-    const ledger = await this.ledgerFor(args.case);
-    const id = reservationIdFor(ledger.caseUrn, "manual", args.requestId);
-    const replayed = ledger.reservations[id];
-    if (replayed) return { reservation: replayed, ...this.turnOf(ledger) };
-    const holding = holdingReservation(ledger, args.groupId);
+    const bookingCase = await this.caseFor(args.case);
+    const id = reservationIdFor(bookingCase.caseUrn, "manual", args.requestId);
+    const replayed = await this.reservationOf(id);
+    if (replayed) return { reservation: replayed, ...this.turnOf(bookingCase, [replayed]) };
+    const holding = await this.holdingOf(args.groupId);
     if (holding) {
       throw new DomainError(
         "conflict",
@@ -493,9 +534,9 @@ export class BookingActor {
     const reservation: Reservation = {
       id,
       urn: reservationUrn(id, "manual", "CONFIRMED"),
-      tenant: ledger.tenant,
-      caseUrn: ledger.caseUrn,
-      airport: ledger.airport,
+      tenant: bookingCase.tenant,
+      caseUrn: bookingCase.caseUrn,
+      airport: bookingCase.airport,
       groupId: args.groupId,
       waveUrn: args.waveUrn,
       demandUrn: args.demandUrn,
@@ -529,32 +570,32 @@ export class BookingActor {
       updatedAt: at,
       vendorUpdatedAt: null,
     };
-    const next = this.commit({ ...ledger, reservations: { ...ledger.reservations, [id]: reservation } });
+    this.putReservation(reservation);
+    await this.addToGroup(reservation.groupId, { reservationId: id });
+    const next = this.commit(bookingCase);
     this.announceConfirmed(next, reservation, args.correlationUrn);
-    return { reservation, ...this.turnOf(next) };
+    return { reservation, ...this.turnOf(next, [reservation]) };
   }
 
   /** The service cancelled the reservation (the group moved to another hotel). */
   async markCancelled(args: CancelArgs): Promise<BookingTurn> {
-    const ledger = await this.requireLedger();
-    const reservation = ledger.reservations[args.reservationId];
+    const bookingCase = await this.requireCase();
+    const reservation = await this.reservationOf(args.reservationId);
     if (!reservation) throw reservationNotFound(args.reservationId);
-    if (reservation.status === "CANCELLED") return this.turnOf(ledger);
+    if (reservation.status === "CANCELLED") return this.turnOf(bookingCase, [reservation]);
     const cancelled: Reservation = {
       ...reservation,
       status: "CANCELLED",
       updatedAt: this.now().toISOString(),
     };
-    const next = this.commit({
-      ...ledger,
-      reservations: { ...ledger.reservations, [cancelled.id]: cancelled },
-    });
+    this.putReservation(cancelled);
+    const next = this.commit(bookingCase);
     this.emit(next, BOOKING_EVENTS.reservationCancelled, args.correlationUrn, {
       ...reservationData(cancelled),
       cancelledBy: args.by,
       reason: args.reason,
     });
-    return this.turnOf(next);
+    return this.turnOf(next, [cancelled]);
   }
 
   /**
@@ -563,13 +604,14 @@ export class BookingActor {
    * handed to an operator as BOOKING_FAILED.
    */
   async applyVendorChange(args: VendorChangeArgs): Promise<VendorChangeResult> {
-    const ledger = await this.requireLedger();
-    const reservation = ledger.reservations[args.reservationId];
+    const bookingCase = await this.requireCase();
+    const reservation = await this.reservationOf(args.reservationId);
     if (!reservation) throw reservationNotFound(args.reservationId);
     const outcome = applyVendorView(reservation, args.view, this.now());
-    if (outcome.changes.length === 0) return { changed: false, ...this.turnOf(ledger) };
+    if (outcome.changes.length === 0) return { changed: false, ...this.turnOf(bookingCase) };
     const updated = outcome.reservation;
-    const next = this.commit({ ...ledger, reservations: { ...ledger.reservations, [updated.id]: updated } });
+    this.putReservation(updated);
+    const next = this.commit(bookingCase);
     this.emit(next, BOOKING_EVENTS.voucherAmended, args.correlationUrn, {
       ...voucherData(updated),
       version: updated.voucher.version,
@@ -595,19 +637,41 @@ export class BookingActor {
       };
       this.emit(next, BOOKING_EVENTS.reviewItemRequested, args.correlationUrn, request);
     }
-    return { changed: true, ...this.turnOf(next) };
+    return { changed: true, ...this.turnOf(next, [updated]) };
   }
 
-  async snapshot(): Promise<BookingLedger | undefined> {
-    return this.context.state.get<BookingLedger>(LEDGER);
+  /** One booking by its key (a PENDING one the retry reminder named). */
+  async booking(key: string): Promise<GroupBooking | undefined> {
+    return this.bookingOf(key);
   }
 
-  private async failBooking(
-    ledger: BookingLedger,
+  /** The bookings and reservations of these groups; undefined before the case's first booking. */
+  async groupLedger(groupIds: string[]): Promise<BookingLedger | undefined> {
+    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    if (!bookingCase) return undefined;
+    const groups = await Promise.all(
+      groupIds.map(async (groupId) => {
+        const entries = await this.entriesOf(groupId);
+        return Promise.all([
+          Promise.all(entries.bookingKeys.map((key) => this.bookingOf(key))),
+          Promise.all(entries.reservationIds.map((id) => this.reservationOf(id))),
+        ]);
+      }),
+    );
+    const ledger: BookingLedger = { revision: bookingCase.revision, bookings: {}, reservations: {} };
+    for (const [bookings, reservations] of groups) {
+      for (const booking of bookings) ledger.bookings[booking!.key] = booking!;
+      for (const reservation of reservations) ledger.reservations[reservation!.id] = reservation!;
+    }
+    return ledger;
+  }
+
+  private failBooking(
+    bookingCase: BookingCase,
     booking: GroupBooking,
     turn: ClaimedTurn,
     failure: BookingFailure,
-  ): Promise<BookingTurn> {
+  ): BookingTurn {
     const failed: GroupBooking = {
       ...booking,
       state: "FAILED",
@@ -617,7 +681,8 @@ export class BookingActor {
       failure,
       updatedAt: this.now().toISOString(),
     };
-    const next = this.commit({ ...ledger, bookings: { ...ledger.bookings, [booking.key]: failed } });
+    this.putBooking(failed);
+    const next = this.commit(bookingCase);
     if (failed.source === "manual-review") {
       this.answerReview(next, failed, BOOKING_EVENTS.groupFailed, turn.correlationUrn, {
         ...(failure.vendorErrorCode ? { vendorErrorCode: failure.vendorErrorCode } : {}),
@@ -640,14 +705,14 @@ export class BookingActor {
   }
 
   private reviewRequests(
-    ledger: BookingLedger,
+    bookingCase: CaseRef,
     args: SettleArgs,
     outcome: WaveOutcome,
     notBooked: { groupId: string }[],
     waveBooking: (groupId: string) => GroupBooking | undefined,
   ): ReviewItemRequestedData[] {
     const common = {
-      caseUrn: ledger.caseUrn,
+      caseUrn: bookingCase.caseUrn,
       waveUrn: args.waveUrn,
       ...(args.demandUrn ? { demandUrn: args.demandUrn } : {}),
     };
@@ -661,7 +726,7 @@ export class BookingActor {
     if (outcome === "PARTIAL") {
       requests.push({
         ...common,
-        reviewItemUrn: reviewItemUrnFor(ledger.caseUrn, `${args.waveUrn}#PARTIAL_FULFILLMENT`),
+        reviewItemUrn: reviewItemUrnFor(bookingCase.caseUrn, `${args.waveUrn}#PARTIAL_FULFILLMENT`),
         category: "PARTIAL_FULFILLMENT",
         attemptedHotels: attemptsOf(notBooked),
         affectedGroups: notBooked.map((g) => g.groupId),
@@ -673,7 +738,7 @@ export class BookingActor {
     if (outcome === "FAILED" && refused.length > 0) {
       requests.push({
         ...common,
-        reviewItemUrn: reviewItemUrnFor(ledger.caseUrn, `${args.waveUrn}#BOOKING_FAILED`),
+        reviewItemUrn: reviewItemUrnFor(bookingCase.caseUrn, `${args.waveUrn}#BOOKING_FAILED`),
         category: "BOOKING_FAILED",
         attemptedHotels: attemptsOf(refused),
         affectedGroups: refused.map((g) => g.groupId),
@@ -683,7 +748,7 @@ export class BookingActor {
     if (paymentRefused.length > 0) {
       requests.push({
         ...common,
-        reviewItemUrn: reviewItemUrnFor(ledger.caseUrn, `${args.waveUrn}#PAYMENT_FAILED`),
+        reviewItemUrn: reviewItemUrnFor(bookingCase.caseUrn, `${args.waveUrn}#PAYMENT_FAILED`),
         category: "PAYMENT_FAILED",
         attemptedHotels: attemptsOf(paymentRefused),
         affectedGroups: paymentRefused.map((g) => g.groupId),
@@ -693,63 +758,116 @@ export class BookingActor {
     return requests;
   }
 
-  private claimed(ledger: BookingLedger, turn: ClaimedTurn): GroupBooking | undefined {
-    const booking = ledger.bookings[turn.key];
-    return booking?.state === "BOOKING" && booking.claim?.token === turn.token ? booking : undefined;
-  }
-
-  private announceConfirmed(ledger: BookingLedger, reservation: Reservation, correlationUrn: string): void {
-    this.emit(ledger, BOOKING_EVENTS.reservationConfirmed, correlationUrn, reservationData(reservation));
-    this.emit(ledger, BOOKING_EVENTS.voucherIssued, correlationUrn, voucherData(reservation));
+  private announceConfirmed(bookingCase: CaseRef, reservation: Reservation, correlationUrn: string): void {
+    this.emit(bookingCase, BOOKING_EVENTS.reservationConfirmed, correlationUrn, reservationData(reservation));
+    this.emit(bookingCase, BOOKING_EVENTS.voucherIssued, correlationUrn, voucherData(reservation));
   }
 
   private answerReview(
-    ledger: BookingLedger,
+    bookingCase: CaseRef,
     booking: GroupBooking,
     type: string,
     correlationUrn: string,
     extra: Partial<GroupBookingAnswer>,
   ): void {
     const answer: GroupBookingAnswer = {
-      caseUrn: ledger.caseUrn,
+      caseUrn: bookingCase.caseUrn,
       groupId: booking.groupId,
       reviewItemUrn: booking.reviewItemUrn ?? "",
       ...extra,
     };
-    this.emit(ledger, type, correlationUrn, answer);
+    this.emit(bookingCase, type, correlationUrn, answer);
   }
 
-  private async ledgerFor(ref: CaseRef): Promise<BookingLedger> {
-    const ledger = await this.context.state.get<BookingLedger>(LEDGER);
-    if (!ledger) return { ...ref, revision: 0, bookings: {}, reservations: {}, settlements: {} };
-    if (ledger.tenant !== ref.tenant || ledger.caseUrn !== ref.caseUrn) {
+  private async caseFor(ref: CaseRef): Promise<BookingCase> {
+    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    if (!bookingCase) return { ...ref, revision: 0 };
+    if (bookingCase.tenant !== ref.tenant || bookingCase.caseUrn !== ref.caseUrn) {
       throw new DomainError(
         "conflict",
         "booking-case-collision",
         "This booking ledger belongs to another case",
       );
     }
-    return ledger;
+    return bookingCase;
   }
 
-  private async requireLedger(): Promise<BookingLedger> {
-    const ledger = await this.context.state.get<BookingLedger>(LEDGER);
-    if (!ledger) throw new DomainError("not-found", "booking-ledger", "No booking for this case yet");
-    return ledger;
+  private async requireCase(): Promise<BookingCase> {
+    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    if (!bookingCase) throw new DomainError("not-found", "booking-ledger", "No booking for this case yet");
+    return bookingCase;
   }
 
-  private commit(ledger: BookingLedger): BookingLedger {
-    const next = { ...ledger, revision: ledger.revision + 1 };
-    this.context.state.set(LEDGER, next);
+  private bookingOf(key: string): Promise<GroupBooking | undefined> {
+    return this.context.state.get<GroupBooking>(KEYS.booking(key));
+  }
+
+  private reservationOf(id: string): Promise<Reservation | undefined> {
+    return this.context.state.get<Reservation>(KEYS.reservation(id));
+  }
+
+  private async entriesOf(groupId: string): Promise<GroupEntries> {
+    return (
+      (await this.context.state.get<GroupEntries>(KEYS.group(groupId))) ?? {
+        bookingKeys: [],
+        reservationIds: [],
+      }
+    );
+  }
+
+  /** The reservation that houses the group now, if any. */
+  private async holdingOf(groupId: string): Promise<Reservation | undefined> {
+    const { reservationIds } = await this.entriesOf(groupId);
+    const reservations = await Promise.all(reservationIds.map((id) => this.reservationOf(id)));
+    return reservations.find((r) => r && HOLDING_STATUSES.has(r.status));
+  }
+
+  private putBooking(booking: GroupBooking): void {
+    this.context.state.set(KEYS.booking(booking.key), booking);
+  }
+
+  private putReservation(reservation: Reservation): void {
+    this.context.state.set(KEYS.reservation(reservation.id), reservation);
+  }
+
+  private async addToGroup(
+    groupId: string,
+    entry: { bookingKey?: string; reservationId?: string },
+  ): Promise<void> {
+    const entries = await this.entriesOf(groupId);
+    const next: GroupEntries = {
+      bookingKeys: appendOnce(entries.bookingKeys, entry.bookingKey),
+      reservationIds: appendOnce(entries.reservationIds, entry.reservationId),
+    };
+    this.context.state.set(KEYS.group(groupId), next);
+  }
+
+  private async setPending(key: string, pending: boolean): Promise<void> {
+    const others = ((await this.context.state.get<string[]>(KEYS.pending)) ?? []).filter((k) => k !== key);
+    const next = pending ? [...others, key] : others;
+    if (next.length > 0) this.context.state.set(KEYS.pending, next);
+    else this.context.state.delete(KEYS.pending);
+  }
+
+  /** Every turn that changes something ends here: the case's revision moves on. */
+  private commit(bookingCase: BookingCase): BookingCase {
+    const next = { ...bookingCase, revision: bookingCase.revision + 1 };
+    this.context.state.set(KEYS.case, next);
     return next;
   }
 
-  private turnOf(ledger: BookingLedger): BookingTurn {
-    return { revision: ledger.revision, reservations: Object.values(ledger.reservations) };
+  private turnOf(bookingCase: BookingCase, reservations: Reservation[] = []): BookingTurn {
+    return { revision: bookingCase.revision, reservations };
   }
 
-  private emit(ledger: BookingLedger, type: string, correlationUrn: string, data: unknown): void {
-    this.context.emit({ type, tenant: ledger.tenant, caseUrn: ledger.caseUrn, correlationUrn, data });
+  private emit(bookingCase: CaseRef, type: string, correlationUrn: string, data: unknown): void {
+    this.context.emit({
+      type,
+      tenant: bookingCase.tenant,
+      caseUrn: bookingCase.caseUrn,
+      correlationUrn,
+      data,
+    });
   }
 
   private now(): Date {
@@ -802,4 +920,17 @@ function voucherData(reservation: Reservation): VoucherIssuedData {
     groupId: reservation.groupId,
     passengerUrns: reservation.guests.map((g) => `urn:passenger:${g.passengerId}`),
   };
+}
+
+function claimedBy(booking: GroupBooking | undefined, turn: ClaimedTurn): GroupBooking | undefined {
+  return booking?.state === "BOOKING" && booking.claim?.token === turn.token ? booking : undefined;
+}
+
+function appendOnce(list: string[], value: string | undefined): string[] {
+  return value === undefined || list.includes(value) ? list : [...list, value];
+}
+
+/** A fixed-length name for a state key that any key may be derived from. */
+function digest(value: string): string {
+  return createHash("sha256").update(value).digest("hex").slice(0, 32);
 }

@@ -314,6 +314,7 @@ for (const [groupCount, offerCount] of GRID) {
       solver_ms: round(solverMs.wall, 1),
       solver_cpu_ms: round(solverMs.cpu, 1),
       plan_wave_ms: round(planMs.wall, 1),
+      plan_wave_cpu_ms: round(planMs.cpu, 1),
       objective: round(objective, 3),
       highs_objective: round(exact.objective, 3),
       highs_bound: round(exact.bound, 3),

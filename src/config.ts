@@ -53,6 +53,11 @@ export interface Config {
   errorsUrl: string;
   /** Multiplies every rate limit of spec 8.1; 1 unless a load test or benchmark raises it. */
   rateLimitScale: number;
+  /**
+   * Multiplies the call rates (and bursts) of the demo tenants' simulated hotel vendors (spec 8.1:
+   * search 10, booking 5 per second); 1 unless a benchmark lifts the throttles.
+   */
+  vendorRateLimitScale: number;
   /** A new case gets its INITIAL demand (rooms for every group) without anyone asking. */
   demandOnIntake: boolean;
   /** Embedded default: an auto-approving ON_DEMAND policy at each demo airport without one. */
@@ -139,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captchaSecret: env.CAPTCHA_HMAC_SECRET || undefined,
     errorsUrl: env.ERRORS_URL || "https://errors.svc.example/v1",
     rateLimitScale: integer(env.RATE_LIMIT_SCALE, 1, "RATE_LIMIT_SCALE") || 1,
+    vendorRateLimitScale: integer(env.VENDOR_RATE_LIMIT_SCALE, 1, "VENDOR_RATE_LIMIT_SCALE") || 1,
     demandOnIntake: onOff(env.DEMAND_ON_INTAKE, true, "DEMAND_ON_INTAKE"),
     seedDemoPolicies: onOff(env.DEMO_POLICIES, true, "DEMO_POLICIES"),
     vendorReconciliationMinutes: inRange(env.VENDOR_RECONCILIATION_MINUTES, 15, 5, 60, "VENDOR_RECONCILIATION_MINUTES"),

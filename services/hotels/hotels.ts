@@ -8,6 +8,7 @@
  * runtime): each vendor then answers at `<url>/<vendor id>`, through the same clients.
  */
 import { HotelSearch } from "../../src/app/hotel-search.js";
+import type { Config } from "../../src/config.js";
 import type { ExchangeRates } from "../../src/domain/money.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { httpTransport } from "../../src/vendors/http-transport.js";
@@ -51,14 +52,15 @@ const built = new WeakMap<Runtime, Hotels>();
 export function hotelsOf(context: Pick<ModuleContext, "runtime" | "config">): Hotels {
   let hotels = built.get(context.runtime);
   if (!hotels) {
-    hotels = build(context.runtime, context.config.vendorSimUrl);
+    hotels = build(context.runtime, context.config);
     built.set(context.runtime, hotels);
   }
   return hotels;
 }
 
-function build(runtime: Runtime, vendorSimUrl: string | undefined): Hotels {
+function build(runtime: Runtime, config: Pick<Config, "vendorSimUrl" | "vendorRateLimitScale">): Hotels {
   const { clock } = runtime;
+  const { vendorSimUrl } = config;
   const simulators = createVendorSimulators({ seed: DEMO_INVENTORY_SEED, clock });
   const inProcess = (vendor: string): VendorTransport => {
     const simulator = simulators.byId[vendor as SimulatedVendorId];
@@ -66,7 +68,7 @@ function build(runtime: Runtime, vendorSimUrl: string | undefined): Hotels {
     return inProcessTransport(simulator);
   };
   const vendors = new TenantInventoryVendors({
-    settingsOf: demoVendorSettings(),
+    settingsOf: demoVendorSettings(config.vendorRateLimitScale),
     mockTransportOf: vendorSimUrl ? (vendor) => httpTransport(`${vendorSimUrl}/${vendor}`) : inProcess,
     clock,
   });

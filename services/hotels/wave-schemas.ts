@@ -18,7 +18,7 @@ const nullableMoney = { anyOf: [moneySchema, { type: "null" }] } as const;
 const rankingInputSchema = {
   type: "object",
   required: [
-    "groupId",
+    "groupIds",
     "hotelUrn",
     "provider",
     "providerOfferId",
@@ -28,16 +28,22 @@ const rankingInputSchema = {
     "reasons",
   ],
   properties: {
-    groupId: {
-      type: ["string", "null"],
-      description: "Null when the verdict is on the offer itself, for every group",
+    groupIds: {
+      type: ["array", "null"],
+      items: { type: "string" },
+      description:
+        "The groups the verdict is about, in the wave's order, all needing the same rooms for the same nights " +
+        "(they share every figure of the row); null when the verdict is on the offer itself, for every group. " +
+        "Each hotel that took part has, per such class of groups, one row for the groups placed there and one " +
+        "for the rest of the class",
     },
     hotelUrn: urnOf("hotel"),
     provider: { type: "string" },
     providerOfferId: { type: "string" },
     raw: {
       type: "object",
-      description: "Raw scores: cost = nightly rate x rooms x nights, distance, consolidation",
+      description:
+        "Raw scores: cost = nightly rate x rooms x nights (for each of the row's groups), distance, consolidation",
       properties: {
         cost: nullableMoney,
         nightlyRate: nullableMoney,
@@ -239,7 +245,9 @@ export const waveSchema = {
     rankingInputs: {
       type: "array",
       items: rankingInputSchema,
-      description: "Every candidate with raw scores, weighted score and why it was selected or discarded",
+      description:
+        "Every candidate with raw scores, weighted score and why it was selected or discarded: offer-level rows " +
+        "(groupIds null), then per class of groups (same rooms, same nights) one or two rows per hotel",
     },
     allocations: { type: "array", items: waveAllocationSchema },
     unallocated: {

@@ -72,6 +72,8 @@ export abstract class VendorSimulator implements WireEndpoint {
   readonly faults: FaultInjector;
   readonly tokens: TokenIssuer;
   protected readonly clock: Clock;
+  /** Requests received per operation, refused ones included: what a client's throttle had to pace. */
+  private readonly received = new Map<VendorOperation, number>();
 
   protected constructor(
     readonly id: SimulatedVendorId,
@@ -106,11 +108,12 @@ export abstract class VendorSimulator implements WireEndpoint {
   abstract hotelId(hotel: CatalogHotel): string;
 
   async handle(request: WireRequest): Promise<WireResponse> {
-    await this.wait(this.faults.latencyMs());
     const [path = "", queryString = ""] = request.path.split("?", 2);
     const matched = this.route(request.method, path);
-    if (!matched) return this.error(404, "NOT_FOUND", `No route ${request.method} ${path}`);
-    const operation = matched === "token" ? "token" : matched.route.operation;
+    const operation = matched && (matched === "token" ? "token" : matched.route.operation);
+    if (operation) this.received.set(operation, (this.received.get(operation) ?? 0) + 1);
+    await this.wait(this.faults.latencyMs());
+    if (!matched || !operation) return this.error(404, "NOT_FOUND", `No route ${request.method} ${path}`);
 
     const refusal = await this.infrastructureFault(this.faults.draw(operation, "infrastructure"));
     if (refusal) return refusal;
@@ -151,6 +154,11 @@ export abstract class VendorSimulator implements WireEndpoint {
 
   revokeTokens(): void {
     this.tokens.revokeAll();
+  }
+
+  /** How many requests of each operation reached this vendor so far (counted on arrival, before the latency). */
+  requestsReceived(): Partial<Record<VendorOperation, number>> {
+    return Object.fromEntries(this.received);
   }
 
   protected error(

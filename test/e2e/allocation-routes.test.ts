@@ -224,7 +224,7 @@ describe("overriding one group of a wave", () => {
     const group = wave.allocations[1];
     const gated = wave.rankingInputs.find(
       (r: any) =>
-        r.groupId === null &&
+        r.groupIds === null &&
         r.reasons.includes("too-far") &&
         wave.hotels
           .find((h: any) => h.hotelUrn === r.hotelUrn)

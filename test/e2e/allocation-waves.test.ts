@@ -183,7 +183,7 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
   });
 
   it("reports every gate that discarded an offer, and houses groups only where every gate passed", async () => {
-    const offerLevel = wave.rankingInputs.filter((r: any) => r.groupId === null);
+    const offerLevel = wave.rankingInputs.filter((r: any) => r.groupIds === null);
     for (const entry of offerLevel) {
       expect(entry.outcome).toBe("discarded");
       expect(entry.weightedScore).toBeNull();
@@ -198,18 +198,26 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
       expect(seen, reason).toContain(reason);
     }
 
-    const pairs = wave.rankingInputs.filter((r: any) => r.groupId !== null);
-    for (const pair of pairs) {
-      for (const reason of pair.reasons) expect(PAIR_REASONS).toContain(reason);
-      expect(pair.weightedScore).toBeGreaterThanOrEqual(0);
-      expect(pair.weightedScore).toBeLessThanOrEqual(1);
-      expect(pair.raw.distanceKm).toBeLessThanOrEqual(12);
-      const hotel = wave.hotels.find((h: any) => h.hotelUrn === pair.hotelUrn);
+    const rows = wave.rankingInputs.filter((r: any) => r.groupIds !== null);
+    for (const row of rows) {
+      for (const reason of row.reasons) expect(PAIR_REASONS).toContain(reason);
+      expect(row.weightedScore).toBeGreaterThanOrEqual(0);
+      expect(row.weightedScore).toBeLessThanOrEqual(1);
+      expect(row.raw.distanceKm).toBeLessThanOrEqual(12);
+      const hotel = wave.hotels.find((h: any) => h.hotelUrn === row.hotelUrn);
       expect(hotel.stars).toBeGreaterThanOrEqual(4);
       expect(hotel.chainId).not.toBe(excludedChain);
     }
+    // Rows name groups of the same rooms and nights together; each group once per hotel taking part.
+    const groupIds = wave.groups.map((g: any) => g.groupId).sort();
+    for (const hotelUrn of new Set<string>(rows.map((r: any) => r.hotelUrn))) {
+      const named = rows.filter((r: any) => r.hotelUrn === hotelUrn).flatMap((r: any) => r.groupIds);
+      expect(named.sort(), hotelUrn).toEqual(groupIds);
+    }
     for (const allocation of wave.allocations) {
-      const selected = pairs.filter((r: any) => r.groupId === allocation.groupId && r.outcome === "selected");
+      const selected = rows.filter(
+        (r: any) => r.groupIds.includes(allocation.groupId) && r.outcome === "selected",
+      );
       expect(selected).toHaveLength(1);
       expect(selected[0]).toMatchObject({ hotelUrn: allocation.hotelUrn, reasons: ["assigned"] });
     }

@@ -227,12 +227,12 @@ describe("items entering the queue", () => {
     const open = await openCase();
     const wave = (
       hotel: string,
-      groupId: string | null,
+      groupIds: string[] | null,
       reasons: string[],
       score: number | null,
       km: number,
     ) => ({
-      groupId,
+      groupIds,
       hotelUrn: `urn:hotel:${hotel}`,
       provider: "vendor-a",
       providerOfferId: `offer-${hotel}`,
@@ -255,8 +255,8 @@ describe("items entering the queue", () => {
       // Later than any wave allocation may have written for this case.
       createdAt: "2999-01-01T00:00:00.000Z",
       rankingInputs: [
-        wave("full-one", open.groups[1]!, ["assigned"], 0.2, 2),
-        wave("spare", open.groups[1]!, ["better-score-elsewhere"], 0.4, 6),
+        wave("full-one", [open.groups[1]!], ["assigned"], 0.2, 2),
+        wave("spare", [open.groups[0]!, open.groups[1]!], ["better-score-elsewhere"], 0.4, 6),
         wave("far", null, ["too-far"], null, 31.2),
       ],
       allocations: [],

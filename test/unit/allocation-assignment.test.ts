@@ -61,7 +61,8 @@ const anyProblem = fc
 
 /**
  * A problem shaped as planWave builds it: cost = rooms x nights x the hotel's score, a group
- * too big for a hotel ruled out there, and leaving a group out dearer than any placement.
+ * too big for a hotel ruled out there, and leaving a group out dearer than any placement; with
+ * the factors planWave passes along.
  */
 function waveShaped(maxGroups: number, maxHotels: number) {
   return fc
@@ -89,8 +90,13 @@ function waveShaped(maxGroups: number, maxHotels: number) {
           rooms.flatMap((r, g) => score.map((s, h) => (r <= capacity[h]! ? r * nights[g]! * s : Infinity))),
         ),
         unassignedCost: rooms.map((r) => r * (1 + roomNights)),
+        factors: { groupWeight: rooms.map((r, g) => r * nights[g]!), hotelScore: score },
       };
     });
+}
+
+function withoutFactors({ factors: _, ...problem }: AssignmentProblem): AssignmentProblem {
+  return problem;
 }
 
 function relativeGap(objective: number, optimum: number): number {
@@ -166,6 +172,19 @@ describe("solveAssignment", () => {
     );
   });
 
+  it("reaches the same assignment with the factors as from the cost matrix alone", () => {
+    fc.assert(
+      fc.property(waveShaped(60, 12), fc.boolean(), (problem, exact) => {
+        const options = { exactSearchNodeBudget: exact ? 200_000 : 0 };
+        const withFactors = solveAssignment(problem, options);
+        const fromCosts = solveAssignment(withoutFactors(problem), options);
+        expect(Array.from(withFactors.hotelOf)).toEqual(Array.from(fromCosts.hotelOf));
+        expect(withFactors.objective).toBe(fromCosts.objective);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("solves the whole wave rather than group by group: the long stay gets the cheap hotel", () => {
     // Hotel 0 scores 0.2 per room-night and has 2 rooms; hotel 1 scores 0.5 and has 5.
     // Placing group 0 (1 room, 1 night) first in its best hotel would push group 1
@@ -208,6 +227,14 @@ describe("solveAssignment", () => {
     { name: "a group of zero rooms", change: { groupRooms: [0] } },
     { name: "a fractional capacity", change: { hotelCapacity: [1.5, 2] } },
     { name: "an infinite left-out cost", change: { unassignedCost: [Infinity] } },
+    {
+      name: "factors that do not give the costs",
+      change: { factors: { groupWeight: [1], hotelScore: [1, 3] } },
+    },
+    {
+      name: "factors where the group does not fit",
+      change: { hotelCapacity: [0, 2], factors: { groupWeight: [1], hotelScore: [1, 2] } },
+    },
   ])("refuses $name", ({ change }) => {
     const problem: AssignmentProblem = {
       groupRooms: [1],

@@ -119,7 +119,7 @@ describe("planWave", () => {
   });
 
   it("records every offer that does not take part, with its reasons", () => {
-    const offerLevel = plan.rankingInputs.filter((r) => r.groupId === null);
+    const offerLevel = plan.rankingInputs.filter((r) => r.groupIds === null);
     expect(offerLevel.map((r) => [r.providerOfferId, r.outcome, r.reasons])).toEqual([
       ["offer-hb-a", "discarded", ["duplicate-of:offer-ex-a"]],
       ["offer-far-d", "discarded", ["too-far"]],
@@ -130,10 +130,13 @@ describe("planWave", () => {
   });
 
   it("records every group x hotel candidate with raw and weighted scores and why it was selected or discarded", () => {
-    const pairs = plan.rankingInputs.filter((r) => r.groupId !== null);
-    expect(pairs).toHaveLength(4 * 3);
-    const verdict = (groupId: string, hotel: string) =>
-      pairs.find((r) => r.groupId === groupId && r.hotelUrn === `urn:hotel:${hotel}`)!;
+    const rows = plan.rankingInputs.filter((r) => r.groupIds !== null);
+    const verdicts = (groupId: string, hotel: string) =>
+      rows.filter((r) => r.groupIds!.includes(groupId) && r.hotelUrn === `urn:hotel:${hotel}`);
+    for (const groupId of ["G1", "G2", "G3", "G5"]) {
+      for (const hotel of ["ex-a", "dc-b", "us-c"]) expect(verdicts(groupId, hotel), groupId).toHaveLength(1);
+    }
+    const verdict = (groupId: string, hotel: string) => verdicts(groupId, hotel)[0]!;
     expect(verdict("G2", "dc-b")).toMatchObject({ outcome: "selected", reasons: ["assigned"] });
     expect(verdict("G1", "dc-b")).toMatchObject({ outcome: "discarded", reasons: ["hotel-full"] });
     expect(verdict("G5", "dc-b")).toMatchObject({ outcome: "discarded", reasons: ["not-enough-rooms"] });
@@ -143,8 +146,10 @@ describe("planWave", () => {
     });
     expect(verdict("G3", "us-c")).toMatchObject({ outcome: "discarded", reasons: ["not-enough-rooms"] });
 
-    const selected = pairs.filter((r) => r.outcome === "selected").map((r) => [r.groupId, r.providerOfferId]);
-    expect(selected).toEqual(plan.allocations.map((a) => [a.groupId, a.providerOfferId]));
+    const selected = rows
+      .filter((r) => r.outcome === "selected")
+      .flatMap((r) => r.groupIds!.map((groupId) => [groupId, r.providerOfferId]));
+    expect(selected.sort()).toEqual(plan.allocations.map((a) => [a.groupId, a.providerOfferId]).sort());
 
     const g2AtB = verdict("G2", "dc-b");
     expect(g2AtB.raw.cost).toEqual({ amountMinor: 24000, currency: "EUR" });
@@ -154,6 +159,39 @@ describe("planWave", () => {
     expect(g2AtB.normalized!.cost).toBeCloseTo(8000 / 15000, 12);
     expect(g2AtB.normalized!.distance).toBeCloseTo(5 / 30, 3);
     expect(g2AtB.weightedScore).toBeCloseTo(0.6 * (8000 / 15000) + 0.25 * (5 / 30) + 0.15 * (1 - 2 / 18), 3);
+  });
+
+  it("writes one row per hotel for the groups of a class (same rooms, same nights) placed there and one for the rest of it", () => {
+    const group = (groupId: string, nights: number) => ({ groupId, rooms: 1, nights, tier: "ECONOMY" });
+    const classes = planWave({
+      ...wave,
+      groups: [group("A", 1), group("B", 1), group("C", 1), group("D", 2)],
+      offers: [
+        offer("x", { nightlyRate: { amountMinor: 8000, currency: "EUR" }, roomsAvailable: 2 }),
+        offer("y", { ...north(6), roomsAvailable: 5 }),
+      ],
+    });
+    const hotelOf = new Map(classes.allocations.map((a) => [a.groupId, a.hotelUrn.slice(10)]));
+    // The 2-night stay saves most in the better hotel; one 1-night group fills it.
+    expect(hotelOf.get("D")).toBe("x");
+    const inX = ["A", "B", "C"].filter((g) => hotelOf.get(g) === "x");
+    const inY = ["A", "B", "C"].filter((g) => hotelOf.get(g) === "y");
+    expect([inX.length, inY.length]).toEqual([1, 2]);
+    expect(
+      classes.rankingInputs.map((r) => [
+        r.groupIds,
+        r.hotelUrn.slice(10),
+        r.raw.cost?.amountMinor,
+        r.reasons[0],
+      ]),
+    ).toEqual([
+      [inX, "x", 8000, "assigned"],
+      [inY, "x", 8000, "hotel-full"],
+      [inY, "y", 10000, "assigned"],
+      [inX, "y", 10000, "better-score-elsewhere"],
+      [["D"], "x", 16000, "assigned"],
+      [["D"], "y", 20000, "better-score-elsewhere"],
+    ]);
   });
 
   it("leaves every group out as ALLOCATION_FAILED material when no offer passes the gates", () => {

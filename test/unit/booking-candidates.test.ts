@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bookingCandidates } from "../../src/app/booking/booking-candidates.js";
 import type { WaveRankingInput } from "../../src/app/booking/wave-document.js";
 
+/** A verdict on G1 and the other groups of its class (same rooms, same nights). */
 function pair(
   hotelUrn: string,
   provider: string,
@@ -10,7 +11,7 @@ function pair(
   reason: string,
 ): WaveRankingInput {
   return {
-    groupId: "G1",
+    groupIds: ["G0", "G1", "G7"],
     hotelUrn,
     provider,
     providerOfferId: offer,
@@ -22,7 +23,7 @@ function pair(
 
 function duplicate(hotelUrn: string, provider: string, offer: string, of: string): WaveRankingInput {
   return {
-    groupId: null,
+    groupIds: null,
     hotelUrn,
     provider,
     providerOfferId: offer,
@@ -49,7 +50,7 @@ describe("booking candidates", () => {
       duplicate("urn:hotel:B", "vendor-c", "B2", "B1"),
       pair("urn:hotel:D", "vendor-a", "D1", 0.2, "hotel-full"),
       pair("urn:hotel:E", "vendor-a", "E1", 0.15, "not-enough-rooms"),
-      { ...pair("urn:hotel:F", "vendor-a", "F1", 0.05, "better-score-elsewhere"), groupId: "G2" },
+      { ...pair("urn:hotel:F", "vendor-a", "F1", 0.05, "better-score-elsewhere"), groupIds: ["G2", "G3"] },
     ];
     expect(
       bookingCandidates(allocation, ranking).map(

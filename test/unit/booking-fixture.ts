@@ -66,6 +66,7 @@ export interface BookingHarness {
   /** Stores the wave and publishes `allocation.wave-completed`, as allocation does. */
   completeWave(wave: CompletedWave, autoBook?: boolean): Promise<string>;
   publish(type: string, caseUrn: string, data: unknown): Promise<DomainEvent>;
+  /** The bookings and reservations of the case's groups. */
   ledger(caseUrn: string): Promise<BookingLedger>;
   caseSnapshot(caseUrn: string): Promise<CaseSnapshot>;
   demandState(caseUrn: string): Promise<string | undefined>;
@@ -306,7 +307,10 @@ export async function startBookingHarness(
     },
     publish,
     async ledger(caseUrn) {
-      const ledger = await actors.invoke(BookingActor, caseUrn.split(":").at(-1)!, "snapshot");
+      const caseId = caseUrn.split(":").at(-1)!;
+      const snapshot: CaseSnapshot | undefined = await actors.invoke(CaseActor, caseId, "snapshot");
+      const groupIds = snapshot?.case.passengerGroups.map((g) => g.id) ?? [];
+      const ledger = await actors.invoke(BookingActor, caseId, "groupLedger", groupIds);
       if (!ledger) throw new Error(`no booking ledger for ${caseUrn}`);
       return ledger;
     },

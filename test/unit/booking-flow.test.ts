@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { waveBookingKey } from "../../actors/BookingActor.js";
+import { BookingActor, type BookingLedger, waveBookingKey } from "../../actors/BookingActor.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import { BOOKING_EVENTS, type ReviewItemRequestedData } from "../../src/app/booking/booking-events.js";
 import type { WaveRankingInput } from "../../src/app/booking/wave-document.js";
@@ -27,7 +27,7 @@ afterEach(async () => {
 function withRoom(groupId: string, hotel: Hotel, score: number): WaveRankingInput {
   const offer = hotel.offers[0]!;
   return {
-    groupId,
+    groupIds: [groupId],
     hotelUrn: hotel.hotelUrn,
     provider: offer.provider,
     providerOfferId: offer.providerOfferId,
@@ -269,6 +269,85 @@ describe("booking a wave", () => {
     );
     expect(vendorBookings()).toBe(0);
     await h.publish(BOOKING_EVENTS.waveRequested, caseUrn, { waveUrn, caseUrn, requestedBy: "urn:user:s" });
+    expect(vendorBookings()).toBe(1);
+  });
+});
+
+describe("booking a wave's groups side by side", () => {
+  /** Guarantee hotels whose cheapest offer is the vendor's, so their allocations go to that vendor. */
+  const hotelsOf = (vendor: SimulatedVendorId) =>
+    guaranteeHotels(h.hotels).filter((hotel) => hotel.offers[0]!.provider === vendor);
+  const slow = (vendor: SimulatedVendorId, ms: number) =>
+    h.simulators.byId[vendor].configureFaults({ latency: { fixedMs: ms, jitterMs: 0 } });
+  /** The case's group bookings so far (none before the first claim). */
+  const bookingsOf = async (caseUrn: string) => {
+    const groupIds = (await h.caseSnapshot(caseUrn)).case.passengerGroups.map((g) => g.id);
+    const ledger: BookingLedger | undefined = await h.actors.invoke(
+      BookingActor,
+      caseUrn.split(":").at(-1)!,
+      "groupLedger",
+      groupIds,
+    );
+    return ledger ? Object.values(ledger.bookings) : [];
+  };
+
+  it("books a vendor's groups while another vendor is slow to answer", async () => {
+    const caseUrn = await h.openCase("side-by-side", groups(1, 1));
+    slow("vendor-a", 5_000);
+    const booked = h.completeWave(
+      waveOf(caseUrn, [
+        allocate("G1", hotelsOf("vendor-a")[0]!, 1),
+        allocate("G2", hotelsOf("vendor-b")[0]!, 1),
+      ]),
+    );
+    const stateOf = async (groupId: string) =>
+      (await bookingsOf(caseUrn)).find((b) => b.groupId === groupId)?.state;
+
+    await h.until(async () => (await stateOf("G2")) === "BOOKED", "vendor-b's group booked");
+    expect(await stateOf("G1")).toBe("BOOKING");
+
+    await h.clock.advance(5_000);
+    await booked;
+    expect(await stateOf("G1")).toBe("BOOKED");
+    expect(h.eventsOf(BOOKING_EVENTS.waveSettled, caseUrn)).toHaveLength(1);
+  });
+
+  it("keeps at most eight of one vendor's groups in flight, taken in the wave's order", async () => {
+    const sizes = Array.from({ length: 10 }, () => 1);
+    const caseUrn = await h.openCase("per-vendor-bound", groups(...sizes));
+    const hotels = hotelsOf("vendor-a");
+    slow("vendor-a", 5_000);
+    const booked = h.completeWave(
+      waveOf(
+        caseUrn,
+        sizes.map((_, g) => allocate(`G${g + 1}`, hotels[g % hotels.length]!, 1)),
+      ),
+    );
+    const received = () => h.simulators.byId["vendor-a"].requestsReceived().book ?? 0;
+
+    await h.until(() => received() === 8, "eight bookings at vendor-a");
+    const claimed = (await bookingsOf(caseUrn)).map((b) => b.groupId);
+    expect(claimed.sort()).toEqual(["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"].sort());
+    expect(received()).toBe(8);
+
+    await h.clock.advance(5_000);
+    await h.until(() => received() === 10, "the last two bookings at vendor-a");
+    await h.clock.advance(5_000);
+    await booked;
+    expect(Object.values((await h.ledger(caseUrn)).reservations)).toHaveLength(10);
+  });
+
+  it("indexes a booked group's reservation again when the wave is delivered again", async () => {
+    const caseUrn = await h.openCase("index-repair", groups(1));
+    const waveUrn = await h.completeWave(waveOf(caseUrn, [allocate("G1", guaranteeHotels(h.hotels)[0]!, 1)]));
+    const [reservation] = Object.values((await h.ledger(caseUrn)).reservations);
+    // As if the copy into the index had failed after the confirmation.
+    await h.documents.collection("reservations").deleteOne({ _id: reservation!.id });
+    expect(await h.booking.reservations.get(reservation!.id)).toBeUndefined();
+
+    await h.publish(BOOKING_EVENTS.waveRequested, caseUrn, { waveUrn, caseUrn, requestedBy: "urn:user:s" });
+
+    expect(await h.booking.reservations.get(reservation!.id)).toMatchObject({ urn: reservation!.urn });
     expect(vendorBookings()).toBe(1);
   });
 });

@@ -75,7 +75,7 @@ const wave: WaveInput = {
 };
 
 const plan = planWave(wave);
-const rankingInputs = plan.rankingInputs as unknown as WaveCandidate[];
+const rankingInputs: WaveCandidate[] = plan.rankingInputs;
 
 function input(overrides: Partial<AgentInput> = {}): AgentInput {
   return {
@@ -144,7 +144,7 @@ describe("the exception agent's recommendations", () => {
       input({
         affectedGroups: ["G1"],
         attemptedHotels: [{ hotelUrn: "urn:hotel:best" }],
-        rankingInputs: rankingInputs.filter((r) => r.groupId !== null),
+        rankingInputs: rankingInputs.filter((r) => r.groupIds !== null),
       }),
     );
     expect(
@@ -179,6 +179,36 @@ describe("the exception agent's recommendations", () => {
     ]);
   });
 
+  it("reads a row naming several groups (same rooms, same nights) as a verdict on each of them", () => {
+    const verdict = (hotel: string, groupIds: string[], reason: string): WaveCandidate => ({
+      groupIds,
+      hotelUrn: `urn:hotel:${hotel}`,
+      provider: "vendor-a",
+      providerOfferId: `offer-${hotel}`,
+      outcome: "discarded",
+      reasons: [reason],
+      weightedScore: 0.4,
+      raw: { nightlyRate: { amountMinor: 9000, currency: "USD" }, distanceKm: 5 },
+    });
+    const recommendations = recommend(
+      input({
+        affectedGroups: ["G7"],
+        attemptedHotels: [],
+        rankingInputs: [
+          verdict("tiny", ["G3", "G7", "G9"], "not-enough-rooms"),
+          verdict("taken", ["G3", "G7"], "hotel-full"),
+          verdict("open", ["G5", "G7", "G8"], "better-score-elsewhere"),
+        ],
+      }),
+    );
+    expect(
+      recommendations.map((r) => [(r as { hotelUrn: string }).hotelUrn, r.reason.split(" ")[0]]),
+    ).toEqual([
+      ["urn:hotel:open", "Passed"],
+      ["urn:hotel:taken", "Had"],
+    ]);
+  });
+
   it("is deterministic: the same item and wave, in any order, give the same proposals", () => {
     const expected = recommend(input());
     let seed = 7;
@@ -202,7 +232,7 @@ describe("the exception agent's recommendations", () => {
     ["provider-not-allowed", { allowProviders: ["vendor-a", "vendor-c"] }, null],
   ] as const)("relaxes %s with %j", (reason, fields, distances) => {
     const gated = (hotel: string, distanceKm: number): WaveCandidate => ({
-      groupId: null,
+      groupIds: null,
       hotelUrn: `urn:hotel:${hotel}`,
       provider: "vendor-c",
       providerOfferId: `offer-${hotel}`,
@@ -224,7 +254,7 @@ describe("the exception agent's recommendations", () => {
 
   it("proposes nothing for an excluded chain, a hotel failing two constraints, or no wave", () => {
     const twice: WaveCandidate = {
-      groupId: null,
+      groupIds: null,
       hotelUrn: "urn:hotel:z",
       provider: "vendor-a",
       providerOfferId: "offer-z",

@@ -318,6 +318,27 @@ describe("latency and faults", () => {
     expect((await pending).status).toBe(401);
   });
 
+  it("counts the requests it receives per operation on arrival, refused ones included", async () => {
+    const slow = createVendorSimulators({
+      seed: 42,
+      clock,
+      faults: { "vendor-b": { latency: { fixedMs: 300, jitterMs: 0 } } },
+    });
+    const vendorB = slow.byId["vendor-b"];
+    const client = clientFor(vendorB);
+    const searched = client.search(STAY);
+    // The token is answered after the latency; the search is counted as it arrives, before its own.
+    await clock.advance(300);
+    expect(vendorB.requestsReceived()).toEqual({ token: 1, search: 1 });
+    await clock.advance(300);
+    await searched;
+    const refused = vendorB.handle(jsonRequest("GET", "/api/v2/bookings/x"));
+    expect(vendorB.requestsReceived()).toEqual({ token: 1, search: 1, lookup: 1 });
+    await clock.advance(300);
+    expect((await refused).status).toBe(401);
+    expect(vendorB.requestsReceived()).toEqual({ token: 1, search: 1, lookup: 1 });
+  });
+
   it("draws the same latencies and random faults for the same seed", async () => {
     const draw = () => {
       const set = createVendorSimulators({

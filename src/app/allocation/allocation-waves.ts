@@ -323,7 +323,7 @@ export class AllocationWaves {
       })),
       skippedGroups: run.needs.skipped,
       hotels,
-      rankingInputs: plan.rankingInputs.map((input) => ({ ...input, reasons: [...input.reasons] })),
+      rankingInputs: plan.rankingInputs,
       allocations: plan.allocations.map((allocation) => {
         const hotel = hotels.find((h) => h.hotelUrn === allocation.hotelUrn)!;
         const offerOf = (id: string) => hotel.offers.find((o) => o.providerOfferId === id)!;
@@ -499,8 +499,8 @@ function allocationFailed(wave: WaveDocument, search: HotelSearchResult): Review
     for (const entry of entries)
       if (!reasons.has(entry.hotelUrn)) reasons.set(entry.hotelUrn, entry.reasons[0] ?? "");
   };
-  consider(wave.rankingInputs.filter((r) => r.groupId !== null && affected.has(r.groupId)));
-  consider(wave.rankingInputs.filter((r) => r.groupId === null));
+  consider(wave.rankingInputs.filter((r) => r.groupIds?.some((groupId) => affected.has(groupId))));
+  consider(wave.rankingInputs.filter((r) => r.groupIds === null));
   const missing = search.vendorsMissing.map((v) => `${v.vendor} (${v.reason})`);
   const why = wave.unallocated.map((u) => `${u.groupId}: ${u.reason}`).join("; ");
   return {

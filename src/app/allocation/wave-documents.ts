@@ -106,8 +106,8 @@ export interface WaveOverrideRecord {
   after: WaveAllocation;
 }
 
-/** A candidate's verdict as stored (spec 2.6 rankingInputs). */
-export type WaveRankingInput = Omit<RankingInput, "reasons"> & { reasons: string[] };
+/** A candidate's verdict as stored (spec 2.6 rankingInputs): the plan's rows as they are. */
+export type WaveRankingInput = RankingInput;
 
 export interface WaveDocument extends Doc {
   /** The wave URN. */

@@ -61,6 +61,7 @@ export class BookRooms {
         airport: snapshot.case.flight.origin,
       },
       waveUrn: wave._id,
+      groupIds: wave.allocations.map((a) => a.groupId),
       requestedBy: principal.actorUrn,
       correlationUrn,
     });

@@ -47,7 +47,7 @@ export function bookingCandidates(
   const nextRanked = rankingInputs
     .filter(
       (input) =>
-        input.groupId === allocation.groupId &&
+        input.groupIds?.includes(allocation.groupId) &&
         input.hotelUrn !== allocation.hotelUrn &&
         input.reasons.includes("better-score-elsewhere"),
     )
@@ -62,7 +62,7 @@ export function bookingCandidates(
     const duplicates = rankingInputs
       .filter(
         (other) =>
-          other.groupId === null &&
+          other.groupIds === null &&
           other.hotelUrn === input.hotelUrn &&
           other.reasons.includes(`duplicate-of:${input.providerOfferId}`),
       )

@@ -37,12 +37,22 @@ export interface BookingSettings {
   retryInMs: number;
   /** Rounds behind open circuits before the group goes to an operator. */
   maxRetries: number;
+  /**
+   * Groups of a wave booked at the same time per vendor (the vendor of each group's allocated
+   * offer). Each vendor's booking bucket paces its own calls, so a wave spread over several vendors
+   * is only as slow as its busiest vendor, provided every vendor always has a call waiting: a few
+   * in flight per vendor cover a vendor that answers slower than its bucket refills. The bound
+   * keeps each claim close to its vendor call (the claim lease) instead of claiming a large wave's
+   * groups long before their turn.
+   */
+  concurrentGroupsPerVendor: number;
 }
 
 export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
   claimLeaseMs: 10 * 60_000,
   retryInMs: 30_000,
   maxRetries: 10,
+  concurrentGroupsPerVendor: 8,
 };
 
 export interface BookingFlowDeps {
@@ -83,8 +93,8 @@ interface Acting {
  * the review queue. Each group is claimed in the case's BookingActor, booked with the vendors
  * between turns, then confirmed, failed or deferred there; the wave settles in the actor once
  * every group is decided, which raises the review items and lets the demand record its outcome.
- * Groups are booked one at a time: the vendors' booking buckets (5 TPS) are the limit anyway, and
- * the order of vendor calls stays the order of the wave.
+ * A wave's groups are booked several at a time, in the wave's order within each vendor (see
+ * concurrentGroupsPerVendor): the vendors' booking buckets, not this flow, set the pace.
  */
 export class BookingFlow {
   private readonly settings: BookingSettings;
@@ -105,9 +115,11 @@ export class BookingFlow {
     const summary: WaveBookingSummary = { waveUrn, caseUrn: ref.caseUrn, groups: [] };
     if (snapshot.case.status === "CLOSED") return summary;
     const context = await this.contextFor(ref, snapshot, wave);
-    for (const allocation of wave.allocations) {
-      summary.groups.push(await this.bookAllocation(context, wave, allocation, acting));
-    }
+    summary.groups = await perVendorQueues(
+      wave.allocations,
+      this.settings.concurrentGroupsPerVendor,
+      (allocation) => this.bookAllocation(context, wave, allocation, acting),
+    );
     await this.settle(wave, snapshot, acting.correlationUrn);
     return summary;
   }
@@ -115,12 +127,12 @@ export class BookingFlow {
   /** A reminder came round for groups left behind an open circuit: try them again. */
   async retryPending(caseUrn: string, bookingKeys: readonly string[], correlationUrn: string): Promise<void> {
     const snapshot = await this.caseOf(caseUrn);
-    const ledger = await this.deps.actors.invoke(BookingActor, caseRefOf(caseUrn).id, "snapshot");
-    if (!ledger || snapshot.case.status === "CLOSED") return;
+    if (snapshot.case.status === "CLOSED") return;
     const ref = caseRefFor(snapshot);
+    const actorId = caseRefOf(caseUrn).id;
     const waves = new Map<string, WaveDocument | undefined>();
     for (const key of bookingKeys) {
-      const booking = ledger.bookings[key];
+      const booking = await this.deps.actors.invoke(BookingActor, actorId, "booking", key);
       if (booking?.state !== "PENDING") continue;
       if (booking.waveUrn && !waves.has(booking.waveUrn)) {
         waves.set(booking.waveUrn, await this.deps.waves.get(booking.waveUrn));
@@ -153,7 +165,9 @@ export class BookingFlow {
   async bookOverride(data: GroupOverriddenData, eventId: string, acting: Acting): Promise<GroupStatus> {
     const snapshot = await this.caseOf(data.caseUrn);
     const ref = caseRefFor(snapshot);
-    const ledger = await this.deps.actors.invoke(BookingActor, caseRefOf(ref.caseUrn).id, "snapshot");
+    const ledger = await this.deps.actors.invoke(BookingActor, caseRefOf(ref.caseUrn).id, "groupLedger", [
+      data.groupId,
+    ]);
     const holding = ledger && holdingReservation(ledger, data.groupId);
     if (holding && holding.hotel.hotelUrn === data.allocation.hotelUrn) {
       return { groupId: data.groupId, state: "BOOKED", reservationUrn: holding.urn };
@@ -351,9 +365,9 @@ export class BookingFlow {
   /** The group's other reservations, now that it holds a new one: cancelled at the vendor, then here. */
   private async releaseReplaced(ref: CaseRef, reservation: Reservation, acting: Acting): Promise<void> {
     const actorId = caseRefOf(ref.caseUrn).id;
-    const ledger = await this.deps.actors.invoke(BookingActor, actorId, "snapshot");
+    const ledger = await this.deps.actors.invoke(BookingActor, actorId, "groupLedger", [reservation.groupId]);
     const replaced = Object.values(ledger?.reservations ?? {}).filter(
-      (r) => r.groupId === reservation.groupId && r.id !== reservation.id && r.status === "CONFIRMED",
+      (r) => r.id !== reservation.id && r.status === "CONFIRMED",
     );
     for (const old of replaced) {
       if (
@@ -411,9 +425,12 @@ export class BookingFlow {
     groupId: string,
     reason: string,
   ): Promise<GroupStatus> {
-    const ledger = await this.deps.actors.invoke(BookingActor, actorId, "snapshot");
+    const ledger = await this.deps.actors.invoke(BookingActor, actorId, "groupLedger", [groupId]);
     const booking = ledger?.bookings[key];
     const holding = ledger && holdingReservation(ledger, groupId);
+    // A delivery that failed after the confirmation may not have indexed the reservation: its retry comes here.
+    if (ledger && holding)
+      await this.deps.reservations.record({ revision: ledger.revision, reservations: [holding] });
     if (reason === "group-holds-reservation" || !booking) {
       return { groupId, state: holding ? "BOOKED" : "SKIPPED", reservationUrn: holding?.urn ?? null };
     }
@@ -539,4 +556,41 @@ function namedOffer(
     wave?.hotels?.flatMap((h) => h.offers).find((o) => o.providerOfferId === providerOfferId)?.provider ??
     wave?.rankingInputs.find((r) => r.providerOfferId === providerOfferId)?.provider;
   return vendor ? { hotelUrn, vendor, providerOfferId } : undefined;
+}
+
+/**
+ * `book` for every allocation: one queue per vendor in the wave's order, each worked off `limit`
+ * at a time, all queues at once; the results in the wave's order. A failure stops every queue
+ * from starting more and is thrown once the bookings under way are done, so a redelivery never
+ * races bookings still in flight.
+ */
+async function perVendorQueues<R>(
+  allocations: readonly WaveAllocation[],
+  limit: number,
+  book: (allocation: WaveAllocation) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(allocations.length);
+  const queues = new Map<string, number[]>();
+  allocations.forEach((allocation, index) => {
+    const queue = queues.get(allocation.vendor);
+    if (queue) queue.push(index);
+    else queues.set(allocation.vendor, [index]);
+  });
+  let failure: { error: unknown } | undefined;
+  const lane = async (queue: number[]) => {
+    for (let index = queue.shift(); index !== undefined && !failure; index = queue.shift()) {
+      try {
+        results[index] = await book(allocations[index]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(
+    [...queues.values()].flatMap((queue) =>
+      Array.from({ length: Math.max(1, Math.min(limit, queue.length)) }, () => lane(queue)),
+    ),
+  );
+  if (failure) throw failure.error;
+  return results;
 }

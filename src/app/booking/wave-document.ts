@@ -32,8 +32,11 @@ export interface WaveAllocation {
 
 /** One candidate of the wave (spec 2.6 rankingInputs), as allocation persisted it. */
 export interface WaveRankingInput {
-  /** Null for a verdict on the offer itself (gated out, or a duplicate of another offer). */
-  groupId: string | null;
+  /**
+   * The groups the verdict is about (groups needing the same rooms for the same nights share a
+   * row); null for a verdict on the offer itself (gated out, or a duplicate of another offer).
+   */
+  groupIds: string[] | null;
   hotelUrn: string;
   provider: string;
   providerOfferId: string;

@@ -22,7 +22,8 @@ export const AGENT_CATEGORIES: readonly ReviewCategory[] = [
 
 /** What the agent reads of a wave's rankingInputs (src/domain/allocation/wave.ts `RankingInput`). */
 export interface WaveCandidate {
-  groupId: string | null;
+  /** The groups the verdict is about; null for a verdict on the offer itself, for every group. */
+  groupIds: readonly string[] | null;
   hotelUrn: string;
   provider: string;
   providerOfferId: string;
@@ -100,7 +101,7 @@ export function recommend(input: AgentInput): Recommendation[] {
     .sort(byViability)
     .map(toRebook);
   const relaxation = relaxPolicy(
-    [...byHotel.values()].map((entries) => entries.filter((e) => e.groupId !== null || fits(e))),
+    [...byHotel.values()].map((entries) => entries.filter((e) => e.groupIds !== null || fits(e))),
     input.constraints,
   );
   return relaxation
@@ -114,15 +115,15 @@ function rebookCandidate(
   affected: ReadonlySet<string>,
   fits: (offer: WaveCandidate) => boolean,
 ): RebookCandidate | undefined {
-  // Entries with a group exist only for hotels that passed every gate.
-  const pairs = entries.filter((e) => e.groupId !== null);
-  if (pairs.length > 0) {
-    const own = pairs.filter((e) => affected.has(e.groupId!));
+  // Entries with groups exist only for hotels that passed every gate.
+  const withGroups = entries.filter((e) => e.groupIds !== null);
+  if (withGroups.length > 0) {
+    const own = withGroups.filter((e) => e.groupIds!.some((groupId) => affected.has(groupId)));
     // Too small for every affected group: no rebooking there houses anyone.
     if (own.length > 0 && own.every((e) => e.reasons.includes("not-enough-rooms"))) return undefined;
-    if (own.length === 0 && !pairs.some(fits)) return undefined;
+    if (own.length === 0 && !withGroups.some(fits)) return undefined;
     const full = own.some((e) => e.reasons.some((r) => CAPACITY_REASONS.has(r)));
-    const best = [...(own.length > 0 ? own : pairs)].sort(byScore)[0]!;
+    const best = [...(own.length > 0 ? own : withGroups)].sort(byScore)[0]!;
     return {
       hotelUrn,
       viability: full ? "capacity" : "compliant",
@@ -199,7 +200,7 @@ function relaxPolicy(
 ): Recommendation | undefined {
   const kept = new Map<RelaxableField, WaveCandidate[][]>();
   for (const entries of hotels) {
-    if (entries.some((e) => e.groupId !== null)) continue;
+    if (entries.some((e) => e.groupIds !== null)) continue;
     const byField = new Map<RelaxableField, WaveCandidate[]>();
     for (const offer of entries) {
       const fields = new Set(offer.reasons.map(constraintOf));

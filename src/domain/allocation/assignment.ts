@@ -38,6 +38,12 @@ import { DomainError } from "../domain-error.js";
  *    used in one of them (this covers every move, swap and k-for-m exchange between the two).
  *    A pair is re-examined only when one of its sides changed, and skipped when its linear
  *    relaxation shows no gain.
+ *    When the problem carries its factors (cost = group weight x hotel score, as a wave's does),
+ *    most of that work is settled from per-hotel figures instead: a pair whose better hotel is
+ *    full of groups at least as heavy per room as any in the worse one cannot gain, and a group
+ *    whose lower-scoring hotels have no room for it cannot move. Hotels are then ranked once, by
+ *    score, and groups of the same rooms share one list. The assignment is the same as from the
+ *    cost matrix alone (the tests check it); only work that could not pay is skipped.
  * 3. On waves small enough for it to be cheap (groups x hotels x perturbations within
  *    PERTURBATION_WORK), iterated local search: empty two hotels, refill, improve, keep if better.
  * 4. Waves of at most EXACT_SEARCH_MAX_GROUPS groups are then solved exactly by depth-first
@@ -57,6 +63,16 @@ export interface AssignmentProblem {
   readonly cost: Float64Array;
   /** What leaving each group out costs; finite. */
   readonly unassignedCost: ArrayLike<number>;
+  /**
+   * Present when cost[g][h] = groupWeight[g] * hotelScore[h] wherever group g fits in hotel h
+   * (groupRooms[g] <= hotelCapacity[h]) and Infinity elsewhere, as in a wave. The search then
+   * rules out most pairs of hotels without looking at their groups (see `pairCannotImprove`);
+   * the answer is the same as without it.
+   */
+  readonly factors?: {
+    readonly groupWeight: ArrayLike<number>;
+    readonly hotelScore: ArrayLike<number>;
+  };
 }
 
 export interface Assignment {
@@ -136,9 +152,39 @@ function validate(problem: AssignmentProblem): void {
     const capacity = problem.hotelCapacity[h]!;
     if (!Number.isSafeInteger(capacity) || capacity < 0) fail(`hotel ${h} must have a whole number of rooms`);
   }
+  if (problem.factors) {
+    validateFactors(problem, problem.factors, fail);
+    return;
+  }
   for (let i = 0; i < problem.cost.length; i++) {
     if (Number.isNaN(problem.cost[i]!) || problem.cost[i] === -Infinity)
       fail("cost must be a number or Infinity");
+  }
+}
+
+/** The search trusts the factors to skip work, so they must describe the cost matrix exactly. */
+function validateFactors(
+  problem: AssignmentProblem,
+  { groupWeight, hotelScore }: NonNullable<AssignmentProblem["factors"]>,
+  fail: (message: string) => never,
+): void {
+  const groups = problem.groupRooms.length;
+  const hotels = problem.hotelCapacity.length;
+  if (groupWeight.length !== groups || hotelScore.length !== hotels) {
+    fail("factors must hold one weight per group and one score per hotel");
+  }
+  for (let h = 0; h < hotels; h++) {
+    if (!Number.isFinite(hotelScore[h]!)) fail(`hotel ${h} must have a finite score`);
+  }
+  for (let g = 0; g < groups; g++) {
+    const weight = groupWeight[g]!;
+    if (!Number.isFinite(weight) || weight < 0) fail(`group ${g} must have a finite, non-negative weight`);
+    for (let h = 0; h < hotels; h++) {
+      const expected =
+        problem.groupRooms[g]! <= problem.hotelCapacity[h]! ? weight * hotelScore[h]! : Infinity;
+      if (problem.cost[g * hotels + h] !== expected)
+        fail(`cost of group ${g} in hotel ${h} must match the factors`);
+    }
   }
 }
 
@@ -161,8 +207,12 @@ class Search {
   private readonly residual: Int32Array;
   private readonly cost: Float64Array;
   private readonly leftOut: Float64Array;
-  /** Hotels each group may use, cheapest first, flattened: candidates[candidateStart[g] ..]. */
+  /**
+   * Hotels each group may use, cheapest first: candidates[candidateStart[g] .. candidateEnd[g]].
+   * Groups with the same list share one range.
+   */
   private readonly candidateStart: Int32Array;
+  private readonly candidateEnd: Int32Array;
   private readonly candidates: Int32Array;
   /** Counts placements; a hotel's stamp is the count when its groups last changed. */
   private clock = 0;
@@ -173,6 +223,13 @@ class Search {
   private readonly orderBuffer: Int32Array;
   private dpBest = new Float64Array(0);
   private dpChoice = new Uint8Array(0);
+  private readonly factors: AssignmentProblem["factors"];
+  /** With factors: per hotel, the lowest and highest weight per room among its groups. */
+  private readonly lowestDensity: Float64Array;
+  private readonly highestDensity: Float64Array;
+  /** With factors: hotels by score, lowest first, and each hotel's position in that order. */
+  private readonly byScore: Int32Array | undefined;
+  private readonly scoreRank: Int32Array | undefined;
 
   constructor(problem: AssignmentProblem) {
     this.groupCount = problem.groupRooms.length;
@@ -186,33 +243,80 @@ class Search {
     this.changedAt = new Int32Array(this.hotelCount);
     this.ratioBuffer = new Float64Array(this.groupCount);
     this.orderBuffer = new Int32Array(this.groupCount);
-    [this.candidateStart, this.candidates] = this.rankCandidates();
+    this.factors = problem.factors;
+    this.lowestDensity = new Float64Array(this.hotelCount);
+    this.highestDensity = new Float64Array(this.hotelCount);
+    if (this.factors) {
+      const { hotelScore } = this.factors;
+      this.byScore = Int32Array.from({ length: this.hotelCount }, (_, h) => h).sort(
+        (a, b) => hotelScore[a]! - hotelScore[b]! || a - b,
+      );
+      this.scoreRank = new Int32Array(this.hotelCount);
+      this.byScore.forEach((h, k) => {
+        this.scoreRank![h] = k;
+      });
+    }
+    this.candidateStart = new Int32Array(this.groupCount);
+    this.candidateEnd = new Int32Array(this.groupCount);
+    this.candidates = this.rankCandidates();
   }
 
   /**
-   * Each group's usable hotels (allowed, big enough, cheaper than leaving the group out), by cost.
-   * A group whose costs are already in the previous group's order reuses it after a linear check:
-   * in a wave a hotel's score does not depend on the group, so one sort serves every group.
+   * Each group's usable hotels (allowed, big enough, cheaper than leaving the group out), by cost;
+   * fills candidateStart and candidateEnd and returns the shared array. A group whose costs are
+   * already in the previous group's order reuses it after a linear check: in a wave a hotel's
+   * score does not depend on the group, so one sort serves every group. With factors the order
+   * is known: by score, then hotel, which is every group's order by cost (two scores a rounding
+   * apart could tie in cost and be listed by score rather than by hotel; either is cheapest
+   * first). Groups of the same rooms that every hotel they fit in beats leaving out then share
+   * one range: a wave has a handful of such classes, not a list per group.
    */
-  private rankCandidates(): [Int32Array, Int32Array] {
-    const { groupCount, hotelCount, cost, rooms, capacity, leftOut } = this;
-    const start = new Int32Array(groupCount + 1);
-    const flat = new Int32Array(groupCount * hotelCount);
-    let order = Int32Array.from({ length: hotelCount }, (_, h) => h);
+  private rankCandidates(): Int32Array {
+    const { groupCount, hotelCount, cost, rooms, capacity, leftOut, candidateStart, candidateEnd } = this;
+    let flat = new Int32Array(4 * hotelCount);
     let total = 0;
+    const append = (h: number) => {
+      if (total === flat.length) {
+        const grown = new Int32Array(2 * flat.length);
+        grown.set(flat);
+        flat = grown;
+      }
+      flat[total++] = h;
+    };
+    let order = this.byScore ?? Int32Array.from({ length: hotelCount }, (_, h) => h);
+    const shared = new Map<number, { start: number; end: number; highestScore: number }>();
     for (let g = 0; g < groupCount; g++) {
       const row = g * hotelCount;
-      if (!isSortedBy(order, cost, row)) {
+      const need = rooms[g]!;
+      if (this.factors) {
+        let byRooms = shared.get(need);
+        if (!byRooms) {
+          const start = total;
+          let highestScore = -Infinity;
+          for (const h of order) {
+            if (need > capacity[h]!) continue;
+            append(h);
+            highestScore = this.factors.hotelScore[h]!;
+          }
+          byRooms = { start, end: total, highestScore };
+          shared.set(need, byRooms);
+        }
+        if (this.factors.groupWeight[g]! * byRooms.highestScore < leftOut[g]!) {
+          candidateStart[g] = byRooms.start;
+          candidateEnd[g] = byRooms.end;
+          continue;
+        }
+      } else if (!isSortedBy(order, cost, row)) {
         order = Int32Array.from(order).sort((a, b) => cost[row + a]! - cost[row + b]! || a - b);
       }
-      start[g] = total;
+      candidateStart[g] = total;
       for (let i = 0; i < hotelCount; i++) {
         const h = order[i]!;
-        if (rooms[g]! <= capacity[h]! && cost[row + h]! < leftOut[g]!) flat[total++] = h;
+        if (need <= capacity[h]! && cost[row + h]! < leftOut[g]!) append(h);
       }
+      candidateEnd[g] = total;
     }
-    start[groupCount] = total;
-    return [start, flat.slice(0, total)];
+    return flat.subarray(0, total);
   }
 
   clear(): void {
@@ -242,7 +346,7 @@ class Search {
     for (let i = 0; i < iterations; i++) {
       const g = Math.floor(random() * this.groupCount);
       const first = this.candidateStart[g]!;
-      const count = this.candidateStart[g + 1]! - first;
+      const count = this.candidateEnd[g]! - first;
       if (count < 2) continue;
       const a = this.hotelOf[g] === UNASSIGNED ? this.candidates[first]! : this.hotelOf[g]!;
       let b = this.candidates[first + Math.floor(random() * count)]!;
@@ -259,7 +363,7 @@ class Search {
       for (const other of freed) this.place(other, UNASSIGNED);
       for (const other of freed) {
         const at = this.firstFit(other, this.candidateStart[other]!);
-        if (at < this.candidateStart[other + 1]!) this.place(other, this.candidates[at]!);
+        if (at < this.candidateEnd[other]!) this.place(other, this.candidates[at]!);
       }
       this.improveLocally(pairCheckedAt, outCheckedAt);
       const objective = this.objective();
@@ -292,7 +396,7 @@ class Search {
 
   /** First position at or after `from` in g's list whose hotel still has room for g. */
   private firstFit(g: number, from: number): number {
-    const end = this.candidateStart[g + 1]!;
+    const end = this.candidateEnd[g]!;
     const need = this.rooms[g]!;
     let at = from;
     while (at < end && this.residual[this.candidates[at]!]! < need) at++;
@@ -300,11 +404,11 @@ class Search {
   }
 
   constructBySpread(): void {
-    const { groupCount, candidates, candidateStart } = this;
+    const { groupCount, candidates, candidateStart, candidateEnd } = this;
     const spread = new Float64Array(groupCount);
     for (let g = 0; g < groupCount; g++) {
       const first = candidateStart[g]!;
-      const end = candidateStart[g + 1]!;
+      const end = candidateEnd[g]!;
       if (first === end) continue;
       let sum = 0;
       for (let at = first; at < end; at++) sum += this.costOf(g, candidates[at]!);
@@ -319,7 +423,7 @@ class Search {
       this.clear();
       for (const g of order) {
         const at = this.firstFit(g, candidateStart[g]!);
-        if (at < candidateStart[g + 1]!) this.place(g, candidates[at]!);
+        if (at < candidateEnd[g]!) this.place(g, candidates[at]!);
       }
       const objective = this.objective();
       if (improves(objective, keptObjective)) {
@@ -327,7 +431,7 @@ class Search {
         keptObjective = objective;
       }
       const shutOut = order.filter(
-        (g) => this.hotelOf[g] === UNASSIGNED && candidateStart[g]! < candidateStart[g + 1]!,
+        (g) => this.hotelOf[g] === UNASSIGNED && candidateStart[g]! < candidateEnd[g]!,
       );
       if (shutOut.length === 0) break;
       const first = new Set(shutOut);
@@ -337,12 +441,12 @@ class Search {
   }
 
   constructByRegret(): void {
-    const { groupCount, candidates, candidateStart } = this;
+    const { groupCount, candidates, candidateStart, candidateEnd } = this;
     // Residual capacity only shrinks while constructing, so both pointers only move forward.
-    const best = Int32Array.from(candidateStart.subarray(0, groupCount));
+    const best = Int32Array.from(candidateStart);
     const second = new Int32Array(groupCount);
     const regret = (g: number): number => {
-      const end = candidateStart[g + 1]!;
+      const end = candidateEnd[g]!;
       best[g] = this.firstFit(g, best[g]!);
       if (best[g] === end) return -1;
       second[g] = this.firstFit(g, Math.max(second[g]!, best[g]! + 1));
@@ -390,24 +494,51 @@ class Search {
 
   /** Moves each group (placed or left out) to the cheapest hotel that has room and beats its current cost. */
   private moveToBetterHotels(): boolean {
-    const { groupCount, hotelCount, cost, candidates, candidateStart, residual, rooms } = this;
+    const {
+      groupCount,
+      hotelCount,
+      cost,
+      candidates,
+      candidateStart,
+      candidateEnd,
+      residual,
+      rooms,
+      hotelOf,
+    } = this;
     let improved = false;
+    let roomAhead: Int32Array | undefined;
     for (let g = 0; g < groupCount; g++) {
-      const current = this.costOf(g, this.hotelOf[g]!);
+      const need = rooms[g]!;
+      if (this.scoreRank) {
+        // With factors, only a hotel with a lower score can beat the current one: when none of
+        // them has the rooms, the group's list need not be read.
+        roomAhead ??= this.roomAheadByScore();
+        const from = hotelOf[g]!;
+        if (roomAhead[from === UNASSIGNED ? hotelCount : this.scoreRank[from]!]! < need) continue;
+      }
+      const current = this.costOf(g, hotelOf[g]!);
       const below = current - tolerance(current);
       const row = g * hotelCount;
-      const need = rooms[g]!;
-      for (let at = candidateStart[g]!, end = candidateStart[g + 1]!; at < end; at++) {
+      for (let at = candidateStart[g]!, end = candidateEnd[g]!; at < end; at++) {
         const h = candidates[at]!;
         if (cost[row + h]! >= below) break;
         if (residual[h]! >= need) {
           this.place(g, h);
+          roomAhead = undefined;
           improved = true;
           break;
         }
       }
     }
     return improved;
+  }
+
+  /** roomAhead[k]: the most rooms any of the k lowest-scoring hotels has left. */
+  private roomAheadByScore(): Int32Array {
+    const { hotelCount, byScore, residual } = this;
+    const roomAhead = new Int32Array(hotelCount + 1);
+    for (let k = 0; k < hotelCount; k++) roomAhead[k + 1] = Math.max(roomAhead[k]!, residual[byScore![k]!]!);
+    return roomAhead;
   }
 
   /**
@@ -423,7 +554,7 @@ class Search {
     for (let g = 0; g < groupCount; g++) {
       if (hotelOf[g] !== UNASSIGNED) continue;
       const largestResidual = residual.reduce((a, b) => Math.max(a, b), 0);
-      tryHotels: for (let at = this.candidateStart[g]!; at < this.candidateStart[g + 1]!; at++) {
+      tryHotels: for (let at = this.candidateStart[g]!; at < this.candidateEnd[g]!; at++) {
         const h = this.candidates[at]!;
         const need = rooms[g]! - residual[h]!;
         for (const other of members[h]!) {
@@ -447,7 +578,7 @@ class Search {
 
   /** The cheapest hotel other than `excluded` with room for g, or UNASSIGNED. */
   private bestOtherHotel(g: number, excluded: number): number {
-    for (let at = this.candidateStart[g]!; at < this.candidateStart[g + 1]!; at++) {
+    for (let at = this.candidateStart[g]!; at < this.candidateEnd[g]!; at++) {
       const h = this.candidates[at]!;
       if (h !== excluded && this.residual[h]! >= this.rooms[g]!) return h;
     }
@@ -468,19 +599,22 @@ class Search {
    * two hold between them optimally (left out has no room limit). The dynamic program runs over
    * the rooms used in the smaller hotel: best[x] is the lowest cost of the groups seen so far
    * with x rooms of them there and the rest in the other. A pair is skipped when neither side
-   * changed since it was last found optimal, or when its linear relaxation cannot improve.
+   * changed since it was last found optimal, when the factors show it cannot improve, or when
+   * its linear relaxation cannot improve.
    */
   private repackPairs(pairCheckedAt: Int32Array, outCheckedAt: Int32Array): boolean {
     const { hotelCount, groupCount, capacity, changedAt, hotelOf } = this;
     const members = this.membersByHotel();
+    if (this.factors) for (let h = 0; h < hotelCount; h++) this.measureDensities(h, members[h]!);
     const items = new Int32Array(groupCount);
     let improved = false;
     for (let a = 0; a < hotelCount; a++) {
       for (let b = a + 1; b < hotelCount; b++) {
         const pair = a * hotelCount + b;
-        if (members[a]!.length + members[b]!.length === 0) continue;
         if (pairCheckedAt[pair]! >= Math.max(changedAt[a]!, changedAt[b]!)) continue;
+        if (members[a]!.length + members[b]!.length === 0) continue;
         pairCheckedAt[pair] = this.clock;
+        if (this.factors && this.pairCannotImprove(a, b, members)) continue;
         const small = capacity[a]! <= capacity[b]! ? a : b;
         const big = small === a ? b : a;
         let count = 0;
@@ -488,6 +622,10 @@ class Search {
         for (const g of members[big]!) items[count++] = g;
         if (this.repack(small, big, items, count, members)) {
           pairCheckedAt[pair] = this.clock;
+          if (this.factors) {
+            this.measureDensities(small, members[small]!);
+            this.measureDensities(big, members[big]!);
+          }
           improved = true;
         }
       }
@@ -507,6 +645,39 @@ class Search {
       }
     }
     return improved;
+  }
+
+  /** The lowest and highest weight per room among the groups in hotel h. */
+  private measureDensities(h: number, groups: readonly number[]): void {
+    const { groupWeight } = this.factors!;
+    let lowest = Infinity;
+    let highest = -Infinity;
+    for (const g of groups) {
+      const density = groupWeight[g]! / this.rooms[g]!;
+      if (density < lowest) lowest = density;
+      if (density > highest) highest = density;
+    }
+    this.lowestDensity[h] = lowest;
+    this.highestDensity[h] = highest;
+  }
+
+  /**
+   * With cost = weight x score, re-splitting two hotels changes the objective by
+   * (score[worse] - score[better]) x (weight the better one loses - weight it gains), so it can
+   * only improve by moving weight into the better hotel. That is impossible, without looking at
+   * the groups, when the scores are equal, when the worse hotel is empty, or when the better one
+   * is full of groups carrying at least as much weight per room as any in the worse one: any
+   * exchange then trades rooms for rooms at no better rate. In a wave this settles most pairs.
+   */
+  private pairCannotImprove(a: number, b: number, members: readonly number[][]): boolean {
+    const { hotelScore } = this.factors!;
+    const scoreA = hotelScore[a]!;
+    const scoreB = hotelScore[b]!;
+    if (scoreA === scoreB) return true;
+    const better = scoreA < scoreB ? a : b;
+    const worse = better === a ? b : a;
+    if (members[worse]!.length === 0) return true;
+    return this.residual[better] === 0 && this.lowestDensity[better]! >= this.highestDensity[worse]!;
   }
 
   private capacityOf(h: number): number {
@@ -638,8 +809,7 @@ class Search {
     for (let i = groupCount - 1; i >= 0; i--) {
       const g = order[i]!;
       const start = this.candidateStart[g]!;
-      const cheapest =
-        start < this.candidateStart[g + 1]! ? this.costOf(g, this.candidates[start]!) : Infinity;
+      const cheapest = start < this.candidateEnd[g]! ? this.costOf(g, this.candidates[start]!) : Infinity;
       floorAfter[i] = floorAfter[i + 1]! + Math.min(cheapest, this.leftOut[g]!);
     }
     const incumbent = Int32Array.from(this.hotelOf);
@@ -656,7 +826,7 @@ class Search {
         return true;
       }
       const g = order[depth]!;
-      for (let at = this.candidateStart[g]!; at < this.candidateStart[g + 1]!; at++) {
+      for (let at = this.candidateStart[g]!; at < this.candidateEnd[g]!; at++) {
         const h = this.candidates[at]!;
         if (residual[h]! < rooms[g]!) continue;
         residual[h]! -= rooms[g]!;
@@ -687,16 +857,20 @@ function seededRandom(seed: number): () => number {
 }
 
 /**
- * True when the finite costs, read in `order`, never decrease. Ruled-out hotels (Infinity) are
- * ignored: they are filtered out of the group's list anyway.
+ * True when the finite costs, read in `order`, never decrease and equal costs come in hotel
+ * order, so every group's list is by (cost, hotel) whatever the groups before it. Ruled-out
+ * hotels (Infinity) are ignored: they are filtered out of the group's list anyway.
  */
 function isSortedBy(order: Int32Array, cost: Float64Array, row: number): boolean {
   let previous = -Infinity;
+  let previousHotel = -1;
   for (let i = 0; i < order.length; i++) {
-    const c = cost[row + order[i]!]!;
+    const h = order[i]!;
+    const c = cost[row + h]!;
     if (c === Infinity) continue;
-    if (c < previous) return false;
+    if (c < previous || (c === previous && h < previousHotel)) return false;
     previous = c;
+    previousHotel = h;
   }
   return true;
 }

@@ -49,12 +49,13 @@ export interface WaveInput {
 /**
  * Why a candidate was selected or discarded. Offer-level reasons (the gates' and
  * `duplicate-of:<providerOfferId>`, for a cheaper offer of the same hotel that represents it) apply
- * to every group; the others concern one group and one hotel:
- * - `assigned`: the group goes there;
- * - `not-enough-rooms`: the hotel has fewer rooms available than the group needs, and a group is
- *   never split;
- * - `hotel-full`: the hotel could have taken the group, but its rooms went to other groups;
- * - `better-score-elsewhere`: the hotel still has room, and the group went to one that scores better.
+ * to every group; the others concern the groups of a row and one hotel:
+ * - `assigned`: the groups go there;
+ * - `not-enough-rooms`: the hotel has fewer rooms available than each of the groups needs, and a
+ *   group is never split;
+ * - `hotel-full`: the hotel could have taken the groups, but its rooms went to other groups;
+ * - `better-score-elsewhere`: the hotel still has room, and the groups went to hotels that score
+ *   better (or were left out: see the wave's unallocated).
  */
 export type CandidateReason =
   | DiscardReason
@@ -64,15 +65,28 @@ export type CandidateReason =
   | "hotel-full"
   | "better-score-elsewhere";
 
-/** One candidate of the wave with its raw scores, weighted score and verdict (spec 2.6 rankingInputs). */
+/**
+ * A candidate of the wave with its raw scores, weighted score and verdict (spec 2.6 rankingInputs),
+ * for every group it names. Groups needing the same rooms for the same nights (a class) share every
+ * figure of a hotel, and all but those placed there share its verdict, so a row per group and
+ * hotel (1,000 x 300 of them in a large wave, tens of megabytes) would repeat one row of the class
+ * hundreds of times: each hotel has one row per class for its groups placed there and one for the
+ * rest of the class. No two rows share an array, so a caller may store the rows as they are.
+ */
 export interface RankingInput {
-  /** Null when the verdict concerns the offer itself, for every group. */
-  readonly groupId: string | null;
+  /**
+   * The groups the verdict is about, in the wave's order, all needing the same rooms for the same
+   * nights; null when the verdict is on the offer itself, for every group.
+   */
+  readonly groupIds: string[] | null;
   readonly hotelUrn: string;
   readonly provider: string;
   readonly providerOfferId: string;
   readonly raw: {
-    /** Nightly rate x rooms x nights in the wave's currency; null for an offer-level entry or no rate. */
+    /**
+     * Nightly rate x rooms x nights in the wave's currency, for each of the groups (not their sum);
+     * null for an offer-level row or no rate.
+     */
     readonly cost: Money | null;
     /** The nightly rate in the wave's currency; null when the rate table cannot convert it. */
     readonly nightlyRate: Money | null;
@@ -85,7 +99,7 @@ export interface RankingInput {
   /** Penalty per room-night in [0, 1], lower is better; null where `normalized` is. */
   readonly weightedScore: number | null;
   readonly outcome: "selected" | "discarded";
-  readonly reasons: readonly CandidateReason[];
+  readonly reasons: CandidateReason[];
 }
 
 export interface Allocation {
@@ -115,7 +129,7 @@ export type UnallocatedReason =
   | "capacity-exhausted";
 
 export interface WavePlan {
-  readonly rankingInputs: readonly RankingInput[];
+  readonly rankingInputs: RankingInput[];
   readonly allocations: readonly Allocation[];
   readonly unallocated: readonly { readonly groupId: string; readonly reason: UnallocatedReason }[];
   readonly totalCost: Money;
@@ -248,10 +262,10 @@ function discardedOffer(
   offer: HotelOffer,
   facts: OfferFacts,
   consolidation: number,
-  reasons: readonly CandidateReason[],
+  reasons: CandidateReason[],
 ): RankingInput {
   return {
-    groupId: null,
+    groupIds: null,
     hotelUrn,
     provider: offer.provider,
     providerOfferId: offer.providerOfferId,
@@ -274,20 +288,25 @@ function assignmentProblem(
   candidates: readonly HotelCandidate[],
 ): AssignmentProblem {
   const hotelCount = candidates.length;
+  const groupRooms = Float64Array.from(groups, (g) => g.rooms);
+  const roomNights = Float64Array.from(groups, (g) => g.rooms * g.nights);
+  const hotelCapacity = Float64Array.from(candidates, (c) => c.offer.roomsAvailable);
+  const score = Float64Array.from(candidates, (c) => c.score.weightedScore);
   const cost = new Float64Array(groups.length * hotelCount);
-  const totalRoomNights = groups.reduce((sum, g) => sum + g.rooms * g.nights, 0);
-  groups.forEach((group, g) => {
-    const roomNights = group.rooms * group.nights;
-    candidates.forEach((candidate, h) => {
-      cost[g * hotelCount + h] =
-        group.rooms <= candidate.offer.roomsAvailable ? roomNights * candidate.score.weightedScore : Infinity;
-    });
-  });
+  let totalRoomNights = 0;
+  for (let g = 0; g < groups.length; g++) {
+    totalRoomNights += roomNights[g]!;
+    const row = g * hotelCount;
+    for (let h = 0; h < hotelCount; h++) {
+      cost[row + h] = groupRooms[g]! <= hotelCapacity[h]! ? roomNights[g]! * score[h]! : Infinity;
+    }
+  }
   return {
-    groupRooms: groups.map((g) => g.rooms),
-    hotelCapacity: candidates.map((c) => c.offer.roomsAvailable),
+    groupRooms,
+    hotelCapacity,
     cost,
-    unassignedCost: groups.map((g) => g.rooms * (1 + totalRoomNights)),
+    unassignedCost: Float64Array.from(groups, (g) => g.rooms * (1 + totalRoomNights)),
+    factors: { groupWeight: roomNights, hotelScore: score },
   };
 }
 
@@ -305,54 +324,16 @@ export function reportWave(prepared: PreparedWave, assignment: Assignment): Wave
     groupId: group.groupId,
     reason: "tier-not-covered" as const,
   }));
-  const pairs: RankingInput[] = [];
-  // A wave of 1,000 groups x 300 hotels has 300,000 pairs: the raw figures of one hotel for one
-  // stay length, and the one-reason lists, are shared (they are read-only) rather than rebuilt.
-  const rawByHotelAndRoomNights = candidates.map(() => new Map<number, RankingInput["raw"]>());
-  const rawFor = (h: number, roomNights: number): RankingInput["raw"] => {
-    const cached = rawByHotelAndRoomNights[h]!.get(roomNights);
-    if (cached) return cached;
-    const candidate = candidates[h]!;
-    const raw = {
-      cost: times(candidate.nightlyRate, roomNights),
-      nightlyRate: candidate.nightlyRate,
-      distanceKm: candidate.distanceKm,
-      consolidation: candidate.consolidation,
-    };
-    rawByHotelAndRoomNights[h]!.set(roomNights, raw);
-    return raw;
-  };
   let totalCost = money(0, currency);
   let savingsVsMarket = money(0, currency);
   groups.forEach((group, g) => {
     const chosen = assignment.hotelOf[g]!;
-    const roomNights = group.rooms * group.nights;
-    candidates.forEach((candidate, h) => {
-      const reasons =
-        h === chosen
-          ? ASSIGNED
-          : group.rooms > candidate.offer.roomsAvailable
-            ? NOT_ENOUGH_ROOMS
-            : residual[h]! < group.rooms
-              ? HOTEL_FULL
-              : BETTER_SCORE_ELSEWHERE;
-      pairs.push({
-        groupId: group.groupId,
-        hotelUrn: candidate.hotelUrn,
-        provider: candidate.offer.provider,
-        providerOfferId: candidate.offer.providerOfferId,
-        raw: rawFor(h, roomNights),
-        normalized: candidate.score.normalized,
-        weightedScore: candidate.score.weightedScore,
-        outcome: h === chosen ? "selected" : "discarded",
-        reasons,
-      });
-    });
     if (chosen < 0) {
       unallocated.push({ groupId: group.groupId, reason: unallocatedReason(group, candidates) });
       return;
     }
     const candidate = candidates[chosen]!;
+    const roomNights = group.rooms * group.nights;
     const cost = times(candidate.nightlyRate, roomNights);
     // A direct contract's saving may be negative (the market was cheaper that night); it is kept.
     const saving = candidate.marketNightlyRate
@@ -373,7 +354,10 @@ export function reportWave(prepared: PreparedWave, assignment: Assignment): Wave
     });
   });
   return {
-    rankingInputs: [...prepared.offerVerdicts, ...pairs],
+    rankingInputs: [
+      ...prepared.offerVerdicts,
+      ...classVerdicts(groups, assignment.hotelOf, candidates, residual),
+    ],
     allocations,
     unallocated,
     totalCost,
@@ -381,10 +365,80 @@ export function reportWave(prepared: PreparedWave, assignment: Assignment): Wave
   };
 }
 
-const ASSIGNED: readonly CandidateReason[] = ["assigned"];
-const NOT_ENOUGH_ROOMS: readonly CandidateReason[] = ["not-enough-rooms"];
-const HOTEL_FULL: readonly CandidateReason[] = ["hotel-full"];
-const BETTER_SCORE_ELSEWHERE: readonly CandidateReason[] = ["better-score-elsewhere"];
+/**
+ * The verdicts of every class of groups (same rooms, same nights) on every hotel, class by class in
+ * the order the wave first names them, hotels in problem order: the class's groups placed in the
+ * hotel, then the rest of the class, whose verdict depends only on the rooms they need.
+ */
+function classVerdicts(
+  groups: readonly WaveGroup[],
+  hotelOf: ArrayLike<number>,
+  candidates: readonly HotelCandidate[],
+  residual: readonly number[],
+): RankingInput[] {
+  const classes = new Map<string, number[]>();
+  groups.forEach((group, g) => {
+    const key = `${group.rooms}x${group.nights}`;
+    const members = classes.get(key);
+    if (members) members.push(g);
+    else classes.set(key, [g]);
+  });
+  const verdicts: RankingInput[] = [];
+  for (const members of classes.values()) {
+    const { rooms, nights } = groups[members[0]!]!;
+    const everyGroup = members.map((g) => groups[g]!.groupId);
+    const chosen = members.map((g) => hotelOf[g]!);
+    const hotelsTaken = new Set(chosen);
+    for (let h = 0; h < candidates.length; h++) {
+      const candidate = candidates[h]!;
+      let rest: string[];
+      if (hotelsTaken.has(h)) {
+        const placed: string[] = [];
+        rest = [];
+        for (let i = 0; i < everyGroup.length; i++) (chosen[i] === h ? placed : rest).push(everyGroup[i]!);
+        verdicts.push(classVerdict(candidate, rooms * nights, placed, "selected", "assigned"));
+      } else {
+        // Most hotels take no group of the class and name all of it: copied whole, since a wave of
+        // 1,000 groups x 300 hotels names groups 300,000 times.
+        rest = everyGroup.slice();
+      }
+      if (rest.length === 0) continue;
+      const reason =
+        rooms > candidate.offer.roomsAvailable
+          ? "not-enough-rooms"
+          : residual[h]! < rooms
+            ? "hotel-full"
+            : "better-score-elsewhere";
+      verdicts.push(classVerdict(candidate, rooms * nights, rest, "discarded", reason));
+    }
+  }
+  return verdicts;
+}
+
+function classVerdict(
+  candidate: HotelCandidate,
+  roomNights: number,
+  groupIds: string[],
+  outcome: RankingInput["outcome"],
+  reason: CandidateReason,
+): RankingInput {
+  return {
+    groupIds,
+    hotelUrn: candidate.hotelUrn,
+    provider: candidate.offer.provider,
+    providerOfferId: candidate.offer.providerOfferId,
+    raw: {
+      cost: times(candidate.nightlyRate, roomNights),
+      nightlyRate: candidate.nightlyRate,
+      distanceKm: candidate.distanceKm,
+      consolidation: candidate.consolidation,
+    },
+    normalized: candidate.score.normalized,
+    weightedScore: candidate.score.weightedScore,
+    outcome,
+    reasons: [reason],
+  };
+}
 
 function unallocatedReason(group: WaveGroup, candidates: readonly HotelCandidate[]): UnallocatedReason {
   if (candidates.length === 0) return "no-policy-compliant-hotel";
