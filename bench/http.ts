@@ -22,7 +22,7 @@ function startServer(mode: "bare" | "platform", port: number, passengerPort: num
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "bench/http-server.ts", mode, String(port), String(passengerPort)],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -53,6 +53,23 @@ interface Tally {
   count: number;
   failures: number;
   samples: number[];
+  /** The server's CPU time spent during the measured slices, µs. */
+  cpuMicros: number;
+}
+
+/** The server's CPU time so far (user + system), µs. */
+function cpuOf(server: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    server.once("message", (micros) => resolve(micros as number));
+    server.send("cpu");
+  });
+}
+
+/** Runs one measured slice against `server`, adding its requests and CPU time to `tally`. */
+async function slice(server: ChildProcess, target: Target, tally: Tally): Promise<void> {
+  const before = await cpuOf(server);
+  await drive(target, SLICE_MS, tally);
+  tally.cpuMicros += (await cpuOf(server)) - before;
 }
 
 function target(port: number, headers: Record<string, string>): Target {
@@ -76,10 +93,11 @@ async function drive({ port, headers, agent }: Target, ms: number, tally?: Tally
   );
 }
 
-function figures({ count, failures, samples }: Tally) {
+function figures({ count, failures, samples, cpuMicros }: Tally) {
   samples.sort((a, b) => a - b);
   return {
     rps: count / ((SLICES * SLICE_MS) / 1000),
+    cpuPerRequest: cpuMicros / (count + failures),
     p99: percentile(samples, 99),
     p50: percentile(samples, 50),
     failures,
@@ -109,11 +127,11 @@ const platform = target(platformPort, { Authorization: `Bearer ${await partnerTo
 
 await drive(bare, WARMUP_MS);
 await drive(platform, WARMUP_MS);
-const bareTally: Tally = { count: 0, failures: 0, samples: [] };
-const platformTally: Tally = { count: 0, failures: 0, samples: [] };
-for (let slice = 0; slice < SLICES; slice++) {
-  await drive(bare, SLICE_MS, bareTally);
-  await drive(platform, SLICE_MS, platformTally);
+const bareTally: Tally = { count: 0, failures: 0, samples: [], cpuMicros: 0 };
+const platformTally: Tally = { count: 0, failures: 0, samples: [], cpuMicros: 0 };
+for (let n = 0; n < SLICES; n++) {
+  await slice(bareServer, bare, bareTally);
+  await slice(platformServer, platform, platformTally);
 }
 bare.agent.destroy();
 platform.agent.destroy();
@@ -131,6 +149,7 @@ printTable(
       "req/s": Math.round(bareFigures.rps),
       "p50 ms": round(bareFigures.p50, 2),
       "p99 ms": round(bareFigures.p99, 2),
+      "server CPU µs/req": round(bareFigures.cpuPerRequest, 1),
       failures: bareFigures.failures,
     },
     {
@@ -138,6 +157,7 @@ printTable(
       "req/s": Math.round(platformFigures.rps),
       "p50 ms": round(platformFigures.p50, 2),
       "p99 ms": round(platformFigures.p99, 2),
+      "server CPU µs/req": round(platformFigures.cpuPerRequest, 1),
       failures: platformFigures.failures,
     },
   ],
@@ -150,6 +170,8 @@ console.log(
     platform_rps: Math.round(platformFigures.rps),
     platform_p99_ms: round(platformFigures.p99, 2),
     bare_p99_ms: round(bareFigures.p99, 2),
+    platform_cpu_us_per_request: round(platformFigures.cpuPerRequest, 1),
+    bare_cpu_us_per_request: round(bareFigures.cpuPerRequest, 1),
     ratio: round(ratio, 3),
   }),
 );

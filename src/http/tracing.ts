@@ -3,7 +3,6 @@
  * when valid and minted otherwise, the response carries it back, and the trace id becomes the
  * correlation URN that problems name as `instance`, so support can follow one request end to end.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomFillSync } from "node:crypto";
 import type { Context, Middleware, Next } from "koa";
 import type { Logger } from "pino";
@@ -85,26 +84,14 @@ function randomHex(bytes: number): string {
   }
 }
 
-const traceStorage = new AsyncLocalStorage<TraceContext>();
-
-/** The trace of the request being served, wherever in its async call tree this runs. */
-export function currentTrace(): TraceContext | undefined {
-  return traceStorage.getStore();
-}
-
-/**
- * For pino's `mixin` option: every log line written while a request is served carries its trace,
- * including lines from code that never sees the Koa context (use cases, adapters).
- */
-export function traceLogFields(): Record<string, string> {
-  const trace = currentTrace();
-  return trace ? { traceId: trace.traceId, spanId: trace.spanId } : {};
-}
-
 /** What the tracing middleware leaves in `ctx.state`. */
 export interface TracedState {
   trace: TraceContext;
-  /** A child of the configured logger bound to this request's trace. */
+  /**
+   * A child of the configured logger bound to this request's trace; handlers get it as `input.log`
+   * and hand it on. The trace travels explicitly rather than in an AsyncLocalStorage: on Node 20 an
+   * enabled AsyncLocalStorage installs promise hooks that cost every request about a third of its CPU.
+   */
   log: Logger | undefined;
 }
 
@@ -114,14 +101,14 @@ export function traceOf(ctx: Context): TraceContext {
   return trace;
 }
 
-/** Starts or continues the trace, answers with `traceparent`, and runs the rest inside it. */
+/** Starts or continues the trace, answers with `traceparent`, and hands the rest its trace and logger. */
 export function tracing(options: { logger?: Logger } = {}): Middleware {
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context, next: Next) => {
     const trace = startTrace(ctx.get("traceparent") || undefined);
     const state = ctx.state as TracedState;
     state.trace = trace;
     state.log = options.logger?.child({ traceId: trace.traceId, spanId: trace.spanId });
     ctx.set("traceparent", formatTraceparent(trace));
-    await traceStorage.run(trace, next);
+    return next();
   };
 }

@@ -18,6 +18,7 @@ import type { RevokedGrants } from "./revoked-grants.js";
 import { type ServiceToken, type ServiceTokenRequest, serviceTokenMinter } from "./service-tokens.js";
 import { loadSigningKey } from "./signing-keys.js";
 import { normalizeTokenRequest } from "./token-request.js";
+import { providerRequestContext } from "./provider-request-context.js";
 
 export const CONSOLE_CLIENT_ID = "operator-console";
 const TOKEN_PATH = "/oauth/token";
@@ -137,6 +138,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   );
 
   const app = new Koa();
+  app.use(providerRequestContext());
   app.use(providerCookies(provider));
   app.use(
     normalizeTokenRequest({ directory, clock, tokenPath: TOKEN_PATH, consoleClientId: CONSOLE_CLIENT_ID }),

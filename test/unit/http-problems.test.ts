@@ -11,7 +11,6 @@ import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";
-import { traceLogFields } from "../../src/http/tracing.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 
@@ -49,7 +48,7 @@ const authenticate: Authenticate = async (ctx, access) => {
 
 const logLines: Record<string, unknown>[] = [];
 const logger = pino(
-  { mixin: traceLogFields },
+  {},
   new Writable({
     write(chunk, _encoding, done) {
       logLines.push(JSON.parse(String(chunk)));

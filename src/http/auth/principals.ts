@@ -54,16 +54,32 @@ export async function partnerPrincipal(
   if (!registration || registration.partnerUrn !== actorUrn || registration.airlineUrn !== tenant) {
     throw new UnauthorizedError("invalid_token", "The partner registration no longer exists");
   }
-  const scope = optionalString(claims, "scope") ?? "";
   return {
     surface: "partner",
     actorUrn,
     clientId,
     tenant,
-    scopes: new Set(scope.split(" ").filter((s) => s !== "")),
+    scopes: scopesOf(optionalString(claims, "scope") ?? ""),
     tier: registration.tier,
     expiresAt: claims.exp! * 1000,
   };
+}
+
+/**
+ * The scopes of a `scope` claim. Partners present the same few scope strings on every call, so
+ * each string's set is built once and shared, read-only, by every principal that names it.
+ */
+const scopeSets = new Map<string, ReadonlySet<string>>();
+const SCOPE_STRINGS_KEPT = 1_000;
+
+function scopesOf(scope: string): ReadonlySet<string> {
+  let scopes = scopeSets.get(scope);
+  if (!scopes) {
+    scopes = new Set(scope.split(" ").filter((s) => s !== ""));
+    if (scopeSets.size >= SCOPE_STRINGS_KEPT) scopeSets.clear();
+    scopeSets.set(scope, scopes);
+  }
+  return scopes;
 }
 
 /** Claims of a verified passenger session token (spec 5.2). */
