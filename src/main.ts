@@ -12,6 +12,7 @@ import { bookingModule } from "../services/booking/module.js";
 import { demandModule } from "../services/demand/module.js";
 import { hotelsModule } from "../services/hotels/module.js";
 import { manualReviewModule } from "../services/manual-review/module.js";
+import { passengerModule } from "../services/passenger-api/module.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
 import type { ModuleContext, ServiceModule } from "../services/module.js";
@@ -76,6 +77,7 @@ const MODULES: readonly ServiceModule[] = [
   hotelsModule,
   bookingModule,
   manualReviewModule,
+  passengerModule,
 ];
 
 /** What the modules contribute to whichever runtime runs them. */
