@@ -20,6 +20,7 @@ import { WebSocket } from "ws";
 import { SUB_CASE_COLLECTION } from "../src/app/sub-cases/sub-case-index.js";
 import { subCaseUrnFor } from "../src/domain/sub-case.js";
 import type { DocumentCollection } from "../src/runtime/document-store.js";
+import { EmbeddedActorRuntime } from "../src/runtime/embedded/actor-runtime.js";
 import { REALTIME_PATH } from "../services/realtime/protocol.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { percentile, printTable, round } from "./stats.js";
@@ -240,8 +241,15 @@ async function throughput(bench: BenchPlatform, warmup: number, measured: number
   };
 }
 
+/** Live actor activations: a cache the embedded runtime bounds, so they weigh the same before and after. */
+function activations(bench: BenchPlatform): number | string {
+  const { actors } = bench.t.platform.runtime;
+  return actors instanceof EmbeddedActorRuntime ? actors.activeCount : "n/a";
+}
+
 async function memory(bench: BenchPlatform, from: number) {
   await settle();
+  const activationsBefore = activations(bench);
   const before = heapAfterGc();
   const started = performance.now();
   const results = await pushMany(bench, from, MEMORY_CASES);
@@ -251,6 +259,7 @@ async function memory(bench: BenchPlatform, from: number) {
   return {
     seconds,
     settled,
+    activations: `${activationsBefore} / ${activations(bench)}`,
     mbPer1000: ((after - before) / 1e6 / MEMORY_CASES) * 1000,
     beforeMb: before / 1e6,
     afterMb: after / 1e6,
@@ -459,6 +468,7 @@ printTable(`Memory: heap after gc, before and after ${MEMORY_CASES} more cases`,
   { figure: "heap after (MB)", value: round(heap.afterMb) },
   { figure: `MB per 1,000 open cases (measured on ${MEMORY_CASES})`, value: round(heap.mbPer1000) },
   { figure: "seconds to open them", value: round(heap.seconds) },
+  { figure: "actor activations before / after (a bounded cache)", value: heap.activations },
   {
     figure: "platform idle before the second reading (else read after 60 s)",
     value: heap.settled ? "yes" : "no",

@@ -21,7 +21,8 @@ export const CASE_EVENT_TYPES = [
  * Keeps the case projection (index, passenger logins, review items, disruption feed, token
  * revocation) in step with the case actors from their events, which the outbox delivers at least
  * once: a change whose request died before projecting it is projected here. The handler reads the
- * case's current snapshot rather than the event, so a late or repeated event is harmless.
+ * case's current snapshot rather than the event, so a late or repeated event is harmless; an event
+ * whose version the projection already reflects (the request projected it) reads nothing more.
  */
 export function caseProjectionSubscriptions(
   tenants: readonly string[],
@@ -35,10 +36,20 @@ export function caseProjectionSubscriptions(
       if (!event.caseUrn) return "DROP";
       const { runtime, logger } = context();
       try {
-        const snapshot = await runtime.actors.invoke(CaseActor, caseRefOf(event.caseUrn).id, "snapshot");
-        if (!snapshot) return "DROP";
-        await casesOf(context()).projection.apply(snapshot);
-        return "SUCCESS";
+        const { projection } = casesOf(context());
+        const ref = caseRefOf(event.caseUrn);
+        const snapshot = () => runtime.actors.invoke(CaseActor, ref.id, "snapshot");
+        const version = (event.data as { version?: unknown } | null)?.version;
+        if (typeof version !== "number") {
+          const current = await snapshot();
+          if (!current) return "DROP";
+          await projection.apply(current);
+          return "SUCCESS";
+        }
+        // The event goes out as the change commits, before the request that made it projects it:
+        // after a turn of the event loop that projection is under way, and this one waits for it.
+        await new Promise((resolve) => setImmediate(resolve));
+        return (await projection.catchUp(ref.urn, version, snapshot)) ? "SUCCESS" : "DROP";
       } catch (error) {
         logger.warn(
           { err: error, eventId: event.id, caseUrn: event.caseUrn },

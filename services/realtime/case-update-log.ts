@@ -39,6 +39,10 @@ export class CaseUpdateLog {
     await this.collection.ensureIndex({ keys: { caseUrn: 1, occurredAtMs: 1 } });
   }
 
+  /**
+   * Logs one event. What falls out of the window goes with the channel's next heartbeat (`prune`);
+   * until then `replay` passes over it.
+   */
   async append(message: EventMessage): Promise<void> {
     await this.collection.put({
       _id: message.id,
@@ -47,7 +51,6 @@ export class CaseUpdateLog {
       sequence: this.sequence++,
       message,
     });
-    await this.collection.deleteMany({ caseUrn: message.caseUrn, occurredAtMs: { $lt: this.cutoff() } });
   }
 
   /**
@@ -75,7 +78,7 @@ export class CaseUpdateLog {
     };
   }
 
-  /** Forgets everything older than the window, for cases that went quiet. */
+  /** Forgets everything older than the window; the channel runs it on every heartbeat. */
   async prune(): Promise<void> {
     await this.collection.deleteMany({ occurredAtMs: { $lt: this.cutoff() } });
   }

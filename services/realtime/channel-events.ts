@@ -5,20 +5,23 @@ import type { ChannelEventName, EventMessage } from "./protocol.js";
 /**
  * Which domain events operators see on the channel, and as what (spec 6.2):
  *
- *   case.*                                  case:updated {caseUrn, status, cause, ...event data}
+ *   case.*                                  case:updated {caseUrn, status, cause, ...event data but the manifest}
  *   subcase.* (state or lock change)        subcase:state-changed {subCaseUrn, caseUrn, groupId, status, lockedBy, ...}
  *   subcase.<transition> (processing...)    also case:updated, with the case's status ("fans up")
  *   graph.step.started|completed|progress   graph:step:started|completed|progress, data as emitted
  *   notification.dispatched                 notification:dispatched, data as emitted
  *
  * A lock renewal changes nobody's view and is not sent. Anything else is not for the channel.
+ * The passenger groups an opening or amendment carries stay out of case:updated: a full flight's
+ * manifest weighs tens of kilobytes, sent to every watcher and kept for the replay window, and the
+ * screen pages through it from the manifest route (groupCount and passengerCount still come).
  */
 export async function channelEventsOf(
   event: DomainEvent,
   caseStatus: (caseUrn: string) => Promise<string | undefined>,
 ): Promise<EventMessage[]> {
   const data = (event.data ?? {}) as Record<string, unknown>;
-  const caseUrn = event.caseUrn ?? (typeof data.caseUrn === "string" ? data.caseUrn : undefined);
+  const caseUrn = caseUrnOf(event);
   if (!caseUrn) return [];
   const message = (name: ChannelEventName, payload: Record<string, unknown>): EventMessage => ({
     type: "event",
@@ -30,8 +33,9 @@ export async function channelEventsOf(
   });
 
   if (event.type.startsWith("case.")) {
-    const status = typeof data.status === "string" ? data.status : await caseStatus(caseUrn);
-    return [message("case:updated", { ...data, caseUrn, status, cause: event.type })];
+    const { passengerGroups: _manifest, ...change } = data;
+    const status = typeof change.status === "string" ? change.status : await caseStatus(caseUrn);
+    return [message("case:updated", { ...change, caseUrn, status, cause: event.type })];
   }
   if (event.type.startsWith("subcase.")) {
     const subCase = data as Partial<SubCaseEventData>;
@@ -57,6 +61,20 @@ export async function channelEventsOf(
   }
   const passedThrough = PASSED_THROUGH[event.type];
   return passedThrough ? [message(passedThrough, { ...data, caseUrn })] : [];
+}
+
+/** The case an event is about: its own `caseUrn`, else its data's. */
+export function caseUrnOf(event: DomainEvent): string | undefined {
+  const data = event.data as { caseUrn?: unknown } | null | undefined;
+  return event.caseUrn ?? (typeof data?.caseUrn === "string" ? data.caseUrn : undefined);
+}
+
+/**
+ * Whether `event` becomes a `case:updated`, which is logged for replay whether or not anyone
+ * watches: everything else only matters to a room with someone in it.
+ */
+export function updatesTheCase(event: DomainEvent): boolean {
+  return event.type.startsWith("case.") || TRANSITIONS_OF_THE_CASE.has(event.type);
 }
 
 /** Sub-case events that move the work on, as opposed to its bookkeeping (creation, locks). */

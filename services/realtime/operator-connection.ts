@@ -202,11 +202,11 @@ export class OperatorConnection implements ChannelMember {
   /** Why this operator may not watch the case (spec 5.4: tenant, then airport), if it may not. */
   private async refusalFor(caseUrn: string): Promise<{ code: string; message: string } | undefined> {
     const caseId = parseUrn(caseUrn, "case")?.id;
-    const record = caseId ? await this.deps.actors.invoke(CaseActor, caseId, "get") : undefined;
-    if (!record) return { code: "not-found", message: `No case ${caseUrn}` };
+    const outline = caseId ? await this.deps.actors.invoke(CaseActor, caseId, "outline") : undefined;
+    if (!outline) return { code: "not-found", message: `No case ${caseUrn}` };
     try {
-      assertTenant(this.principal, record.tenant);
-      assertAirport(this.principal, record.flight.origin);
+      assertTenant(this.principal, outline.tenant);
+      assertAirport(this.principal, outline.airport);
       return undefined;
     } catch (error) {
       if (error instanceof ForbiddenError) return { code: error.code, message: error.message };

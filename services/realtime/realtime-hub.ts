@@ -9,7 +9,7 @@ import type { OperatorPrincipal } from "../../src/http/access.js";
 import type { TimerHandle } from "../../src/runtime/clock.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { CaseUpdateLog } from "./case-update-log.js";
-import { channelEventsOf } from "./channel-events.js";
+import { caseUrnOf, channelEventsOf, updatesTheCase } from "./channel-events.js";
 import { CLOSE_CODE, type EventMessage, LOCK_RELEASE_GRACE_MS } from "./protocol.js";
 
 /** One live, authenticated operator connection as the hub sees it. */
@@ -110,6 +110,8 @@ export class RealtimeHub {
       if (typeof operatorUrn === "string") await this.endConnectionsOf(operatorUrn);
       return;
     }
+    // Most events (a sub-case opening with its case) reach no one: no messages are made for them.
+    if (!updatesTheCase(event) && !this.rooms.has(caseUrnOf(event) ?? "")) return;
     const messages = await channelEventsOf(event, (caseUrn) => this.caseStatus(caseUrn));
     for (const message of messages) {
       if (message.event === "case:updated") await this.updates.append(message);
@@ -148,7 +150,7 @@ export class RealtimeHub {
 
   private async caseStatus(caseUrn: string): Promise<string | undefined> {
     const caseId = parseUrn(caseUrn, "case")?.id;
-    return caseId ? (await this.runtime.actors.invoke(CaseActor, caseId, "get"))?.status : undefined;
+    return caseId ? (await this.runtime.actors.invoke(CaseActor, caseId, "outline"))?.status : undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * The case: the unit of work opened for one disruption (spec 2.1, 3.3). This file holds the
@@ -108,12 +108,20 @@ export interface ReviewItemDraft {
  * replay of the same disruption lands on the same case actor.
  */
 export function caseIdFor(tenant: string, externalEventId: string): string {
-  const digest = createHash("sha256").update(`${tenant}\u0000${externalEventId}`).digest("hex");
-  return `${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`;
+  return uuidFromDigest("", caseDigest(tenant, externalEventId));
 }
 
 export function caseUrnFor(tenant: string, externalEventId: string): string {
-  return `urn:case:${caseIdFor(tenant, externalEventId)}`;
+  return uuidFromDigest("urn:case:", caseDigest(tenant, externalEventId));
+}
+
+function caseDigest(tenant: string, externalEventId: string): string {
+  return hash("sha256", `${tenant}\u0000${externalEventId}`, "hex");
+}
+
+/** `prefix` and the first 128 bits of a hex digest in UUID form (8-4-4-4-12). */
+export function uuidFromDigest(prefix: string, hexDigest: string): string {
+  return `${prefix}${hexDigest.slice(0, 8)}-${hexDigest.slice(8, 12)}-${hexDigest.slice(12, 16)}-${hexDigest.slice(16, 20)}-${hexDigest.slice(20, 32)}`;
 }
 
 export function openCase(command: OpenCaseCommand, now: Date): CaseRecord {

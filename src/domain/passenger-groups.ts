@@ -187,6 +187,36 @@ export function incompleteGroups(groups: readonly PassengerGroup[]): ReviewItemD
   });
 }
 
+/**
+ * Each passenger's PNR where its group does not carry that PNR: after a merge or a regrouping a
+ * group may hold several PNRs (and then carries none), while PNR login still needs every
+ * passenger's own. The groups carry the rest, so a case as it opened, one group per PNR, needs no
+ * entry at all. `apart` is the answer for `before`; `assigned` are PNRs given now (an upload).
+ */
+export function pnrsApartFromGroups(
+  before: readonly PassengerGroup[],
+  after: readonly PassengerGroup[],
+  apart: Readonly<Record<string, string>>,
+  assigned: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const pnrOf = new Map<string, string>();
+  for (const group of before) {
+    for (const passenger of group.passengers) {
+      const pnr = apart[passenger.id] ?? group.pnr;
+      if (pnr !== undefined) pnrOf.set(passenger.id, pnr);
+    }
+  }
+  for (const [passengerId, pnr] of Object.entries(assigned)) pnrOf.set(passengerId, pnr);
+  const next: Record<string, string> = {};
+  for (const group of after) {
+    for (const passenger of group.passengers) {
+      const pnr = pnrOf.get(passenger.id);
+      if (pnr !== undefined && pnr !== group.pnr) next[passenger.id] = pnr;
+    }
+  }
+  return next;
+}
+
 /** Every review draft the grouping rules raise for a manifest. */
 export function groupReviewDrafts(groups: readonly PassengerGroup[]): ReviewItemDraft[] {
   return [...mixedTierGroups(groups), ...incompleteGroups(groups)];

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+import { uuidFromDigest } from "./case.js";
 import { caseClosedError } from "./case-lifecycle.js";
 import { DomainError } from "./domain-error.js";
 
@@ -88,8 +89,7 @@ export interface SubCaseTransition {
 
 /** Sub-case ids derive from the case and group, so creating them again on replay is harmless. */
 export function subCaseUrnFor(caseUrn: string, groupId: string): string {
-  const digest = createHash("sha256").update(`${caseUrn}\u0000${groupId}`).digest("hex");
-  return `urn:sub-case:${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`;
+  return uuidFromDigest("urn:sub-case:", hash("sha256", `${caseUrn}\u0000${groupId}`, "hex"));
 }
 
 export function openSubCase(caseUrn: string, groupId: string, now: Date): SubCase {

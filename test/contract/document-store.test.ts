@@ -80,6 +80,52 @@ async function walkPages(
   }
 }
 
+/** Documents whose indexed fields hold every kind of value an equality lookup must get right. */
+function indexedDocs(): CaseDoc[] {
+  const withoutStatus = (doc: CaseDoc): CaseDoc => {
+    const { status: _none, ...rest } = doc;
+    return rest as CaseDoc;
+  };
+  return [
+    caseDoc("d1", { priority: 1, flight: { number: "LH400" } }),
+    caseDoc("d2", { priority: 2, flight: { number: "LH402" }, tags: ["vip"] }),
+    caseDoc("d3", { airport: "MUC", status: "CLOSED" }),
+    withoutStatus(caseDoc("d4")),
+    caseDoc("d5", { status: null as unknown as string, priority: 2 }),
+    caseDoc("d6", { airport: "MUC", priority: 2, flight: { number: null as unknown as string } }),
+    caseDoc("d7", { priority: "2" as unknown as number }),
+    caseDoc("d8", { status: "CLOSED", flight: [{ number: "LH400" }] as unknown as CaseDoc["flight"] }),
+    caseDoc("d9", { tags: ["vip", "late"], flight: { number: "LH400", departure: null } }),
+    caseDoc("d10", { airport: "BER", priority: 3, tags: [] }),
+    caseDoc("d11", { priority: 1.5, createdAt: "2026-02-01T10:00:00.000Z" }),
+    caseDoc("d12", { airport: "MUC", tags: ["vip"] }),
+    caseDoc("d13", { priority: 1, createdAt: "2026-01-01T10:00:00.000Z" }),
+    caseDoc("d14", { airport: "MUC", status: "CLOSED", priority: 3, flight: { number: "LH400" } }),
+    caseDoc("d15", { flight: "LH400" as unknown as CaseDoc["flight"] }),
+  ];
+}
+
+const INDEXED_FILTERS: Record<string, unknown>[] = [
+  { airport: "FRA" },
+  { airport: "FRA", status: "OPEN" },
+  { airport: "FRA", status: "OPEN", priority: 1 },
+  { airport: "FRA", status: null },
+  { airport: { $eq: "FRA" }, status: { $eq: null } },
+  { airport: "FRA", priority: 2 },
+  { airport: "FRA", status: "OPEN", priority: "2" },
+  { airport: "MUC", status: "CLOSED", priority: { $gte: 1 } },
+  { airport: "FRA", $or: [{ status: "CLOSED" }, { priority: 2 }] },
+  { airport: "FRA", status: { $in: ["OPEN", "CLOSED"] } },
+  { airport: "NOWHERE" },
+  { airport: null },
+  { "flight.number": "LH400" },
+  { "flight.number": null },
+  { "flight.number": "LH400", status: "OPEN" },
+  { tags: "vip" },
+  { tags: null },
+  { status: "OPEN" },
+];
+
 function describeDocumentStore(name: string, openHarness: () => Promise<DocumentStoreHarness>): void {
   describe(name, () => {
     let harness: DocumentStoreHarness;
@@ -307,6 +353,52 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect(await ids({})).toEqual(["x1", "c2"]);
     });
 
+    it("answers equality on the leading fields of an index as without the index, before and after changes", async () => {
+      const plain = harness.store.collection<CaseDoc>(`plain_${collectionNumber}`);
+      const docs = indexedDocs();
+      const half = Math.floor(docs.length / 2);
+      for (const doc of docs.slice(0, half)) await Promise.all([cases.insert(doc), plain.insert(doc)]);
+      // Declared over documents already there, then kept up by the writes that follow.
+      await cases.ensureIndex({ keys: { airport: 1, status: 1, priority: 1 } });
+      await cases.ensureIndex({ keys: { "flight.number": 1, status: 1 } });
+      await cases.ensureIndex({ keys: { tags: 1 } });
+      for (const doc of docs.slice(half)) await Promise.all([cases.insert(doc), plain.insert(doc)]);
+      const answers = async (collection: DocumentCollection<CaseDoc>) =>
+        Promise.all(
+          INDEXED_FILTERS.map(async (filter) => ({
+            filter,
+            ids: (await collection.findAll(filter)).map((doc) => doc._id).sort(),
+            count: await collection.count(filter),
+            page: (await collection.find(filter, { sort: { priority: -1 }, limit: 2 })).items.map(
+              (d) => d._id,
+            ),
+            first: (await collection.findOne(filter, { sort: { createdAt: 1 } }))?._id ?? null,
+          })),
+        );
+
+      expect(await answers(cases)).toEqual(await answers(plain));
+      expect(await cases.count({ airport: "FRA", status: "OPEN", priority: 1 })).toBe(4);
+      expect((await cases.findAll({ airport: "FRA", status: null })).map((d) => d._id).sort()).toEqual([
+        "d4",
+        "d5",
+      ]);
+
+      for (const collection of [cases, plain]) {
+        await collection.updateOne({ _id: "d1" }, { $set: { airport: "MUC", status: "CLOSED" } });
+        await collection.updateOne({ _id: "d2" }, { $unset: { status: "" }, $set: { tags: ["late"] } });
+        await collection.updateOne(
+          { airport: "FRA", status: "OPEN", priority: "2" },
+          { $set: { priority: 2 } },
+        );
+        await collection.put(caseDoc("d3", { airport: "BER", flight: { number: "LH400" } }));
+        await collection.deleteOne({ _id: "d9" });
+        await collection.deleteMany({ airport: "FRA", status: "CLOSED" });
+        await collection.insert(caseDoc("d20", { status: "CLOSED", priority: 2 }));
+      }
+      expect(await answers(cases)).toEqual(await answers(plain));
+      expect((await cases.findAll({ airport: "FRA", status: "CLOSED" })).map((d) => d._id)).toEqual(["d20"]);
+    });
+
     it("sorts ascending and descending, breaking ties by _id", async () => {
       const docs = [
         caseDoc("c4", { priority: 2 }),
@@ -426,6 +518,51 @@ describeDocumentStore("MemoryDocumentStore", async () => {
   return { store, dispose: () => store.close() };
 });
 
+describe("MemoryDocumentStore indexes", () => {
+  it("returns unsorted matches found through an index in natural order, also under a limit", async () => {
+    const store = new MemoryDocumentStore();
+    const indexed = store.collection<CaseDoc>("indexed");
+    const plain = store.collection<CaseDoc>("plain");
+    await indexed.ensureIndex({ keys: { airport: 1, status: 1, priority: 1 } });
+    for (const doc of indexedDocs()) await Promise.all([indexed.insert(doc), plain.insert(doc)]);
+    // Replaced documents keep their place.
+    for (const collection of [indexed, plain]) {
+      await collection.put(caseDoc("d1", { priority: 2 }));
+      await collection.updateOne({ _id: "d13" }, { $set: { priority: 2 } });
+    }
+
+    for (const filter of INDEXED_FILTERS) {
+      for (const limit of [0, 2]) {
+        const ids = async (collection: DocumentCollection<CaseDoc>) =>
+          (await collection.findAll(filter, { limit })).map((doc) => doc._id);
+        expect(await ids(indexed)).toEqual(await ids(plain));
+      }
+    }
+    expect((await indexed.findAll({ airport: "FRA", priority: 2 })).map((doc) => doc._id)).toEqual([
+      "d1",
+      "d2",
+      "d5",
+      "d13",
+    ]);
+  });
+
+  it("tells a date from its ISO text in filters, however often either is asked", async () => {
+    const docs = new MemoryDocumentStore().collection<Doc & { at: unknown }>("dated");
+    const at = "2026-03-01T10:00:00.000Z";
+    await docs.insert({ _id: "date", at: new Date(at) });
+    await docs.insert({ _id: "text", at });
+
+    for (let round = 0; round < 2; round++) {
+      expect((await docs.findAll({ at })).map((doc) => doc._id)).toEqual(["text"]);
+      expect((await docs.findAll({ at: new Date(at) })).map((doc) => doc._id)).toEqual(["date"]);
+      expect((await docs.findAll({ at: { $lt: new Date("2027-01-01") } })).map((doc) => doc._id)).toEqual([
+        "date",
+      ]);
+      expect((await docs.findAll({ at: { $lt: "2027-01-01" } })).map((doc) => doc._id)).toEqual(["text"]);
+    }
+  });
+});
+
 describe("MemoryDocumentStore copies", () => {
   it("keeps a member named __proto__ as a member, not as the copy's prototype", async () => {
     const docs = new MemoryDocumentStore().collection<Doc & Record<string, unknown>>("raw");
@@ -437,6 +574,14 @@ describe("MemoryDocumentStore copies", () => {
     expect((read as { polluted?: boolean }).polluted).toBeUndefined();
     expect(Object.keys(read!)).toEqual(["_id", "__proto__", "nested"]);
     expect(Object.getOwnPropertyDescriptor(read!.nested, "__proto__")?.value).toEqual([1]);
+
+    // mingo refuses to set such a member; the document stays as it was.
+    await expect(
+      docs.updateOne({ _id: "d1" }, JSON.parse('{"$set":{"__proto__":{"polluted":true},"plain":1}}')),
+    ).rejects.toThrow();
+    const after = await docs.get("d1");
+    expect(Object.getPrototypeOf(after)).toBe(Object.prototype);
+    expect(after).toEqual(read);
   });
 });
 

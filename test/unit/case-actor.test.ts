@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CaseActor, type CaseChangeResult, type OpenCaseArgs } from "../../actors/CaseActor.js";
+import {
+  CaseActor,
+  type CaseChangeResult,
+  type CaseSnapshot,
+  type OpenCaseArgs,
+} from "../../actors/CaseActor.js";
 import { caseIdFor, caseUrnFor, type CaseStatus } from "../../src/domain/case.js";
 import { SYSTEM_ACTOR } from "../../src/domain/case-lifecycle.js";
 import type { ServiceRole } from "../../src/domain/roles.js";
@@ -43,6 +48,18 @@ function command(externalEventId = "evt-1", overrides: Partial<OpenCaseArgs> = {
     intake: { source: "operator" },
     ...overrides,
   };
+}
+
+/** Each passenger's PNR as PNR login sees it: kept apart, else its group's. */
+function pnrsOf({ case: record, passengerPnrs }: CaseSnapshot): Record<string, string> {
+  return Object.fromEntries(
+    record.passengerGroups.flatMap((group) =>
+      group.passengers.flatMap((p) => {
+        const pnr = passengerPnrs[p.id] ?? group.pnr;
+        return pnr ? [[p.id, pnr]] : [];
+      }),
+    ),
+  );
 }
 
 async function setup() {
@@ -346,7 +363,9 @@ describe("CaseActor.open", () => {
       receivedAt: "2026-11-21T23:00:00.000Z",
       correlationUrn,
     });
-    expect(result.snapshot.passengerPnrs).toEqual({ p1: "ABC123", p2: "ABC123", p3: "XYZ789" });
+    expect(pnrsOf(result.snapshot)).toEqual({ p1: "ABC123", p2: "ABC123", p3: "XYZ789" });
+    // The groups carry them all.
+    expect(result.snapshot.passengerPnrs).toEqual({});
     await settle();
     const opened = events.filter((e) => e.type === "case.opened");
     expect(opened).toHaveLength(1);
@@ -414,7 +433,60 @@ describe("CaseActor.open", () => {
   });
 });
 
+describe("CaseActor.outline", () => {
+  it("gives the case without its passengers, following every change of it", async () => {
+    const s = await setup();
+    expect(await s.actors.invoke(CaseActor, s.id, "outline")).toBeUndefined();
+    const { snapshot } = await s.open();
+    expect(await s.actors.invoke(CaseActor, s.id, "outline")).toEqual({
+      urn: snapshot.case.urn,
+      tenant,
+      airport: "JFK",
+      status: "OPEN",
+      version: 1,
+      groupIds: ["ABC123", "XYZ789"],
+    });
+    const merged = await s.actors.invoke(CaseActor, s.id, "mergeGroups", {
+      groupIds: ["ABC123", "XYZ789"],
+      reason: "travelling together",
+      by: operator,
+      correlationUrn,
+    });
+    await reach.CLOSED(s);
+    expect(await s.actors.invoke(CaseActor, s.id, "outline")).toMatchObject({
+      status: "CLOSED",
+      version: merged.snapshot.case.version + 1,
+      groupIds: merged.snapshot.case.passengerGroups.map((g) => g.id),
+    });
+  });
+});
+
 describe("CaseActor manifest changes", () => {
+  it("keeps every passenger's own PNR through a merge and a split, storing only those the groups lose", async () => {
+    const s = await setup();
+    await s.open();
+    const merged = await s.actors.invoke(CaseActor, s.id, "mergeGroups", {
+      groupIds: ["ABC123", "XYZ789"],
+      reason: "travelling together",
+      by: operator,
+      correlationUrn,
+    });
+    const group = merged.snapshot.case.passengerGroups[0]!;
+    expect(group.pnr).toBeUndefined();
+    expect(merged.snapshot.passengerPnrs).toEqual({ p1: "ABC123", p2: "ABC123", p3: "XYZ789" });
+
+    const split = await s.actors.invoke(CaseActor, s.id, "splitGroup", {
+      groupId: group.id,
+      into: [["p1", "p2"], ["p3"]],
+      reason: "apart again",
+      by: operator,
+      correlationUrn,
+    });
+    expect(pnrsOf(split.snapshot)).toEqual({ p1: "ABC123", p2: "ABC123", p3: "XYZ789" });
+    const snapshot = await s.actors.invoke(CaseActor, s.id, "snapshot");
+    expect(pnrsOf(snapshot!)).toEqual({ p1: "ABC123", p2: "ABC123", p3: "XYZ789" });
+  });
+
   it("adds passengers from manifest lines, correcting those already on the case", async () => {
     const s = await setup();
     await s.open();
@@ -438,7 +510,7 @@ describe("CaseActor manifest changes", () => {
       ["XYZ789", ["Okafor"]],
       ["NEW123", ["Kim"]],
     ]);
-    expect(result.snapshot.passengerPnrs.n1).toBe("NEW123");
+    expect(pnrsOf(result.snapshot).n1).toBe("NEW123");
     await settle();
     expect(s.events.filter((e) => e.type === "case.amended").map((e) => (e.data as any).change)).toEqual([
       "case.passengers-uploaded",

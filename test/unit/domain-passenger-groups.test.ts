@@ -7,6 +7,7 @@ import {
   incompleteGroups,
   mergeGroups,
   mixedTierGroups,
+  pnrsApartFromGroups,
   splitGroup,
 } from "../../src/domain/passenger-groups.js";
 
@@ -157,6 +158,35 @@ describe("mergeGroups", () => {
 
   it("needs a reason", () => {
     expect(thrown(() => mergeGroups([family, solo], ["ABC123", "XYZ789"], "")).code).toBe("reason-required");
+  });
+});
+
+describe("PNRs kept apart from the groups", () => {
+  const together: PassengerGroup = { id: "G1", passengers: [...family.passengers, ...solo.passengers] };
+
+  it("needs nothing while every group carries its passengers' PNR", () => {
+    expect(pnrsApartFromGroups([], [family, solo], {})).toEqual({});
+    expect(pnrsApartFromGroups([family, solo], [family, solo], {})).toEqual({});
+  });
+
+  it("keeps each passenger's PNR once the group holding it carries none, and drops it when one does again", () => {
+    const apart = pnrsApartFromGroups([family, solo], [together], {});
+    expect(apart).toEqual({ p1: "ABC123", p2: "ABC123", p3: "ABC123", p4: "ABC123", p5: "XYZ789" });
+    expect(pnrsApartFromGroups([together], [family, { ...solo, pnr: undefined }], apart)).toEqual({
+      p5: "XYZ789",
+    });
+  });
+
+  it("takes PNRs given with the change over what the passengers had", () => {
+    const moved = { ...solo, passengers: [...solo.passengers, passenger("p6")] };
+    expect(pnrsApartFromGroups([solo], [moved], {}, { p5: "NEW123", p6: "XYZ789" })).toEqual({
+      p5: "NEW123",
+    });
+  });
+
+  it("gives no PNR to a passenger whose group never carried one", () => {
+    const unnamed: PassengerGroup = { id: "G2", passengers: [passenger("p7")] };
+    expect(pnrsApartFromGroups([unnamed], [unnamed, family], {})).toEqual({});
   });
 });
 

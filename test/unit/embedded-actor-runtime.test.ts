@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
+import type { ActorContext } from "../../src/runtime/actor-runtime.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
@@ -26,6 +27,87 @@ describe("embedded actor runtime", () => {
     await clock.advance(31_000);
     expect(actors.activeCount).toBe(0);
     expect(await actors.invoke(CounterActor, "idle", "get")).toBe(3);
+    await actors.close();
+  });
+
+  it("keeps at most maxActivations, sparing actors in use, and reads the others back from the store", async () => {
+    const clock = new ManualClock();
+    const bus = new EmbeddedEventBus({ clock });
+    const actors = new EmbeddedActorRuntime({
+      store: new MemoryStateStore(),
+      bus,
+      clock,
+      maxActivations: 10,
+    });
+    actors.register(CounterActor);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inTurn = 0;
+    let overlapped = false;
+    class GatedActor {
+      async pass(): Promise<number> {
+        overlapped ||= ++inTurn > 1;
+        await gate;
+        inTurn--;
+        return inTurn;
+      }
+    }
+    actors.register(GatedActor);
+    await actors.start();
+    const waiting = [actors.invoke(GatedActor, "busy", "pass"), actors.invoke(GatedActor, "busy", "pass")];
+    for (let i = 0; i < 50; i++) await actors.invoke(CounterActor, `c${i}`, "increment", { by: i });
+    expect(actors.activeCount).toBeLessThanOrEqual(10);
+    // The busy actor kept its activation: a third call queues behind the two waiting ones.
+    waiting.push(actors.invoke(GatedActor, "busy", "pass"));
+    release();
+    expect(await Promise.all(waiting)).toEqual([0, 0, 0]);
+    expect(overlapped).toBe(false);
+    for (let i = 0; i < 50; i++) expect(await actors.invoke(CounterActor, `c${i}`, "get")).toBe(i);
+    expect(actors.activeCount).toBeLessThanOrEqual(10);
+    await actors.close();
+  });
+
+  it("fires reminders in due order behind one clock timer, as armed last, and not once disarmed", async () => {
+    const clock = new ManualClock();
+    const bus = new EmbeddedEventBus({ clock });
+    const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
+    const fired: string[] = [];
+    class AlarmActor {
+      constructor(private readonly context: ActorContext) {}
+      async set(input: { dueInMs: number }): Promise<void> {
+        await this.context.reminders.set("alarm", { dueInMs: input.dueInMs });
+      }
+      async cancel(): Promise<void> {
+        await this.context.reminders.cancel("alarm");
+      }
+      async receiveReminder(name: string): Promise<void> {
+        fired.push(`${this.context.actorId}:${name}@${clock.now() - start}`);
+      }
+    }
+    const start = clock.now();
+    actors.register(AlarmActor);
+    await actors.start();
+    // The idle sweep's.
+    const otherTimers = clock.pendingTimers();
+    await actors.invoke(AlarmActor, "late", "set", { dueInMs: 3_000 });
+    await actors.invoke(AlarmActor, "early", "set", { dueInMs: 1_000 });
+    await actors.invoke(AlarmActor, "same-as-early", "set", { dueInMs: 1_000 });
+    await actors.invoke(AlarmActor, "moved", "set", { dueInMs: 500 });
+    await actors.invoke(AlarmActor, "moved", "set", { dueInMs: 2_000 });
+    await actors.invoke(AlarmActor, "cancelled", "set", { dueInMs: 1_500 });
+    await actors.invoke(AlarmActor, "cancelled", "cancel");
+    expect(clock.pendingTimers()).toBe(otherTimers + 1);
+
+    await clock.advance(5_000);
+    expect(fired).toEqual([
+      "early:alarm@1000",
+      "same-as-early:alarm@1000",
+      "moved:alarm@2000",
+      "late:alarm@3000",
+    ]);
+    expect(clock.pendingTimers()).toBe(otherTimers);
     await actors.close();
   });
 

@@ -47,11 +47,37 @@ export class CaseProjection {
     return run;
   }
 
+  /**
+   * Brings the projection up to `version` of the case from its events: once a run in progress for
+   * the case (the request that made the change projects it before answering) has finished, the
+   * snapshot is only read and projected when the projection does not reflect that version yet.
+   * False when there is no such case.
+   */
+  async catchUp(
+    caseUrn: string,
+    version: number,
+    snapshot: () => Promise<CaseSnapshot | undefined>,
+  ): Promise<boolean> {
+    await this.running.get(caseUrn)?.catch(() => undefined);
+    if (await this.reflects(caseUrn, version)) return true;
+    const current = await snapshot();
+    if (!current) return false;
+    await this.apply(current);
+    return true;
+  }
+
+  /**
+   * True when everything is projected up to `version` of the case: the index entry, written last,
+   * is at it or beyond. Then an event of that version asks for nothing new.
+   */
+  private async reflects(caseUrn: string, version: number): Promise<boolean> {
+    const current = await this.index().get(caseUrn);
+    return current !== undefined && current.revision >= version;
+  }
+
   private async project(snapshot: CaseSnapshot): Promise<void> {
     const record = snapshot.case;
-    const index = this.deps.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
-    const current = await index.get(record.urn);
-    if (current && current.revision >= record.version) return;
+    if (await this.reflects(record.urn, record.version)) return;
 
     await this.projectLogins(snapshot);
     await this.projectReviewItems(snapshot);
@@ -59,7 +85,11 @@ export class CaseProjection {
     await this.deps.documents
       .collection<DisruptionRecord>(COLLECTIONS.disruptions)
       .put(disruptionOf(snapshot));
-    await writeRevisioned(index, [indexEntryOf(snapshot)]);
+    await writeRevisioned(this.index(), [indexEntryOf(snapshot)]);
+  }
+
+  private index() {
+    return this.deps.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
   }
 
   private async projectLogins({ case: record, passengerPnrs }: CaseSnapshot): Promise<void> {
@@ -84,30 +114,40 @@ export class CaseProjection {
   }
 
   private async projectReviewItems({ case: record, reviewItems }: CaseSnapshot): Promise<void> {
+    if (reviewItems.length === 0) return;
     const items = this.deps.documents.collection<ReviewItemDocument>(COLLECTIONS.reviewItems);
-    for (const item of reviewItems) {
-      try {
-        await items.insert({
-          _id: item.urn,
-          urn: item.urn,
-          caseUrn: record.urn,
-          tenant: record.tenant,
-          airport: record.flight.origin,
-          category: item.category,
-          priority: item.priority,
-          attemptedHotels: [],
-          affectedGroups: item.affectedGroups,
-          recommendations: [],
-          state: "OPEN",
-          assignedTo: null,
-          reason: item.reason,
-          createdAt: item.raisedAt,
-        });
-      } catch (error) {
-        // Already there, and perhaps already claimed or resolved: the queue owns it now.
-        if (!(error instanceof DuplicateKeyError)) throw error;
-      }
-    }
+    // Usually the queue has them already: its own copies follow the items' events at once. The
+    // others are inserted all at once, leaving the queue's copies no turn to slip in between.
+    const queued = new Set(
+      (await items.findAll({ _id: { $in: reviewItems.map((item) => item.urn) } })).map((doc) => doc._id),
+    );
+    await Promise.all(
+      reviewItems
+        .filter((item) => !queued.has(item.urn))
+        .map(async (item) => {
+          try {
+            await items.insert({
+              _id: item.urn,
+              urn: item.urn,
+              caseUrn: record.urn,
+              tenant: record.tenant,
+              airport: record.flight.origin,
+              category: item.category,
+              priority: item.priority,
+              attemptedHotels: [],
+              affectedGroups: item.affectedGroups,
+              recommendations: [],
+              state: "OPEN",
+              assignedTo: null,
+              reason: item.reason,
+              createdAt: item.raisedAt,
+            });
+          } catch (error) {
+            // Already there, and perhaps already claimed or resolved: the queue owns it now.
+            if (!(error instanceof DuplicateKeyError)) throw error;
+          }
+        }),
+    );
   }
 
   /** Spec 5.2: every passenger token of a closed case is refused; reopening lets new ones in. */

@@ -36,7 +36,8 @@ export class SubCaseIndex {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.collection.ensureIndex({ keys: { caseUrn: 1, groupId: 1 } });
+    // A case's manifest: its sub-cases not retired, in group order.
+    await this.collection.ensureIndex({ keys: { caseUrn: 1, retiredAt: 1, groupId: 1 } });
     await this.collection.ensureIndex({ keys: { tenant: 1, lockedBy: 1 } });
   }
 
@@ -48,6 +49,10 @@ export class SubCaseIndex {
   /** Sub-cases of a case that are still part of it. */
   async activeOfCase(caseUrn: string): Promise<SubCaseIndexDoc[]> {
     return this.collection.findAll({ caseUrn, retiredAt: null }, { sort: { groupId: 1 } });
+  }
+
+  async countActiveOfCase(caseUrn: string): Promise<number> {
+    return this.collection.count({ caseUrn, retiredAt: null });
   }
 
   /** Sub-cases whose lock names this operator (possibly expired a moment ago). */

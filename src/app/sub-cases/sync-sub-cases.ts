@@ -1,11 +1,10 @@
-import { CaseActor } from "../../../actors/CaseActor.js";
+import { CaseActor, type CaseOutline } from "../../../actors/CaseActor.js";
 import {
   SubCaseActor,
   type SubCaseView,
   subCaseActorId,
   subCaseActorIdFor,
 } from "../../../actors/SubCaseActor.js";
-import type { CaseRecord } from "../../domain/case.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { SubCaseIndex } from "./sub-case-index.js";
@@ -40,24 +39,24 @@ export class SyncSubCases {
   async execute(caseUrn: string, correlationUrn: string): Promise<SubCaseSync | undefined> {
     const caseId = parseUrn(caseUrn, "case")?.id;
     if (!caseId) return undefined;
-    let record = await this.actors.invoke(CaseActor, caseId, "get");
+    let record = await this.actors.invoke(CaseActor, caseId, "outline");
     for (let round = 0; record; round++) {
       const sync = await this.apply(record, correlationUrn);
-      const latest = await this.actors.invoke(CaseActor, caseId, "get");
+      const latest = await this.actors.invoke(CaseActor, caseId, "outline");
       if (!latest || latest.version === record.version || round === MAX_ROUNDS) return sync;
       record = latest;
     }
     return undefined;
   }
 
-  private async apply(record: CaseRecord, correlationUrn: string): Promise<SubCaseSync> {
+  private async apply(record: CaseOutline, correlationUrn: string): Promise<SubCaseSync> {
     const active = await Promise.all(
-      record.passengerGroups.map((group) =>
-        this.actors.invoke(SubCaseActor, subCaseActorIdFor(record.urn, group.id), "open", {
+      record.groupIds.map((groupId) =>
+        this.actors.invoke(SubCaseActor, subCaseActorIdFor(record.urn, groupId), "open", {
           caseUrn: record.urn,
-          groupId: group.id,
+          groupId,
           tenant: record.tenant,
-          airport: record.flight.origin,
+          airport: record.airport,
           correlationUrn,
         }),
       ),
@@ -75,7 +74,11 @@ export class SyncSubCases {
       ),
     );
     await this.index.record(...following);
-    const groupIds = new Set(record.passengerGroups.map((group) => group.id));
+    // Every group now has its active sub-case: when they are all there is, no group has left.
+    if ((await this.index.countActiveOfCase(record.urn)) === record.groupIds.length) {
+      return { active: following, retired: [] };
+    }
+    const groupIds = new Set(record.groupIds);
     const departed = (await this.index.activeOfCase(record.urn)).filter((doc) => !groupIds.has(doc.groupId));
     const retired = (
       await Promise.all(

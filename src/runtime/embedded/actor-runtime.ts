@@ -6,6 +6,7 @@ import { ActorTurn, TurnBoundContext, detach, isCallableActorMethod } from "../a
 import type { Clock, TimerHandle } from "../clock.js";
 import { type EventBus, EventBusClosedError } from "../event-bus.js";
 import type { ScannableStateStore, StateOperation } from "../state-store.js";
+import { ReminderSchedule } from "./reminder-schedule.js";
 import { SerialMailbox } from "./serial-mailbox.js";
 
 export interface EmbeddedActorRuntimeOptions {
@@ -14,6 +15,11 @@ export interface EmbeddedActorRuntimeOptions {
   clock: Clock;
   /** An actor with no turn for this long is deactivated (its state stays in the store). Default 15 min. */
   idleTimeoutMs?: number;
+  /**
+   * Most activations kept at once. Past it, idle ones not used since the last round go first.
+   * Default 20,000.
+   */
+  maxActivations?: number;
   /** Delay before a reminder whose turn threw fires again. Default 5 s. */
   reminderRetryMs?: number;
   onError?: (error: unknown, where: string) => void;
@@ -34,14 +40,17 @@ interface Activation {
   /** Committed state values read or written so far; `undefined` records a known-missing key. */
   cache: Map<string, unknown>;
   lastUsed: number;
+  /** Used since the last eviction round passed it: it is spared once. */
+  recent: boolean;
 }
 
 const SEP = "||";
-const stateKey = (type: string, id: string, key: string) => `actor${SEP}${type}${SEP}${id}${SEP}${key}`;
-const reminderKey = (type: string, id: string, name: string) =>
-  `reminder${SEP}${type}${SEP}${id}${SEP}${name}`;
-const outboxKey = (type: string, id: string, eventId: string) =>
-  `outbox${SEP}${type}${SEP}${id}${SEP}${eventId}`;
+// Joined, not concatenated: a template literal makes a rope of its pieces, which a Map keeps whole
+// behind a key nobody looks up again (about 210 bytes a key instead of 60: some 30 MB per 1,000
+// intake cases of full flights, whose sub-case actors take one turn each).
+const stateKey = (type: string, id: string, key: string) => ["actor", type, id, key].join(SEP);
+const reminderKey = (type: string, id: string, name: string) => ["reminder", type, id, name].join(SEP);
+const outboxKey = (type: string, id: string, eventId: string) => ["outbox", type, id, eventId].join(SEP);
 
 /**
  * Virtual actors in one process: one serial mailbox per actor id, state committed to the state
@@ -52,18 +61,24 @@ const outboxKey = (type: string, id: string, eventId: string) =>
 export class EmbeddedActorRuntime implements ActorRuntime {
   private readonly types = new Map<string, ActorClass>();
   private readonly activations = new Map<string, Activation>();
-  private readonly reminderTimers = new Map<string, TimerHandle>();
+  private readonly reminders: ReminderSchedule;
   private readonly reminderFailures = new Map<string, number>();
   private readonly flushes = new Set<Promise<void>>();
   private readonly firings = new Set<Promise<void>>();
   private readonly idleTimeoutMs: number;
+  private readonly maxActivations: number;
   private readonly reminderRetryMs: number;
   private sweepTimer: TimerHandle | undefined;
   private closing = false;
 
   constructor(private readonly options: EmbeddedActorRuntimeOptions) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 15 * 60_000;
+    this.maxActivations = options.maxActivations ?? 20_000;
     this.reminderRetryMs = options.reminderRetryMs ?? 5_000;
+    this.reminders = new ReminderSchedule(options.clock, ({ type, id, name }) => {
+      const firing = this.fireReminder(type, id, name).finally(() => this.firings.delete(firing));
+      this.firings.add(firing);
+    });
   }
 
   register(actorClass: ActorClass): void {
@@ -104,8 +119,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
   async drain(): Promise<void> {
     this.closing = true;
     this.sweepTimer?.cancel();
-    for (const timer of this.reminderTimers.values()) timer.cancel();
-    this.reminderTimers.clear();
+    this.reminders.clear();
     await Promise.all([...this.activations.values()].map((a) => a.mailbox.drain()));
   }
 
@@ -137,7 +151,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
 
   private activate(type: string, id: string): Activation {
     if (this.closing) throw new DomainError("unavailable", "shutting-down", "The service is shutting down");
-    const key = `${type}${SEP}${id}`;
+    const key = [type, id].join(SEP);
     let activation = this.activations.get(key);
     if (!activation) {
       const actorClass = this.types.get(type);
@@ -152,11 +166,38 @@ export class EmbeddedActorRuntime implements ActorRuntime {
         mailbox: new SerialMailbox(),
         cache: new Map(),
         lastUsed: 0,
+        recent: true,
       };
       this.activations.set(key, activation);
+      if (this.activations.size > this.maxActivations) this.evict(activation);
+    } else {
+      activation.recent = true;
     }
     activation.lastUsed = this.options.clock.now();
     return activation;
+  }
+
+  /**
+   * Brings the activations down to nine tenths of the bound, so that rounds are rare: a round
+   * walks them oldest first, deactivates the idle ones not used since it last passed them and
+   * moves the others to the back (second chance). An intake of full flights activates 150
+   * sub-cases per case that are seldom called again; their state stays in the store. `caller`'s
+   * turn is not queued yet: it stays.
+   */
+  private evict(caller: Activation): void {
+    let excess = this.activations.size - Math.floor(this.maxActivations * 0.9);
+    let budget = this.activations.size * 2;
+    for (const [key, activation] of this.activations) {
+      if (excess === 0 || budget-- === 0) return;
+      if (activation.mailbox.pending > 0 || activation === caller) continue;
+      this.activations.delete(key);
+      if (activation.recent) {
+        activation.recent = false;
+        this.activations.set(key, activation);
+      } else {
+        excess--;
+      }
+    }
   }
 
   private async turn<T>(
@@ -246,20 +287,11 @@ export class EmbeddedActorRuntime implements ActorRuntime {
 
   private armReminder(type: string, id: string, name: string, dueAt: number): void {
     if (this.closing) return;
-    const key = reminderKey(type, id, name);
-    this.reminderTimers.get(key)?.cancel();
-    const timer = this.options.clock.setTimer(() => {
-      if (this.reminderTimers.get(key) === timer) this.reminderTimers.delete(key);
-      const firing = this.fireReminder(type, id, name).finally(() => this.firings.delete(firing));
-      this.firings.add(firing);
-    }, dueAt - this.options.clock.now());
-    this.reminderTimers.set(key, timer);
+    this.reminders.arm(reminderKey(type, id, name), type, id, name, dueAt);
   }
 
   private disarmReminder(type: string, id: string, name: string): void {
-    const key = reminderKey(type, id, name);
-    this.reminderTimers.get(key)?.cancel();
-    this.reminderTimers.delete(key);
+    this.reminders.disarm(reminderKey(type, id, name));
   }
 
   private async fireReminder(type: string, id: string, name: string): Promise<void> {

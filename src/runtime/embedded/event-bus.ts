@@ -58,8 +58,17 @@ export class EmbeddedEventBus implements EventBus {
 
   async publish(topic: string, event: DomainEvent): Promise<void> {
     if (this.closed) throw new EventBusClosedError();
-    const targets = this.subscriptions.get(topic) ?? [];
-    await Promise.all(targets.map((subscription) => this.track(this.deliver(subscription, event))));
+    const deliveries: Promise<void>[] = [];
+    // Subscriptions that do not take this type acknowledge it at once: no delivery to track.
+    for (const subscription of this.subscriptions.get(topic) ?? []) {
+      if (!subscription.types || subscription.types.includes(event.type)) {
+        deliveries.push(this.deliver(subscription, event));
+      }
+    }
+    if (deliveries.length === 0) return;
+    await this.track(
+      deliveries.length === 1 ? deliveries[0]! : Promise.all(deliveries).then(() => undefined),
+    );
   }
 
   async close(): Promise<void> {
@@ -75,24 +84,20 @@ export class EmbeddedEventBus implements EventBus {
   }
 
   private async deliver(subscription: Subscription, event: DomainEvent): Promise<void> {
-    if (subscription.types && !subscription.types.includes(event.type)) return;
     for (let attempt = 1; ; attempt++) {
-      const result = await this.attempt(subscription, event);
+      let result: DeliveryResult;
+      try {
+        result = await subscription.handler(event);
+      } catch (error) {
+        this.options.onError?.(error, subscription.name, event);
+        result = "RETRY";
+      }
       if (result === "SUCCESS") return;
       if (result === "DROP") return this.deadLetter(subscription, event, "dropped");
       if (attempt >= this.retry.maxAttempts) return this.deadLetter(subscription, event, "retries-exhausted");
       const waited = await this.wait(retryDelay(this.retry, attempt, this.random));
       // A closed bus abandons the delivery; the publisher's outbox still holds the event.
       if (!waited) throw new EventBusClosedError();
-    }
-  }
-
-  private async attempt(subscription: Subscription, event: DomainEvent): Promise<DeliveryResult> {
-    try {
-      return await subscription.handler(event);
-    } catch (error) {
-      this.options.onError?.(error, subscription.name, event);
-      return "RETRY";
     }
   }
 

@@ -13,10 +13,11 @@ export class SerialMailbox {
   run<T>(work: () => Promise<T>): Promise<T> {
     this.queued++;
     const result = this.tail.then(work);
-    const done = () => {
-      this.queued--;
-    };
-    this.tail = result.then(done, done);
+    // Callbacks inline: tsx names every function kept in a const (a defineProperty per call).
+    this.tail = result.then(
+      () => this.queued--,
+      () => this.queued--,
+    );
     return result;
   }
 

@@ -15,12 +15,15 @@ import {
   type Page,
   type SortSpec,
 } from "../document-store.js";
+import { EqualityIndex, type IndexLookup, type Stored } from "./equality-index.js";
 
 /**
  * Documents in Maps, queried and updated by mingo so that filters, sorts and update operators mean
  * what they mean in MongoDB. Documents are copied on the way in and out. Lookups by `_id` (alone,
- * `$eq` or `$in`) read the Map instead of testing every document, so they cost the same however
- * large a collection grows (the audit trail gains an entry on every partner read).
+ * `$eq` or `$in`) read the Map instead of testing every document, and equality on the leading
+ * fields of an index declared with `ensureIndex` reads that index, so such queries cost what they
+ * match however large a collection grows (the audit trail gains an entry on every partner read,
+ * the sub-case index 150 documents per disruption of a full flight).
  */
 export class MemoryDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, MemoryDocumentCollection<Doc>>();
@@ -37,12 +40,6 @@ export class MemoryDocumentStore implements DocumentStore {
   async close(): Promise<void> {}
 }
 
-/** A stored document and where it stands in insertion order. */
-interface Stored<T> {
-  doc: T;
-  position: number;
-}
-
 /** Matches everything: sorts and limits an array of matches the way MongoDB orders them. */
 const EVERYTHING = new Query({});
 
@@ -55,6 +52,7 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   private nextPosition = 0;
   private readonly indexes = new Map<string, IndexSpec>();
   private readonly uniqueIndexes: UniqueIndex[] = [];
+  private readonly equalityIndexes: EqualityIndex<T>[] = [];
 
   constructor(private readonly name: string) {}
 
@@ -78,7 +76,10 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     const [current] = this.select(filter, { limit: 1 });
     if (!current) return undefined;
     const updated = copyOf(current);
-    update(updated as unknown as AnyObject, modifier);
+    const fields = topLevelFieldsSet(modifier);
+    // The modifier is this store's own copy, so its values can go in as they are.
+    if (fields) Object.assign(updated, fields);
+    else update(updated as unknown as AnyObject, modifier);
     this.write(updated);
     return copyOf(updated);
   }
@@ -136,6 +137,13 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
       }
       this.uniqueIndexes.push(index);
     }
+    const paths = Object.keys(spec.keys);
+    // `_id` has its own way in; another index starting with it would never be asked.
+    if (paths[0] !== "_id") {
+      const index = new EqualityIndex<T>(paths);
+      for (const stored of this.docs.values()) index.add(stored);
+      this.equalityIndexes.push(index);
+    }
     this.indexes.set(name, spec);
   }
 
@@ -146,10 +154,15 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
    */
   private select(filter: Filter, { sort, limit }: { sort?: SortSpec; limit?: number } = {}): T[] {
     const { candidates, rest } = this.candidates(filter);
-    const query = Object.keys(rest).length === 0 ? undefined : new Query(rest);
+    const testsAll = Object.keys(rest).length === 0;
+    let query: Query | undefined;
     const matched: T[] = [];
     for (const { doc } of candidates) {
-      if (query && !query.test(doc as unknown as AnyObject)) continue;
+      if (!testsAll) {
+        // Compiled at the first candidate: a filter nothing can match costs no compilation.
+        query ??= compiled(rest);
+        if (!query.test(doc as unknown as AnyObject)) continue;
+      }
       matched.push(doc);
       // Unsorted, the first matches in natural order are the answer.
       if (!sort && limit && matched.length === limit) return matched;
@@ -161,19 +174,35 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
 
   /**
    * The documents `filter` can match, in natural order, and what of the filter is left to test on
-   * them: those whose `_id` it names by value, `$eq` or `$in`, else all of them and all of it.
+   * them: those whose `_id` it names by value, `$eq` or `$in`; else those the narrowest index
+   * offers for it, when that is fewer than all (and nothing left to test when the index answers
+   * the whole filter); else all of them and all of it.
    */
   private candidates(filter: Filter): { candidates: Iterable<Stored<T>>; rest: Filter } {
     const ids = idsNamedBy(filter._id);
-    if (!ids) return { candidates: this.docs.values(), rest: filter };
+    if (!ids) {
+      const lookup = this.narrowestLookup(filter);
+      if (!lookup || lookup.size >= this.docs.size) return { candidates: this.docs.values(), rest: filter };
+      const { keyed, unkeyed } = lookup.gather();
+      if (lookup.covers && unkeyed.length === 0) return { candidates: inNaturalOrder(keyed), rest: {} };
+      return { candidates: inNaturalOrder([...keyed, ...unkeyed]), rest: filter };
+    }
     const { _id: _named, ...rest } = filter;
     const found: Stored<T>[] = [];
     for (const id of ids) {
       const stored = this.docs.get(id);
       if (stored) found.push(stored);
     }
-    if (found.length > 1) found.sort((a, b) => a.position - b.position);
-    return { candidates: found, rest };
+    return { candidates: inNaturalOrder(found), rest };
+  }
+
+  private narrowestLookup(filter: Filter): IndexLookup<T> | undefined {
+    let narrowest: IndexLookup<T> | undefined;
+    for (const index of this.equalityIndexes) {
+      const lookup = index.lookup(filter);
+      if (lookup && (!narrowest || lookup.size < narrowest.size)) narrowest = lookup;
+    }
+    return narrowest;
   }
 
   /** Stores `doc` in place of the document with its `_id`, once no unique index objects. */
@@ -188,13 +217,74 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
       index.add(doc);
     }
     // A replaced document keeps its place in natural order, as a Map keeps a replaced key's.
-    this.docs.set(doc._id, { doc, position: previous?.position ?? this.nextPosition++ });
+    const stored = { doc, position: previous?.position ?? this.nextPosition++ };
+    for (const index of this.equalityIndexes) {
+      if (previous) index.remove(previous);
+      index.add(stored);
+    }
+    this.docs.set(doc._id, stored);
   }
 
   private remove(doc: T): void {
     for (const index of this.uniqueIndexes) index.remove(doc);
+    const stored = this.docs.get(doc._id);
+    if (stored) for (const index of this.equalityIndexes) index.remove(stored);
     this.docs.delete(doc._id);
   }
+}
+
+/**
+ * Filters compiled lately, by their JSON text. mingo copies its whole operator table into every
+ * Query it builds (tens of microseconds), and the same few filter shapes come back all the time:
+ * a revisioned copy's `{revision: {$lt: n}}`, a queue's state, a lock holder. A filter whose value
+ * JSON would not tell apart from another (a RegExp, a Date, undefined), that reads the clock or
+ * runs code (`$expr`, `$where`...) or whose pattern may keep state between tests (`$regex`) is
+ * compiled afresh every time.
+ */
+const COMPILED_FILTERS = new Map<string, Query>();
+const COMPILED_FILTERS_KEPT = 256;
+const UNCACHEABLE_OPERATORS = new Set([
+  "$expr",
+  "$where",
+  "$function",
+  "$accumulator",
+  "$jsonSchema",
+  "$text",
+  "$regex",
+]);
+
+function compiled(filter: Filter): Query {
+  const key = isPlainJson(filter) ? JSON.stringify(filter) : undefined;
+  if (key === undefined) return new Query(filter);
+  let query = COMPILED_FILTERS.get(key);
+  if (query) {
+    // Most recently used last, so the oldest is the first key.
+    COMPILED_FILTERS.delete(key);
+  } else {
+    query = new Query(filter);
+    if (COMPILED_FILTERS.size >= COMPILED_FILTERS_KEPT) {
+      COMPILED_FILTERS.delete(COMPILED_FILTERS.keys().next().value!);
+    }
+  }
+  COMPILED_FILTERS.set(key, query);
+  return query;
+}
+
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const [key, member] of Object.entries(value)) {
+    if (UNCACHEABLE_OPERATORS.has(key) || !isPlainJson(member)) return false;
+  }
+  return true;
+}
+
+function inNaturalOrder<T>(found: Stored<T>[]): Stored<T>[] {
+  if (found.length > 1) found.sort((a, b) => a.position - b.position);
+  return found;
 }
 
 /**
@@ -254,6 +344,29 @@ function updateOperators(changes: Record<string, unknown>): Modifier<AnyObject> 
   }
   const { $setOnInsert: _ignored, ...modifier } = changes;
   return modifier as Modifier<AnyObject>;
+}
+
+/**
+ * The fields of an update that only `$set`s top-level fields to defined values, which is what
+ * mingo's updater would do by assignment; undefined for anything else (dotted paths, `_id`, other
+ * operators), which mingo applies.
+ */
+function topLevelFieldsSet(modifier: Modifier<AnyObject>): Record<string, unknown> | undefined {
+  const operators = Object.keys(modifier);
+  if (operators.length !== 1 || operators[0] !== "$set") return undefined;
+  const fields = modifier.$set as Record<string, unknown>;
+  for (const [path, value] of Object.entries(fields)) {
+    if (
+      path === "_id" ||
+      path === "__proto__" ||
+      path.includes(".") ||
+      path.startsWith("$") ||
+      value === undefined
+    ) {
+      return undefined;
+    }
+  }
+  return fields;
 }
 
 function indexIdentity({ keys, unique }: IndexSpec): string {
