@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { copyOf } from "../../src/runtime/plain-copy.js";
+
+describe("copyOf", () => {
+  it("copies at every depth, so no change to the copy reaches the original", () => {
+    const original = { a: 1, nested: { list: [{ x: 1 }], when: new Date(0) }, empty: null };
+    const copy = copyOf(original);
+    expect(copy).toEqual(original);
+    copy.nested.list[0]!.x = 2;
+    copy.nested.when.setTime(5);
+    expect(original.nested.list[0]!.x).toBe(1);
+    expect(original.nested.when.getTime()).toBe(0);
+  });
+
+  it("keeps an own __proto__ member a member, without touching the copy's prototype", () => {
+    const original = JSON.parse('{"__proto__": {"polluted": true}, "b": 2}');
+    const copy = copyOf(original);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(["__proto__", "b"]);
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ polluted: true });
+  });
+
+  it("copies objects with many members as they are", () => {
+    const wide = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, { i }]));
+    const copy = copyOf(wide);
+    expect(copy).toEqual(wide);
+    expect(copy.k59).not.toBe(wide.k59);
+  });
+
+  it("refuses functions as structuredClone does", () => {
+    expect(() => copyOf({ f: () => 1 })).toThrow();
+  });
+});
