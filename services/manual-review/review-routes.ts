@@ -82,6 +82,22 @@ export function manualReviewRoutes(review: ManualReview) {
         ...input.body,
       }),
     );
+  // Rebook and override are one action; override names the provider offer as well.
+  const rebook = async (input: {
+    params: { itemUrn: string };
+    body: { hotelUrn: string; reason: string; providerOfferId?: string };
+    principal: Parameters<typeof actions.rebook>[0]["caller"];
+    correlationUrn: string;
+  }) =>
+    answer(
+      202,
+      await actions.rebook({
+        caller: input.principal,
+        urn: input.params.itemUrn,
+        correlationUrn: input.correlationUrn,
+        ...input.body,
+      }),
+    );
   const resolution = {
     tags,
     params: reviewItemParams,
@@ -231,11 +247,7 @@ export function manualReviewRoutes(review: ManualReview) {
         202: itemResponse("Booking was asked; the item shows the pending request"),
         ...refusals,
       },
-      handler: async ({ params, body, principal, correlationUrn }) =>
-        answer(
-          202,
-          await actions.rebook({ caller: principal, urn: params.itemUrn, correlationUrn, ...body }),
-        ),
+      handler: rebook,
     }),
     defineRoute({
       method: "POST",
@@ -252,11 +264,7 @@ export function manualReviewRoutes(review: ManualReview) {
         202: itemResponse("Booking was asked; the item shows the pending request"),
         ...refusals,
       },
-      handler: async ({ params, body, principal, correlationUrn }) =>
-        answer(
-          202,
-          await actions.rebook({ caller: principal, urn: params.itemUrn, correlationUrn, ...body }),
-        ),
+      handler: rebook,
     }),
     defineRoute({
       method: "POST",

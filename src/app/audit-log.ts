@@ -58,8 +58,6 @@ export class AuditLog {
   private sequence = 0;
   /** Set once the indexes exist, so appends stop waiting on a settled promise. */
   private ready = false;
-  private prefixTime = Number.NaN;
-  private prefix = "";
 
   constructor(
     documents: DocumentStore,
@@ -80,7 +78,7 @@ export class AuditLog {
     // Time first, then a per-process sequence: entries of the same millisecond keep their order.
     const now = this.clock.now();
     const uuid = randomUUID();
-    const id = `${this.timePrefix(now)}-${(this.sequence++).toString().padStart(10, "0")}-${uuid}`;
+    const id = `${now.toString().padStart(15, "0")}-${(this.sequence++).toString().padStart(10, "0")}-${uuid}`;
     // Built member by member rather than by spreading `entry`: V8 copies a spread (or a rest
     // pattern) property by property, several microseconds on a path every partner read takes.
     const stored: AuditEntry = {
@@ -102,15 +100,6 @@ export class AuditLog {
     if (entry.outcome !== undefined) stored.outcome = entry.outcome;
     await this.entries.insert(stored);
     return stored;
-  }
-
-  /** The millisecond part of an id, written once per millisecond however many entries share it. */
-  private timePrefix(now: number): string {
-    if (now !== this.prefixTime) {
-      this.prefixTime = now;
-      this.prefix = now.toString().padStart(15, "0");
-    }
-    return this.prefix;
   }
 
   /** Oldest first, so a trail reads as it happened. */

@@ -58,11 +58,11 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
 
   async insert(doc: T): Promise<void> {
     if (this.docs.has(doc._id)) throw new DuplicateKeyError(this.name, doc._id);
-    this.write(copyOf(doc));
+    this.write(copyOf(doc), undefined);
   }
 
   async put(doc: T): Promise<void> {
-    this.write(copyOf(doc));
+    this.write(copyOf(doc), this.docs.get(doc._id));
   }
 
   async get(id: string): Promise<T | undefined> {
@@ -80,7 +80,7 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     // The modifier is this store's own copy, so its values can go in as they are.
     if (fields) Object.assign(updated, fields);
     else update(updated as unknown as AnyObject, modifier);
-    this.write(updated);
+    this.write(updated, this.docs.get(updated._id));
     return copyOf(updated);
   }
 
@@ -205,13 +205,15 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return narrowest;
   }
 
-  /** Stores `doc` in place of the document with its `_id`, once no unique index objects. */
-  private write(doc: T): void {
+  /**
+   * Stores `doc` in place of `previous`, the stored document with its `_id` (undefined for a new
+   * one: the caller has looked already), once no unique index objects.
+   */
+  private write(doc: T, previous: Stored<T> | undefined): void {
     for (const index of this.uniqueIndexes) {
       const taken = index.conflictWith(doc);
       if (taken !== undefined) throw new DuplicateKeyError(this.name, taken);
     }
-    const previous = this.docs.get(doc._id);
     for (const index of this.uniqueIndexes) {
       if (previous) index.remove(previous.doc);
       index.add(doc);
