@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { randomUuid } from "./uuid.js";
 
 /** Every identifier on the wire is `urn:<kind>:<id>` (spec part 2). */
-export function urn(kind: string, id: string = randomUUID()): string {
-  return `urn:${kind}:${id}`;
+export function urn(kind: string, id?: string): string {
+  return id === undefined ? randomUuid(`urn:${kind}:`) : `urn:${kind}:${id}`;
 }
 
 export interface ParsedUrn {

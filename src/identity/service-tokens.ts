@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { ServiceRole } from "../domain/roles.js";
 import type { Clock } from "../runtime/clock.js";
 import { CLAIM } from "./claims.js";
 import type { Directory } from "./directory.js";
 import type { SigningKey } from "./signing-keys.js";
+import { randomUuid } from "../domain/uuid.js";
 
 /** Spec 5.1: the roles an ADMIN may give a service token. */
 export const SERVICE_TOKEN_ROLES = ["ADMIN", "OPS_SUPERVISOR", "AIRPORT_OPERATOR", "INTEGRATION"] as const;
@@ -69,7 +69,7 @@ export function serviceTokenMinter({
       throw new ServiceTokenRequestError(`airport ${request.airport} is not an airport of ${request.tenant}`);
     }
 
-    const tokenId = randomUUID();
+    const tokenId = randomUuid();
     const actorUrn = `urn:service-token:${tokenId}`;
     const issuedAt = Math.floor(clock.now() / 1000);
     const expiresAtSeconds = issuedAt + request.ttl;

@@ -7,12 +7,12 @@
  *   per window, through `onLoginLocked`.
  * Over a limit the attempt is refused with 429 and Retry-After (the seconds left in the window).
  */
-import { randomUUID } from "node:crypto";
 import type { DomainEvent } from "../domain/domain-event.js";
 import { ProblemError } from "../http/errors.js";
 import type { Clock } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
 import { pnrKey } from "./passenger-directory.js";
+import { randomUuid } from "../domain/uuid.js";
 
 export interface AttemptWindow {
   max: number;
@@ -93,7 +93,7 @@ export class LoginAttempts {
     if (!(await counters.setIfAbsent(markerKey, "1", windowLeftMs))) return;
     const now = clock.now();
     const event: LoginLockedEvent = {
-      id: `urn:event:${randomUUID()}`,
+      id: randomUuid("urn:event:"),
       type: LOGIN_LOCKED_EVENT,
       tenant: attempt.tenant,
       occurredAt: new Date(now).toISOString(),

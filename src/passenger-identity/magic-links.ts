@@ -4,7 +4,6 @@
  * and a session token is no link. It lasts 7 days until exchanged, and is exchanged once: its
  * `jti` is remembered in the CounterStore until the link would have expired anyway.
  */
-import { randomUUID } from "node:crypto";
 import type { TokenVerifier } from "../http/auth/token-verifier.js";
 import { ForbiddenError, UnauthorizedError } from "../http/errors.js";
 import type { Clock } from "../runtime/clock.js";
@@ -23,6 +22,7 @@ import {
   TOKEN_SKEW_SECONDS,
 } from "./group-token.js";
 import type { PassengerSigningKey } from "./signing-key.js";
+import { randomUuid } from "../domain/uuid.js";
 
 export const MAGIC_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const MAGIC_LINK_TOKEN_TYPE = "passenger-link+jwt";
@@ -59,7 +59,7 @@ export class MagicLinks {
 
   async issueMagicLink(group: PassengerGroupRef): Promise<MagicLink> {
     if (await this.options.revocations.isClosed(group.caseUrn)) throw caseClosed();
-    const linkId = randomUUID();
+    const linkId = randomUuid();
     const { token, expiresAt } = await signGroupToken(this.kind, group, {
       subject: `urn:magic-link:${linkId}`,
       jti: linkId,

@@ -4,7 +4,6 @@
  * and tenant. Verification accepts EdDSA only, this issuer and audience, 30 s of clock skew, and
  * asks CaseRevocations whether the case closed since.
  */
-import { randomUUID } from "node:crypto";
 import type { JWTPayload } from "jose";
 import type { PassengerPrincipal } from "../http/access.js";
 import { passengerPrincipal } from "../http/auth/principals.js";
@@ -19,6 +18,7 @@ import {
   signGroupToken,
 } from "./group-token.js";
 import type { PassengerSigningKey } from "./signing-key.js";
+import { randomUuid } from "../domain/uuid.js";
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_TOKEN_TYPE = "passenger-session+jwt";
@@ -56,7 +56,7 @@ export class PassengerSessionTokens {
   async mint(group: PassengerGroupRef): Promise<MintedSession> {
     if (await this.options.revocations.isClosed(group.caseUrn)) throw caseClosed();
     const { token, expiresAt } = await signGroupToken(this.kind, group, {
-      subject: `${SESSION_SUBJECT_PREFIX}${randomUUID()}`,
+      subject: randomUuid(SESSION_SUBJECT_PREFIX),
     });
     return { token, caseUrn: group.caseUrn, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }

@@ -1,8 +1,8 @@
 import { copyOf } from "./plain-copy.js";
-import { randomUUID } from "node:crypto";
 import type { DomainEvent, NewDomainEvent } from "../domain/domain-event.js";
 import type { ActorContext, ActorReminders, ActorState, ReminderSpec } from "./actor-runtime.js";
 import type { Clock } from "./clock.js";
+import { randomUuid } from "../domain/uuid.js";
 
 const DELETED = Symbol("deleted");
 
@@ -60,7 +60,7 @@ export class ActorTurn implements ActorContext {
   emit(event: NewDomainEvent): void {
     this.outbox.push({
       ...event,
-      id: `urn:event:${randomUUID()}`,
+      id: randomUuid("urn:event:"),
       occurredAt: new Date(this.clock.now()).toISOString(),
     });
   }

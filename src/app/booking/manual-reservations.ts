@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { BookingActor } from "../../../actors/BookingActor.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
@@ -16,6 +16,7 @@ import { type CaseChanges, caseRefOf } from "../cases/case-changes.js";
 import type { BookingFlow } from "./booking-flow.js";
 import type { ReservationIndex } from "./reservation-index.js";
 import type { WaveReader } from "./wave-document.js";
+import { randomUuid } from "../../domain/uuid.js";
 
 export interface ManualReservationInput {
   caseUrn: string;
@@ -94,7 +95,7 @@ export class ManualReservations {
         cost: money(input.cost.amountMinor, input.cost.currency),
         reason: input.reason,
         bookedBy: principal.actorUrn,
-        requestId: request.idempotencyKey ?? randomUUID(),
+        requestId: request.idempotencyKey ?? randomUuid(),
         verificationCode: verificationCodeFrom(randomBytes(8)),
         correlationUrn: request.correlationUrn,
       },

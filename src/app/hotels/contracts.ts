@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
@@ -12,6 +11,7 @@ import type {
 } from "../../runtime/document-store.js";
 import type { AuditLog } from "../audit-log.js";
 import type { HotelCatalogIndex } from "./hotel-catalog.js";
+import { randomUuid } from "../../domain/uuid.js";
 
 export const CONTRACTS_COLLECTION = "contracts";
 
@@ -235,7 +235,7 @@ export class ContractBook {
 }
 
 function newContract(principal: OperatorPrincipal, now: string) {
-  const urn = `urn:contract:${randomUUID()}`;
+  const urn = randomUuid("urn:contract:");
   return {
     _id: urn,
     urn,

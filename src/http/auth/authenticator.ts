@@ -8,7 +8,7 @@ import type { Access, Principal } from "../access.js";
 import { UnauthorizedError } from "../errors.js";
 import { assertRole, assertScope } from "./authorization.js";
 import { bearerToken } from "./bearer-token.js";
-import type { EmergencyRevocationList } from "./emergency-revocations.js";
+import { type EmergencyRevocationList, revocationIdsOf } from "./emergency-revocations.js";
 import {
   isServiceToken,
   operatorPrincipal,
@@ -16,6 +16,7 @@ import {
   partnerPrincipal,
   passengerPrincipal,
 } from "./principals.js";
+import { TokenMemo } from "./token-memo.js";
 import { type TokenTrust, type TokenVerifier, tokenVerifier } from "./token-verifier.js";
 
 export interface AuthenticatorOptions {
@@ -84,11 +85,21 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return principal;
   }
 
+  /** By verified claims, which the verifiers hand out as the same object for the same token. */
+  const revocationIds = new WeakMap<JWTPayload, readonly string[]>();
+
   async function assertNotRevoked(principal: Principal, claims: JWTPayload): Promise<void> {
-    const subjects = [principal.actorUrn, ...(claims.sub ? [claims.sub] : [])];
-    const tokenId = typeof claims.jti === "string" ? claims.jti : undefined;
-    const tenant = principal.tenant;
-    if (await options.revocations.isRevoked({ tenant, subjects, ...(tokenId ? { tokenId } : {}) })) {
+    let ids = revocationIds.get(claims);
+    if (!ids) {
+      const tokenId = typeof claims.jti === "string" ? claims.jti : undefined;
+      ids = revocationIdsOf({
+        tenant: principal.tenant,
+        subjects: [principal.actorUrn, ...(claims.sub ? [claims.sub] : [])],
+        ...(tokenId ? { tokenId } : {}),
+      });
+      revocationIds.set(claims, ids);
+    }
+    if (await options.revocations.isRevoked(ids)) {
       throw new UnauthorizedError("invalid_token", "The access token has been revoked");
     }
     if (
@@ -104,7 +115,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
    * Surfaces `surfaceNamedBy` found for tokens that then verified: a client presents the same token
    * on every call, and the answer depends on the token's bytes alone, so it is not decoded again.
    */
-  const surfacesOfVerifiedTokens = new Map<string, Surface>();
+  const surfacesOfVerifiedTokens = new TokenMemo<Surface>();
 
   /** For `any-token` routes: the surface whose audience the (not yet verified) token names. */
   function surfaceNamedBy(token: string): Surface {
@@ -125,9 +136,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     const remembered = access.kind === "any-token" ? surfacesOfVerifiedTokens.get(token) : undefined;
     const surface = access.kind === "any-token" ? (remembered ?? surfaceNamedBy(token)) : access.kind;
     const claims = await verifiers[surface](token);
-    if (access.kind === "any-token" && remembered === undefined) {
-      remember(surfacesOfVerifiedTokens, token, surface);
-    }
+    if (access.kind === "any-token" && remembered === undefined) surfacesOfVerifiedTokens.set(token, surface);
     const principal = await principalOf(surface, claims);
     await assertNotRevoked(principal, claims);
     if (access.kind === "operator" && principal.surface === "operator") assertRole(principal, access.anyOf);
@@ -139,12 +148,4 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     authenticate: async (ctx, access) => authenticateToken(bearerToken(ctx), access),
     authenticateToken,
   };
-}
-
-/** Tokens an authenticator remembers something of; the oldest is forgotten first. */
-const TOKENS_REMEMBERED = 10_000;
-
-function remember<V>(memory: Map<string, V>, token: string, value: V): void {
-  if (memory.size >= TOKENS_REMEMBERED) memory.delete(memory.keys().next().value!);
-  memory.set(token, value);
 }

@@ -70,18 +70,25 @@ export class EmergencyRevocationList {
     return this.entries.deleteOne({ _id: entryId(target, tenant) });
   }
 
-  /** Whether any of the token's subjects or its id is listed, platform-wide or for the token's tenant. */
-  async isRevoked(token: {
-    tenant?: string;
-    subjects: readonly string[];
-    tokenId?: string;
-  }): Promise<boolean> {
-    // Runs on every authenticated request, so the ids are collected without intermediate arrays.
-    const ids: string[] = [];
-    for (const value of token.subjects) pushEntryIds(ids, { kind: "subject", value }, token.tenant);
-    if (token.tokenId) pushEntryIds(ids, { kind: "token", value: token.tokenId }, token.tenant);
+  /** Whether any of a token's revocation ids (see revocationIdsOf) is listed. */
+  async isRevoked(ids: readonly string[]): Promise<boolean> {
     return (await this.entries.findOne({ _id: { $in: ids } })) !== undefined;
   }
+}
+
+/**
+ * The ids under which a token may be listed: each of its subjects and its id, platform-wide and for
+ * its tenant. They depend on the token alone, so a caller can work them out once per token.
+ */
+export function revocationIdsOf(token: {
+  tenant?: string;
+  subjects: readonly string[];
+  tokenId?: string;
+}): string[] {
+  const ids: string[] = [];
+  for (const value of token.subjects) pushEntryIds(ids, { kind: "subject", value }, token.tenant);
+  if (token.tokenId) pushEntryIds(ids, { kind: "token", value: token.tokenId }, token.tenant);
+  return ids;
 }
 
 function entryId(target: RevocationTarget, tenant?: string): string {

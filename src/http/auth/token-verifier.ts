@@ -11,6 +11,7 @@ import {
 } from "jose";
 import type { Clock } from "../../runtime/clock.js";
 import { CircuitOpenError, UnauthorizedError } from "../errors.js";
+import { TokenMemo } from "./token-memo.js";
 
 /** Where one surface's tokens come from and whom they are for. Give exactly one key source. */
 export interface TokenTrust {
@@ -70,13 +71,12 @@ export function tokenVerifier(trust: TokenTrust, options: VerifierOptions): Toke
     }
   };
   if (trust.jwksUri) return async (token) => deepFreeze(await verifyFully(token));
-  const verified = new Map<string, JWTPayload>();
+  const verified = new TokenMemo<JWTPayload>(VERIFIED_TOKENS_KEPT);
   return async (token) => {
     const known = verified.get(token);
     if (known && withinLifetime(known, options)) return known;
     verified.delete(token);
     const payload = deepFreeze(await verifyFully(token));
-    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
     verified.set(token, payload);
     return payload;
   };

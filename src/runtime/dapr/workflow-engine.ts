@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   DaprWorkflowClient,
   type WorkflowState as DaprWorkflowState,
@@ -12,6 +11,7 @@ import type {
   WorkflowRuntimeStatus,
   WorkflowState,
 } from "../workflow-engine.js";
+import { randomUuid } from "../../domain/uuid.js";
 
 export interface DaprWorkflowEngineOptions {
   registry: WorkflowRegistry;
@@ -60,7 +60,7 @@ export class DaprWorkflowEngine implements WorkflowEngine {
 
   /** The sidecar refuses an instance id already in use, so an existing id is answered here, before and after trying. */
   async schedule(name: string, input?: unknown, options?: ScheduleOptions): Promise<string> {
-    const instanceId = options?.instanceId ?? randomUUID();
+    const instanceId = options?.instanceId ?? randomUuid();
     if (options?.instanceId && (await this.client.getWorkflowState(instanceId, false))) return instanceId;
     try {
       return await this.client.scheduleNewWorkflow(name, input, instanceId);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { StateStore } from "../state-store.js";
 import type { ScheduleOptions, WorkflowEngine, WorkflowRegistry, WorkflowState } from "../workflow-engine.js";
@@ -6,6 +5,7 @@ import { WorkflowBackend } from "./workflow/backend.js";
 import { InProcessWorkflowWorker } from "./workflow/in-process-worker.js";
 import { isFinished } from "./workflow/stored-instance.js";
 import { toWorkflowState } from "./workflow/workflow-state.js";
+import { randomUuid } from "../../domain/uuid.js";
 
 export interface EmbeddedWorkflowEngineOptions {
   registry: WorkflowRegistry;
@@ -45,7 +45,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   }
 
   async schedule(name: string, input?: unknown, options?: ScheduleOptions): Promise<string> {
-    const instanceId = options?.instanceId ?? randomUUID();
+    const instanceId = options?.instanceId ?? randomUuid();
     await this.backend.createInstance({ name, instanceId, input: encode(input) });
     return instanceId;
   }

@@ -187,7 +187,12 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
       if (lookup.covers && unkeyed.length === 0) return { candidates: inNaturalOrder(keyed), rest: {} };
       return { candidates: inNaturalOrder([...keyed, ...unkeyed]), rest: filter };
     }
-    const { _id: _named, ...rest } = filter;
+    // A rest pattern copies member by member, slowly; most such filters name nothing but `_id`.
+    let rest: Filter = {};
+    if (Object.keys(filter).length > 1) {
+      const { _id: _named, ...others } = filter;
+      rest = others;
+    }
     const found: Stored<T>[] = [];
     for (const id of ids) {
       const stored = this.docs.get(id);

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { HistoryEvent } from "./durable-task.js";
 import { decodeEvent, encodeEvent, executionStarted } from "./history-events.js";
 import type { ParentLink, StoredInstance } from "./stored-instance.js";
+import { randomUuid } from "../../../domain/uuid.js";
 
 export interface CreateInstanceRequest {
   name: string;
@@ -24,7 +24,7 @@ export class InstanceView {
     const record: StoredInstance = {
       instanceId: request.instanceId,
       name: request.name,
-      executionId: randomUUID(),
+      executionId: randomUuid(),
       status: "PENDING",
       createdAt: now,
       lastUpdatedAt: now,

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { WorkflowRuntimeStatus } from "../../workflow-engine.js";
 import { failureDetails, type HistoryEvent, type OrchestratorResult, pb } from "./durable-task.js";
 import {
@@ -15,6 +14,7 @@ import {
 import { InstanceView } from "./instance-view.js";
 import type { ParentLink, StoredInstance } from "./stored-instance.js";
 import type { ActivityWorkItem, CommittedStep, OrchestrationWorkItem, WorkItem } from "./work-items.js";
+import { randomUuid } from "../../../domain/uuid.js";
 
 /** Another instance written in the same transaction as the step (a child created, a parent told its child ended). */
 export interface ForeignWrite {
@@ -249,7 +249,7 @@ export class StepPlanner {
     const carryover = action.getCarryovereventsList();
     const next: StoredInstance = {
       ...withCustomStatus(record, customStatus),
-      executionId: randomUUID(),
+      executionId: randomUuid(),
       status: "RUNNING",
       lastUpdatedAt: this.now,
       turn: record.turn + 1,
