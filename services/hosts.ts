@@ -27,7 +27,11 @@ export interface HostParts {
 export function operatorHost(parts: HostParts): Koa {
   const app = new Koa({ proxy: true });
   if (parts.sidecar) app.use(parts.sidecar);
-  if (parts.identity) app.use(mount("/auth", parts.identity));
+  if (parts.identity) {
+    const identity = mount("/auth", parts.identity);
+    // koa-mount would enter an async function on every request to find most are not for it.
+    app.use((ctx, next) => (isUnder(ctx.path, "/auth") ? identity(ctx, next) : next()));
+  }
   app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
   const servers = {
     operator: parts.publicBaseUrl,
@@ -41,6 +45,11 @@ export function operatorHost(parts: HostParts): Koa {
   });
   app.use(serveRoutes([...parts.routes.filter((r) => r.surface !== "passenger"), ...published], parts.deps));
   return app;
+}
+
+/** koa-mount's own test: the prefix itself or a path below it. */
+function isUnder(path: string, prefix: string): boolean {
+  return path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/");
 }
 
 /** The passenger host: its own port and per-tenant host names. */

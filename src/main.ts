@@ -26,6 +26,8 @@ import { parseTenantHosts, tenantOfHost } from "../services/passenger-api/tenant
 import { operatorTokenAuthentication } from "../services/realtime/operator-token-authentication.js";
 import { type RealtimeChannel, attachRealtime } from "../services/realtime/realtime-channel.js";
 import { AuditLog } from "./app/audit-log.js";
+import { DocumentAuditTrail } from "./app/document-audit-trail.js";
+import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, loadConfig } from "./config.js";
 import { createDemoDirectory } from "./demo/demo-directory.js";
 import { topicFor } from "./domain/domain-event.js";
@@ -58,6 +60,8 @@ import { WorkflowRegistry } from "./runtime/workflow-engine.js";
 export interface Platform {
   config: Config;
   runtime: Runtime;
+  /** The audit trail every module writes to (for operations tooling and tests). */
+  audit: AuditLog;
   urls: { operator?: string; passenger?: string; auth?: string };
   close(): Promise<void>;
 }
@@ -175,7 +179,10 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const audiences = defaultAudiences(config.publicBaseUrl, config.passengerBaseUrl);
   const revokedGrants = new CounterStoreRevokedGrants(runtime.counters);
   const revocations = new EmergencyRevocationList(runtime.documents, clock);
-  const audit = new AuditLog(runtime.documents, clock);
+  const audit = new AuditLog(
+    config.documentStore === "memory" ? new MemoryAuditTrail() : new DocumentAuditTrail(runtime.documents),
+    clock,
+  );
 
   const identity =
     config.oidcIssuer || !runs.has("identity")
@@ -291,6 +298,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   return {
     config,
     runtime,
+    audit,
     urls,
     close: () => {
       closing ??= (async () => {

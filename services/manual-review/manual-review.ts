@@ -52,7 +52,7 @@ function build(context: ModuleContext): ManualReview {
       directory: context.directory,
     }),
     intake: new ReviewIntake(actors, index, cases.changes, agent),
-    followUp: new ReviewItemFollowUp(actors, index, context.audit, documents, caseReturn),
+    followUp: new ReviewItemFollowUp(actors, index, context.audit, caseReturn),
     overrides,
     agent,
   };

@@ -1,6 +1,8 @@
 import { payloadHash } from "../domain/canonical-json.js";
 import type { Clock } from "../runtime/clock.js";
-import type { DocumentCollection, DocumentStore, Filter, Page } from "../runtime/document-store.js";
+import type { Filter, Page } from "../runtime/document-store.js";
+import { copyOf } from "../runtime/plain-copy.js";
+import type { AuditTrail } from "./audit-trail.js";
 import { randomUuid } from "../domain/uuid.js";
 
 /**
@@ -36,8 +38,6 @@ export type NewAuditEntry = Omit<AuditEntry, "_id" | "urn" | "at" | "entityKind"
   payloadHash?: string;
 };
 
-export const AUDIT_COLLECTION = "audit";
-
 /** The `<time>-<sequence>-` an entry's id starts with, before its UUID. */
 const ID_STAMP_LENGTH = 15 + 1 + 10 + 1;
 
@@ -58,34 +58,26 @@ export interface AuditQuery {
 }
 
 export class AuditLog {
-  private readonly entries: DocumentCollection<AuditEntry>;
-  private readonly indexed: Promise<void>;
   private sequence = 0;
-  /** Set once the indexes exist, so appends stop waiting on a settled promise. */
-  private ready = false;
+  /**
+   * The time of the latest entry in its two written forms: a busy trail appends many entries in
+   * the same millisecond, and formatting a date costs more than the rest of the entry.
+   */
+  private stamp = { ms: Number.NaN, padded: "", iso: "" };
 
   constructor(
-    documents: DocumentStore,
+    private readonly trail: AuditTrail,
     private readonly clock: Clock,
-  ) {
-    this.entries = documents.collection<AuditEntry>(AUDIT_COLLECTION);
-    this.indexed = Promise.all([
-      this.entries.ensureIndex({ keys: { tenant: 1, caseUrn: 1, at: 1 } }),
-      this.entries.ensureIndex({ keys: { tenant: 1, entityUrn: 1, at: 1 } }),
-      this.entries.ensureIndex({ keys: { tenant: 1, entityKind: 1, action: 1, at: 1 } }),
-    ]).then(() => {
-      this.ready = true;
-    });
-  }
+  ) {}
 
-  async append(entry: NewAuditEntry): Promise<AuditEntry> {
-    if (!this.ready) await this.indexed;
+  async append(entry: NewAuditEntry): Promise<void> {
     // Time first, then a per-process sequence: entries of the same millisecond keep their order.
     const now = this.clock.now();
+    if (this.stamp.ms !== now) {
+      this.stamp = { ms: now, padded: now.toString().padStart(15, "0"), iso: new Date(now).toISOString() };
+    }
     // One flat string for the id; the URN shares its UUID characters (a slice, not a copy).
-    const id = randomUuid(
-      `${now.toString().padStart(15, "0")}-${(this.sequence++).toString().padStart(10, "0")}-`,
-    );
+    const id = randomUuid(`${this.stamp.padded}-${(this.sequence++).toString().padStart(10, "0")}-`);
     const uuid = id.slice(ID_STAMP_LENGTH);
     // Built member by member rather than by spreading `entry`: V8 copies a spread (or a rest
     // pattern) property by property, several microseconds on a path every partner read takes.
@@ -101,28 +93,23 @@ export class AuditLog {
       correlationUrn: entry.correlationUrn,
       payloadHash:
         entry.payloadHash ?? (entry.payload === undefined ? null : payloadHash(entry.payload)),
-      at: new Date(now).toISOString(),
+      at: this.stamp.iso,
     };
+    // The trail owns what it is given; the snapshots are the caller's, who may change them later.
     if (entry.reason !== undefined) stored.reason = entry.reason;
-    if (entry.before !== undefined) stored.before = entry.before;
-    if (entry.after !== undefined) stored.after = entry.after;
-    if (entry.outcome !== undefined) stored.outcome = entry.outcome;
-    await this.entries.insert(stored);
-    return stored;
+    if (entry.before !== undefined) stored.before = copyOf(entry.before);
+    if (entry.after !== undefined) stored.after = copyOf(entry.after);
+    if (entry.outcome !== undefined) stored.outcome = { status: entry.outcome.status };
+    await this.trail.append(stored);
   }
 
   /** Oldest first, so a trail reads as it happened. */
   async query(query: AuditQuery): Promise<Page<AuditEntry>> {
-    await this.indexed;
-    const filter: Filter = { tenant: query.tenant };
-    if (query.caseUrn) filter.$or = [{ caseUrn: query.caseUrn }, { entityUrn: query.caseUrn }];
-    if (query.entityUrn) filter.entityUrn = query.entityUrn;
-    if (query.entityKind) filter.entityKind = query.entityKind;
-    if (query.action) filter.action = query.action;
-    return this.entries.find(filter, {
-      sort: { at: 1 },
-      limit: query.limit,
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
+    return this.trail.query(query);
+  }
+
+  /** Whether the tenant's trail holds an entry matching `filter` (a document-store filter). */
+  async has(filter: Filter & { tenant: string }): Promise<boolean> {
+    return (await this.trail.findOne(filter)) !== undefined;
   }
 }

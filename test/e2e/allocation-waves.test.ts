@@ -3,6 +3,7 @@ import { DemandActor } from "../../actors/DemandActor.js";
 import { DEMO_SEED_ACTOR, seedDemoPolicies } from "../../services/hotels/demo-policies.js";
 import { hotelsOf } from "../../services/hotels/hotels.js";
 import { AuditLog } from "../../src/app/audit-log.js";
+import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
@@ -54,7 +55,7 @@ describe("demo policies seeded at start", () => {
     const again = await seedDemoPolicies(
       createDemoDirectory(runtime.clock),
       index,
-      new PolicyAdministration(runtime.actors, index, new AuditLog(runtime.documents, runtime.clock)),
+      new PolicyAdministration(runtime.actors, index, new AuditLog(new DocumentAuditTrail(runtime.documents), runtime.clock)),
       "urn:trace:0123456789abcdef0123456789abcdef",
     );
     expect(again).toEqual([]);

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUDIT_COLLECTION, type AuditEntry } from "../../src/app/audit-log.js";
+import type { AuditEntry } from "../../src/app/audit-log.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import { caseUrnFor } from "../../src/domain/case.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
@@ -435,9 +435,8 @@ describe("end to end: pushed disruption to reservations, vouchers and a review i
     expect(reservation.rooms).toBe(scenario.rooms);
     expect(await voucherPage(reservation.urn)).toContain(reservation.hotel.name);
 
-    const trail = await t.platform.runtime.documents
-      .collection<AuditEntry>(AUDIT_COLLECTION)
-      .findAll({ entityUrn: itemUrn }, { sort: { at: 1 } });
+    const trail: AuditEntry[] = (await t.platform.audit.query({ tenant: ZX, entityUrn: itemUrn, limit: 500 }))
+      .items;
     expect(trail.map((e) => e.action)).toEqual(
       expect.arrayContaining(["review-item.claimed", "review-item.rebook-requested", "review-item.resolved"]),
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaseActor } from "../../actors/CaseActor.js";
-import { AUDIT_COLLECTION, type AuditEntry } from "../../src/app/audit-log.js";
+import type { AuditEntry } from "../../src/app/audit-log.js";
 import { POLICY_OVERRIDES_COLLECTION } from "../../src/app/manual-review/policy-overrides.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
@@ -136,10 +136,8 @@ async function requestItem(
 const entry = (urn: string) =>
   t.platform.runtime.documents.collection<ReviewQueueEntry>("review-items").get(urn);
 
-const auditOf = (urn: string) =>
-  t.platform.runtime.documents
-    .collection<AuditEntry>(AUDIT_COLLECTION)
-    .findAll({ entityUrn: urn }, { sort: { at: 1 } });
+const auditOf = async (urn: string, tenant = ZX): Promise<AuditEntry[]> =>
+  (await t.platform.audit.query({ tenant, entityUrn: urn, limit: 500 })).items;
 
 /** The item the case itself raised for a category (MIXED_TIER_GROUP, POLICY_VIOLATION...). */
 async function raisedItem(caseUrn: string, category: string): Promise<ReviewQueueEntry> {
@@ -587,9 +585,9 @@ describe("resolve (both forms)", () => {
     expect(resolved.state).toBe("RESOLVED");
     const detail = await json(await call("GET", `/v1/cases/${enc(open.caseUrn)}`, "supervisor@zx.demo"), 200);
     expect(detail.status).toBe("OPEN");
-    const trail = await t.platform.runtime.documents
-      .collection<AuditEntry>(AUDIT_COLLECTION)
-      .findAll({ caseUrn: open.caseUrn, action: "case.returned-to-flow" });
+    const trail = (
+      await t.platform.audit.query({ tenant: ZX, caseUrn: open.caseUrn, action: "case.returned-to-flow", limit: 500 })
+    ).items.filter((e) => e.caseUrn === open.caseUrn);
     expect(trail).toEqual([
       expect.objectContaining({
         actorUrn: "urn:user:zx-operator-jfk",

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { AUDIT_COLLECTION, type AuditEntry } from "../../src/app/audit-log.js";
+import type { AuditEntry } from "../../src/app/audit-log.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
@@ -71,10 +71,9 @@ async function requestItem(caseUrn: string, category: string): Promise<string> {
 const item = (urn: string) =>
   t.platform.runtime.documents.collection<ReviewQueueEntry>("review-items").get(urn);
 const pagesOf = (urn: string) => pages.filter((e) => (e.data as { urn: string }).urn === urn);
-const breachAudit = (urn: string) =>
-  t.platform.runtime.documents
-    .collection<AuditEntry>(AUDIT_COLLECTION)
-    .findAll({ entityUrn: urn, action: "review-item.sla-breached" }, { sort: { at: 1 } });
+const breachAudit = async (urn: string): Promise<AuditEntry[]> =>
+  (await t.platform.audit.query({ tenant: ZX, entityUrn: urn, action: "review-item.sla-breached", limit: 500 }))
+    .items;
 
 it("an SLA breach raises the priority one level, pages the tenant's alerting channel and is audited, until resolved", async () => {
   const caseUrn = await openCase();

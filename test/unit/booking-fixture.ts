@@ -19,6 +19,7 @@ import {
   createVendorSimulators,
 } from "../../services/vendor-sim/simulators.js";
 import { AuditLog } from "../../src/app/audit-log.js";
+import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { BOOKING_EVENTS } from "../../src/app/booking/booking-events.js";
 import {
   type WaveAllocation,
@@ -154,7 +155,7 @@ export async function startBookingHarness(
   const actors = new EmbeddedActorRuntime({ store: state, bus, clock });
   for (const actor of [CaseActor, DemandActor, BookingActor, ReconciliationActor]) actors.register(actor);
   const documents = new MemoryDocumentStore();
-  const audit = new AuditLog(documents, clock);
+  const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
   const logger = pino({ level: "silent" });
 
   const simulators = createVendorSimulators({ seed: "booking-tests", clock });

@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { CaseActor } from "../../actors/CaseActor.js";
 import { AuditLog } from "../../src/app/audit-log.js";
+import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { loadConfig } from "../../src/config.js";
@@ -72,7 +73,7 @@ async function platform() {
     config: loadConfig({}),
     runtime,
     logger: pino({ level: "silent" }),
-    audit: new AuditLog(documents, clock),
+    audit: new AuditLog(new DocumentAuditTrail(documents), clock),
     directory: createDemoDirectory(clock),
     passengers,
   };

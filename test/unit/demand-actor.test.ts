@@ -3,6 +3,7 @@ import { CaseActor } from "../../actors/CaseActor.js";
 import { DemandActor, type DemandPolicy } from "../../actors/DemandActor.js";
 import { PolicyContextActor } from "../../actors/PolicyContextActor.js";
 import { AuditLog } from "../../src/app/audit-log.js";
+import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { DemandAdministration } from "../../src/app/demand/demand-administration.js";
 import { DEMANDS_COLLECTION, DemandIndex } from "../../src/app/demand/demand-index.js";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
@@ -54,7 +55,7 @@ async function setup() {
   });
   await actors.start();
   const documents = new MemoryDocumentStore();
-  const audit = new AuditLog(documents, clock);
+  const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
   const policyIndex = new PolicyIndex(documents);
   const demandIndex = new DemandIndex(documents);
   const demand = new DemandAdministration(actors, policyIndex, demandIndex, audit);
@@ -403,7 +404,7 @@ describe("demand under the case's policy", () => {
       tenant: ZX,
       airport: "JFK",
     });
-    const audit = new AuditLog(s.documents, s.clock);
+    const audit = new AuditLog(new DocumentAuditTrail(s.documents), s.clock);
     const trail = (await audit.query({ tenant: ZX, entityUrn: queued.urn, limit: 10 })).items;
     expect(trail.map((e) => e.action)).toEqual(["demand.request", "demand.approve"]);
     expect(trail[1]).toMatchObject({

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { AUDIT_COLLECTION, type AuditEntry, AuditLog } from "../../src/app/audit-log.js";
+import { AuditLog } from "../../src/app/audit-log.js";
+import { MemoryAuditTrail } from "../../src/app/memory-audit-trail.js";
 import { payloadHash } from "../../src/domain/canonical-json.js";
 import { auditRecorder } from "../../src/http/audit-recorder.js";
 import type { AuditedRequest } from "../../src/http/mount.js";
 import { ManualClock } from "../../src/runtime/clock.js";
-import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 
 const principal = { surface: "partner", actorUrn: "urn:partner:p1", tenant: "urn:airline:ZX" };
 
@@ -19,14 +19,14 @@ function read(route: object, path: string, search: string, query: Record<string,
 
 describe("auditRecorder", () => {
   it("hashes each read's method, path and validated query, the same read alike every time", async () => {
-    const store = new MemoryDocumentStore();
-    const record = auditRecorder(new AuditLog(store, new ManualClock(0)));
+    const log = new AuditLog(new MemoryAuditTrail(), new ManualClock(0));
+    const record = auditRecorder(log);
     const route = { path: "/things" };
     await record(read(route, "/things", "?limit=5", { limit: 5 }));
     await record(read(route, "/things", "?limit=5", { limit: 5 }));
     await record(read(route, "/things", "?limit=6", { limit: 6 }));
     await record(read({ path: "/other", operationId: "listOther" }, "/other", "?limit=5", { limit: 5 }));
-    const entries = await store.collection<AuditEntry>(AUDIT_COLLECTION).findAll({}, { sort: { _id: 1 } });
+    const { items: entries } = await log.query({ tenant: principal.tenant, limit: 10 });
     const expected = (path: string, limit: number) =>
       payloadHash({ method: "GET", path, query: { limit }, body: undefined });
     expect(entries.map((e) => e.payloadHash)).toEqual([

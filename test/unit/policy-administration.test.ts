@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PolicyContextActor } from "../../actors/PolicyContextActor.js";
 import { AuditLog } from "../../src/app/audit-log.js";
+import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import {
   POLICIES_COLLECTION,
@@ -41,7 +42,7 @@ async function setup() {
   actors.register(PolicyContextActor);
   await actors.start();
   const documents = new MemoryDocumentStore();
-  const audit = new AuditLog(documents, clock);
+  const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
   const index = new PolicyIndex(documents);
   const policies = new PolicyAdministration(actors, index, audit);
   const request = (who: OperatorPrincipal, reason?: string) => ({

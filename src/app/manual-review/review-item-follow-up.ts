@@ -1,8 +1,7 @@
 import { MANUAL_REVIEW_SYSTEM, ReviewItemActor } from "../../../actors/ReviewItemActor.js";
 import type { DomainEvent } from "../../domain/domain-event.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { DocumentStore } from "../../runtime/document-store.js";
-import { AUDIT_COLLECTION, type AuditEntry, type AuditLog, type NewAuditEntry } from "../audit-log.js";
+import type { AuditLog, NewAuditEntry } from "../audit-log.js";
 import type { CaseReturn } from "./case-return.js";
 import { reviewItemRefOf } from "./review-item-addresses.js";
 import type { ReviewQueueIndex } from "./review-queue-index.js";
@@ -37,7 +36,6 @@ export class ReviewItemFollowUp {
     private readonly actors: ActorRuntime,
     private readonly index: ReviewQueueIndex,
     private readonly audit: AuditLog,
-    private readonly documents: DocumentStore,
     private readonly caseReturn: CaseReturn,
   ) {}
 
@@ -116,9 +114,7 @@ export class ReviewItemFollowUp {
 
   /** Appends the entry unless an entry of the same entity and action matching `key` exists. */
   private async appendOnce(key: Record<string, unknown>, entry: NewAuditEntry): Promise<void> {
-    const existing = await this.documents
-      .collection<AuditEntry>(AUDIT_COLLECTION)
-      .findOne({ tenant: entry.tenant, entityUrn: entry.entityUrn, action: entry.action, ...key });
-    if (!existing) await this.audit.append(entry);
+    const filter = { tenant: entry.tenant, entityUrn: entry.entityUrn, action: entry.action, ...key };
+    if (!(await this.audit.has(filter))) await this.audit.append(entry);
   }
 }
