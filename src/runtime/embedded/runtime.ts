@@ -43,15 +43,14 @@ export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime 
       await workflows.start();
     },
     async close() {
-      await actors.drain();
-      await workflows.close();
-      // Deliveries still retrying after the grace period stay in the outbox for the next start; a
-      // handler that never returns must not hold the shutdown either.
-      const withinGrace = (work: Promise<unknown>) =>
-        Promise.race([
-          work,
-          new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref()),
-        ]);
+      // One grace period for the whole shutdown, not one per step: running turns finish, workflow
+      // steps end and outboxes flush within it. What is left then (deliveries still retrying, a step
+      // waiting on a vendor, turns queued behind it) stays in the state store for the next start,
+      // and a handler that never returns does not hold the process.
+      const graceOver = new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs).unref());
+      const withinGrace = (work: Promise<unknown>) => Promise.race([work, graceOver]);
+      await withinGrace(actors.drain());
+      await withinGrace(workflows.close());
       await withinGrace(actors.close());
       await withinGrace(bus.close());
       await withinGrace(actors.close());
