@@ -2,6 +2,7 @@ import { SubCaseActor } from "../../actors/SubCaseActor.js";
 import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { CONSOLE_CLIENT_ID } from "../../src/identity/identity-provider.js";
 import type { ServiceModule } from "../module.js";
+import { channelRoute } from "../realtime/channel-route.js";
 import { realtimeSubscriptions } from "../realtime/fan-out-subscriptions.js";
 import { logoutRoute } from "../realtime/logout-route.js";
 import { OperatorLogout } from "../realtime/operator-logout.js";
@@ -27,7 +28,7 @@ export const subCasesModule: ServiceModule = {
   routes: ({ config, runtime }) => {
     const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
     const revocation = new RefreshTokenRevocation(authUrl, CONSOLE_CLIENT_ID);
-    return [...subCaseRoutes(runtime), logoutRoute(new OperatorLogout(runtime, revocation))];
+    return [...subCaseRoutes(runtime), logoutRoute(new OperatorLogout(runtime, revocation)), channelRoute()];
   },
   start: async ({ runtime }) => {
     await new SubCaseIndex(runtime.documents).ensureIndexes();

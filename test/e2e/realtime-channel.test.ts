@@ -37,6 +37,23 @@ const closeCase = (caseId: string, reason: string) =>
     role: "OPS_SUPERVISOR",
   });
 
+describe("GET /ws/cases over plain HTTP", () => {
+  it("answers 426 with Upgrade: websocket, and the operator OpenAPI document describes the channel", async () => {
+    const response = await fetch(`${f.t.base}/ws/cases`);
+    expect(response.status).toBe(426);
+    expect(response.headers.get("upgrade")).toBe("websocket");
+    expect(response.headers.get("content-type")).toContain("application/problem+json");
+    expect(await response.json()).toMatchObject({ status: 426, type: expect.stringMatching(/upgrade-required$/) });
+
+    const document = (await (await fetch(`${f.t.base}/openapi/operator/v1.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; description: string }>>;
+    };
+    const channel = document.paths["/ws/cases"]?.get;
+    expect(Object.keys(channel?.responses ?? {})).toEqual(expect.arrayContaining(["101", "426"]));
+    expect(channel?.description).toContain("4401");
+  });
+});
+
 describe("authentication", () => {
   it("closes with 4401 on an invalid token in the auth message", async () => {
     const client = await f.connect();
