@@ -1,4 +1,4 @@
-import { type Doc, type DocumentCollection, DuplicateKeyError } from "../runtime/document-store.js";
+import type { Doc, DocumentCollection } from "../runtime/document-store.js";
 
 /** A query-index document copied from an actor's state, stamped with the actor's revision. */
 export interface RevisionedDoc extends Doc {
@@ -41,13 +41,8 @@ async function insertOrUpdate<T extends RevisionedDoc>(
   collection: DocumentCollection<T>,
   doc: T,
 ): Promise<void> {
-  try {
-    await collection.insert(doc);
-  } catch (error) {
-    // Another writer inserted it in between.
-    if (!(error instanceof DuplicateKeyError)) throw error;
-    await update(collection, doc);
-  }
+  // Another writer may have inserted it in between.
+  if (!(await collection.insertIfAbsent(doc))) await update(collection, doc);
 }
 
 async function update<T extends RevisionedDoc>(collection: DocumentCollection<T>, doc: T): Promise<void> {

@@ -32,6 +32,12 @@ export interface IndexSpec {
 export interface DocumentCollection<T extends Doc> {
   /** Inserts a new document; throws DuplicateKeyError when `_id` or a unique index collides. */
   insert(doc: T): Promise<void>;
+  /**
+   * Inserts unless a document with the same `_id` exists; true when it inserted. For writers that
+   * race to create the same document, where losing is normal and not worth an exception. A unique
+   * index other than `_id` still throws DuplicateKeyError.
+   */
+  insertIfAbsent(doc: T): Promise<boolean>;
   /** Inserts or replaces the document with the same `_id`. */
   put(doc: T): Promise<void>;
   get(id: string): Promise<T | undefined>;

@@ -153,6 +153,17 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect(await cases.get("missing")).toBeUndefined();
     });
 
+    it("inserts if absent: true when it inserted, false (and the first document kept) when the _id exists", async () => {
+      expect(await cases.insertIfAbsent(caseDoc("c1", { airport: "MUC" }))).toBe(true);
+      expect(await cases.insertIfAbsent(caseDoc("c1", { airport: "BER" }))).toBe(false);
+      expect(await cases.get("c1")).toEqual(caseDoc("c1", { airport: "MUC" }));
+      const racing = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => cases.insertIfAbsent(caseDoc("c2", { airport: `A${i}` }))),
+      );
+      expect(racing.filter(Boolean)).toHaveLength(1);
+      expect(await cases.count({ _id: "c2" })).toBe(1);
+    });
+
     it("keeps its own copy of documents, both written and read", async () => {
       const written = caseDoc("c1", { tags: ["vip"] });
       await cases.insert(written);
@@ -196,12 +207,16 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       await expect(cases.insert(caseDoc("c3", { email: "ann@example.com" }))).rejects.toThrow(
         DuplicateKeyError,
       );
+      await expect(cases.insertIfAbsent(caseDoc("c4", { email: "ann@example.com" }))).rejects.toThrow(
+        DuplicateKeyError,
+      );
       await expect(cases.put(caseDoc("c2", { email: "ann@example.com" }))).rejects.toThrow(DuplicateKeyError);
       await expect(cases.updateOne({ _id: "c2" }, { $set: { email: "ann@example.com" } })).rejects.toThrow(
         DuplicateKeyError,
       );
       expect((await cases.get("c2"))?.email).toBe("bob@example.com");
       expect(await cases.get("c3")).toBeUndefined();
+      expect(await cases.get("c4")).toBeUndefined();
 
       await cases.put(caseDoc("c1", { email: "ann@example.com", status: "CLOSED" }));
       await cases.deleteOne({ _id: "c1" });

@@ -2,7 +2,7 @@ import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { passengerCount } from "../../domain/case.js";
 import type { CaseRevocations } from "../../passenger-identity/case-revocations.js";
 import type { PassengerLogin } from "../../passenger-identity/document-passenger-directory.js";
-import { type DocumentStore, DuplicateKeyError } from "../../runtime/document-store.js";
+import type { DocumentStore } from "../../runtime/document-store.js";
 import { writeRevisioned } from "../revisioned-index.js";
 import {
   type CaseIndexEntry,
@@ -124,29 +124,25 @@ export class CaseProjection {
     await Promise.all(
       reviewItems
         .filter((item) => !queued.has(item.urn))
-        .map(async (item) => {
-          try {
-            await items.insert({
-              _id: item.urn,
-              urn: item.urn,
-              caseUrn: record.urn,
-              tenant: record.tenant,
-              airport: record.flight.origin,
-              category: item.category,
-              priority: item.priority,
-              attemptedHotels: [],
-              affectedGroups: item.affectedGroups,
-              recommendations: [],
-              state: "OPEN",
-              assignedTo: null,
-              reason: item.reason,
-              createdAt: item.raisedAt,
-            });
-          } catch (error) {
-            // Already there, and perhaps already claimed or resolved: the queue owns it now.
-            if (!(error instanceof DuplicateKeyError)) throw error;
-          }
-        }),
+        .map((item) =>
+          // Already there, and perhaps already claimed or resolved: the queue owns it now.
+          items.insertIfAbsent({
+            _id: item.urn,
+            urn: item.urn,
+            caseUrn: record.urn,
+            tenant: record.tenant,
+            airport: record.flight.origin,
+            category: item.category,
+            priority: item.priority,
+            attemptedHotels: [],
+            affectedGroups: item.affectedGroups,
+            recommendations: [],
+            state: "OPEN",
+            assignedTo: null,
+            reason: item.reason,
+            createdAt: item.raisedAt,
+          }),
+        ),
     );
   }
 

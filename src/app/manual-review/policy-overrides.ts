@@ -4,7 +4,6 @@ import {
   type Doc,
   type DocumentCollection,
   type DocumentStore,
-  DuplicateKeyError,
 } from "../../runtime/document-store.js";
 
 /** Collection of per-case policy relaxations (field-manual `relax`, spec 4.2). */
@@ -74,19 +73,17 @@ export class PolicyOverrides {
     const fieldUpdates = Object.fromEntries(
       Object.entries(fields).map(([name, value]) => [`fields.${name}`, value]),
     );
-    try {
-      await this.documents.insert({
-        _id: caseUrn,
-        tenant,
-        caseUrn,
-        fields,
-        by,
-        reason,
-        at,
-        history: [entry],
-      });
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
+    const created = await this.documents.insertIfAbsent({
+      _id: caseUrn,
+      tenant,
+      caseUrn,
+      fields,
+      by,
+      reason,
+      at,
+      history: [entry],
+    });
+    if (!created) {
       await this.documents.updateOne(
         { _id: caseUrn, tenant },
         { $set: { ...fieldUpdates, by, reason, at }, $push: { history: entry } },

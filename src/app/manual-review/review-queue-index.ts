@@ -3,7 +3,6 @@ import { priorityRank, type ReviewItem, type ReviewItemState } from "../../domai
 import {
   type DocumentCollection,
   type DocumentStore,
-  DuplicateKeyError,
   type FindOptions,
   type Page,
 } from "../../runtime/document-store.js";
@@ -56,15 +55,8 @@ export class ReviewQueueIndex {
     };
     const stored = await this.documents.get(entry._id);
     if (stored && stored.revision !== undefined && stored.revision >= entry.revision) return;
-    if (!stored) {
-      try {
-        await this.documents.insert(entry);
-        return;
-      } catch (error) {
-        // Inserted by another writer in between.
-        if (!(error instanceof DuplicateKeyError)) throw error;
-      }
-    }
+    // Unless another writer inserted it in between.
+    if (!stored && (await this.documents.insertIfAbsent(entry))) return;
     const { _id, ...fields } = entry;
     await this.documents.updateOne(
       { _id, $or: [{ revision: { $exists: false } }, { revision: { $lt: entry.revision } }] },

@@ -61,6 +61,12 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     this.write(copyOf(doc), undefined);
   }
 
+  async insertIfAbsent(doc: T): Promise<boolean> {
+    if (this.docs.has(doc._id)) return false;
+    this.write(copyOf(doc), undefined);
+    return true;
+  }
+
   async put(doc: T): Promise<void> {
     this.write(copyOf(doc), this.docs.get(doc._id));
   }

@@ -58,6 +58,20 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     await this.translatingDuplicates(() => this.collection.insertOne(doc));
   }
 
+  async insertIfAbsent(doc: T): Promise<boolean> {
+    const { _id, ...fields } = doc;
+    try {
+      const result = await this.translatingDuplicates(() =>
+        this.collection.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }),
+      );
+      return result.upsertedCount === 1;
+    } catch (error) {
+      // Two upserts of one new _id can race to insert it; the one that lost finds it there.
+      if (error instanceof DuplicateKeyError && error.key === _id) return false;
+      throw error;
+    }
+  }
+
   async put(doc: T): Promise<void> {
     await this.translatingDuplicates(() =>
       this.collection.replaceOne({ _id: doc._id }, doc, { upsert: true }),
