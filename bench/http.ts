@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { freePort } from "../test/support/platform.js";
+import { serviceNodeFlags } from "./service-node-flags.js";
 import { percentile, printTable, round } from "./stats.js";
 
 const CONNECTIONS = 32;
@@ -21,7 +22,7 @@ const SLICES = 6;
 function startServer(mode: "bare" | "platform", port: number, passengerPort: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "bench/http-server.ts", mode, String(port), String(passengerPort)],
+    [...serviceNodeFlags(), "--import", "tsx", "bench/http-server.ts", mode, String(port), String(passengerPort)],
     { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   return new Promise((resolve, reject) => {

@@ -23,13 +23,16 @@ import type { DocumentCollection } from "../src/runtime/document-store.js";
 import { EmbeddedActorRuntime } from "../src/runtime/embedded/actor-runtime.js";
 import { REALTIME_PATH } from "../services/realtime/protocol.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
+import { serviceNodeFlags } from "./service-node-flags.js";
 import { percentile, printTable, round } from "./stats.js";
 
-// The heap is only comparable after a full collection: without --expose-gc, run again with it.
+// The heap is only comparable after a full collection: without --expose-gc, run again with it (and
+// with the flags the service runs with).
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc && !process.execArgv.includes("--expose-gc")) {
   const script = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", script], {
+  const flags = ["--expose-gc", ...serviceNodeFlags(), "--import", "tsx", script];
+  const child = spawnSync(process.execPath, flags, {
     stdio: "inherit",
     cwd: dirname(dirname(script)),
   });

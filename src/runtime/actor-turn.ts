@@ -20,6 +20,7 @@ export class ActorTurn implements ActorContext {
   readonly reminders: ActorReminders;
   readonly stagedState = new Map<string, unknown>();
   readonly outbox: DomainEvent[] = [];
+  private occurredAt: string | undefined;
   readonly reminderChanges: ReminderChange[] = [];
 
   constructor(
@@ -58,11 +59,19 @@ export class ActorTurn implements ActorContext {
   }
 
   emit(event: NewDomainEvent): void {
-    this.outbox.push({
-      ...event,
+    // The turn's events happen together, at its first emit; a date is formatted once per turn.
+    this.occurredAt ??= new Date(this.clock.now()).toISOString();
+    // Member by member: on Node 20 a spread followed by more members takes a slow path.
+    const stamped: DomainEvent = {
       id: randomUuid("urn:event:"),
-      occurredAt: new Date(this.clock.now()).toISOString(),
-    });
+      type: event.type,
+      tenant: event.tenant,
+      occurredAt: this.occurredAt,
+      correlationUrn: event.correlationUrn,
+      data: event.data,
+    };
+    if (event.caseUrn !== undefined) stamped.caseUrn = event.caseUrn;
+    this.outbox.push(stamped);
   }
 
   /** Staged writes as (key, value) pairs; `undefined` means delete. */
