@@ -24,6 +24,7 @@ import { EmbeddedActorRuntime } from "../src/runtime/embedded/actor-runtime.js";
 import { REALTIME_PATH } from "../services/realtime/protocol.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { serviceNodeFlags } from "./service-node-flags.js";
+import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { percentile, printTable, round } from "./stats.js";
 
 // The heap is only comparable after a full collection: without --expose-gc, run again with it (and
@@ -39,8 +40,6 @@ if (!gc && !process.execArgv.includes("--expose-gc")) {
   process.exit(child.status ?? 1);
 }
 
-const PASSENGERS = 300;
-const GROUPS = 150;
 const WARMUP_CASES = 20;
 const MEASURED_CASES = 200;
 const CONCURRENCY = 16;
@@ -56,39 +55,21 @@ const ORIGIN = "JFK";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The spec 4.3 push of disruption `n`: PASSENGERS passengers, two per PNR, PNRs unique in the run. */
+/** The spec 4.3 push of disruption `n`: PNRs unique in the run. */
 function disruptionPush(n: number) {
-  const departure = new Date(Date.UTC(2026, 10, 21, 22, 0) + n * 60_000);
-  const passengers = Array.from({ length: PASSENGERS }, (_, i) => {
-    const group = Math.floor(i / (PASSENGERS / GROUPS));
-    return {
-      pnr: pnrOf(n, group),
-      firstName: `Traveller${i}`,
-      lastName: `Family${group}`,
-      cabinClass: i % 10 === 0 ? "BUSINESS" : "ECONOMY",
-      contact: { email: `p${n}-${i}@example.com` },
-    };
-  });
-  return {
+  return flightDisruptionPush({
     externalEventId: `bench-intake-${n}`,
-    airlineUrn: TENANT,
-    flight: {
-      iataDesignator: `ZX${1000 + (n % 9000)}`,
-      originAirport: ORIGIN,
-      destinationAirport: "LHR",
-      scheduledDeparture: departure.toISOString(),
-    },
-    disruption: { type: "CANCELLED", reason: "WEATHER", decidedAt: new Date().toISOString() },
-    passengers,
-    nextFlight: {
-      iataDesignator: `ZX${1000 + (n % 9000)}`,
-      scheduledDeparture: new Date(departure.getTime() + 86_400_000).toISOString(),
-    },
-  };
+    tenant: TENANT,
+    origin: ORIGIN,
+    designator: `ZX${1000 + (n % 9000)}`,
+    departure: new Date(Date.UTC(2026, 10, 21, 22, 0) + n * 60_000),
+    pnrOf: (group) => pnrOf(n, group),
+    emailPrefix: `p${n}`,
+  });
 }
 
 function pnrOf(n: number, group: number): string {
-  return (n * GROUPS + group).toString(36).toUpperCase().padStart(6, "0");
+  return (n * FLIGHT_GROUPS + group).toString(36).toUpperCase().padStart(6, "0");
 }
 
 /**
@@ -167,7 +148,7 @@ async function sendPush(t: TestPlatform, token: string, body: unknown) {
 
 async function pushAndWait({ t, token, watch }: BenchPlatform, n: number): Promise<Pushed> {
   const body = disruptionPush(n);
-  const pnrs = Array.from({ length: GROUPS }, (_, g) => pnrOf(n, g));
+  const pnrs = Array.from({ length: FLIGHT_GROUPS }, (_, g) => pnrOf(n, g));
   const start = performance.now();
   const { response, retries } = await sendPush(t, token, body);
   const accepted = (await response.json()) as { caseUrn?: string };
@@ -239,7 +220,7 @@ async function throughput(bench: BenchPlatform, warmup: number, measured: number
     acceptedP99: percentile(accepts, 99),
     incomplete: results.filter((r) => !r.complete).length,
     retries: results.reduce((sum, r) => sum + r.retries, 0),
-    countMismatches: counted.filter((count) => count !== GROUPS).length,
+    countMismatches: counted.filter((count) => count !== FLIGHT_GROUPS).length,
     seconds,
   };
 }
@@ -410,7 +391,7 @@ const storedAtLockRun = await intake.t.platform.runtime.documents.collection(SUB
 const release = await lockRelease(
   intake.t,
   lockCase.caseUrn,
-  Array.from({ length: GROUPS }, (_, g) => pnrOf(lockCaseNumber, g)),
+  Array.from({ length: FLIGHT_GROUPS }, (_, g) => pnrOf(lockCaseNumber, g)),
 );
 
 const heap = await memory(intake, lockCaseNumber + 1);
@@ -423,15 +404,15 @@ const automatedClosed = await closeWithin(automated.t, 30_000);
 
 const releaseWithinTarget = release.p99 >= 50 && release.p99 <= 200;
 printTable(
-  `Intake (automatic demand and bookings off): ${MEASURED_CASES} pushes of ${PASSENGERS} passengers in ` +
-    `${GROUPS} groups (after ${WARMUP_CASES} warm-up), ${CONCURRENCY} in flight`,
+  `Intake (automatic demand and bookings off): ${MEASURED_CASES} pushes of ${FLIGHT_PASSENGERS} passengers in ` +
+    `${FLIGHT_GROUPS} groups (after ${WARMUP_CASES} warm-up), ${CONCURRENCY} in flight`,
   [
     {
       figure: "cases/s (push -> case opened and all sub-cases exist)",
       value: round(rate.casesPerSecond, 1),
       target: ">= 50",
     },
-    { figure: "passengers/s", value: Math.round(rate.casesPerSecond * PASSENGERS), target: ">= 15,000" },
+    { figure: "passengers/s", value: Math.round(rate.casesPerSecond * FLIGHT_PASSENGERS), target: ">= 15,000" },
     { figure: "seconds for the measured pushes", value: round(rate.seconds), target: "" },
     {
       figure: "cases/s over the last quarter of the run",
@@ -450,7 +431,7 @@ printTable(
     },
     { figure: `cases not complete within ${CASE_TIMEOUT_MS / 1000} s`, value: rate.incomplete, target: "0" },
     { figure: "pushes sent again after a dropped connection", value: rate.retries, target: "" },
-    { figure: `cases whose sub-cases count is not ${GROUPS}`, value: rate.countMismatches, target: "0" },
+    { figure: `cases whose sub-cases count is not ${FLIGHT_GROUPS}`, value: rate.countMismatches, target: "0" },
   ],
 );
 printTable(
@@ -458,7 +439,7 @@ printTable(
     `(after ${AUTOMATION_WARMUP_CASES} warm-up)`,
   [
     { figure: "cases/s", value: round(automatedRate.casesPerSecond, 1) },
-    { figure: "passengers/s", value: Math.round(automatedRate.casesPerSecond * PASSENGERS) },
+    { figure: "passengers/s", value: Math.round(automatedRate.casesPerSecond * FLIGHT_PASSENGERS) },
     {
       figure: "push -> all sub-cases p50 / p99 (ms)",
       value: `${round(automatedRate.latencyP50)} / ${round(automatedRate.latencyP99)}`,
@@ -500,7 +481,7 @@ console.log(
   JSON.stringify({
     bench: "intake",
     cases_per_s: round(rate.casesPerSecond, 1),
-    passengers_per_s: Math.round(rate.casesPerSecond * PASSENGERS),
+    passengers_per_s: Math.round(rate.casesPerSecond * FLIGHT_PASSENGERS),
     case_latency_p99_ms: round(rate.latencyP99),
     mb_per_1000_cases: round(heap.mbPer1000),
     lock_release_p50_ms: round(release.p50),

@@ -32,10 +32,9 @@ import { DEFAULT_VENDOR_LIMITS, type VendorDomain } from "../src/vendors/vendor-
 import { hotelsOf } from "../services/hotels/hotels.js";
 import type { VendorOperation } from "../services/vendor-sim/fault-injection.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
+import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { percentile, printTable, round } from "./stats.js";
 
-const PASSENGERS = 300;
-const GROUPS = 150;
 const WARMUP_RUNS = 1;
 const MEASURED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TENANT = "urn:airline:ZX";
@@ -57,35 +56,18 @@ const BUCKET_OF: Partial<Record<VendorOperation, VendorDomain>> = {
   cancel: "booking",
 };
 
-/** The spec 4.3 push of flight `n`: 300 passengers, two per PNR, its own date so stays never overlap. */
+/** The spec 4.3 push of flight `n`: its own date, so stays never overlap. */
 function disruptionPush(n: number) {
-  const departure = new Date(Date.UTC(2027, 0, 10, 22, 0) + n * 3 * 86_400_000);
-  const passengers = Array.from({ length: PASSENGERS }, (_, i) => {
-    const group = Math.floor(i / (PASSENGERS / GROUPS));
-    return {
-      pnr: `R${n.toString(36).toUpperCase().padStart(2, "0")}${group.toString(36).toUpperCase().padStart(3, "0")}`,
-      firstName: `Traveller${i}`,
-      lastName: `Family${group}`,
-      cabinClass: i % 10 === 0 ? "BUSINESS" : "ECONOMY",
-      contact: { email: `r${n}-${i}@example.com` },
-    };
-  });
-  return {
+  return flightDisruptionPush({
     externalEventId: `bench-reaccommodation-${n}`,
-    airlineUrn: TENANT,
-    flight: {
-      iataDesignator: `ZX${2000 + n}`,
-      originAirport: ORIGIN,
-      destinationAirport: "LHR",
-      scheduledDeparture: departure.toISOString(),
-    },
-    disruption: { type: "CANCELLED", reason: "WEATHER", decidedAt: new Date().toISOString() },
-    passengers,
-    nextFlight: {
-      iataDesignator: `ZX${2000 + n}`,
-      scheduledDeparture: new Date(departure.getTime() + 86_400_000).toISOString(),
-    },
-  };
+    tenant: TENANT,
+    origin: ORIGIN,
+    designator: `ZX${2000 + n}`,
+    departure: new Date(Date.UTC(2027, 0, 10, 22, 0) + n * 3 * 86_400_000),
+    pnrOf: (group) =>
+      `R${n.toString(36).toUpperCase().padStart(2, "0")}${group.toString(36).toUpperCase().padStart(3, "0")}`,
+    emailPrefix: `r${n}`,
+  });
 }
 
 /** What the bench hears on the tenant's topic, per case: when the wave completed and settled, who got what. */
@@ -158,7 +140,7 @@ class WatchedCase {
 
   /** Groups neither holding a reservation nor named in a review item. */
   uncovered(): number {
-    return GROUPS - new Set([...this.reservedGroups, ...this.reviewedGroups]).size;
+    return FLIGHT_GROUPS - new Set([...this.reservedGroups, ...this.reviewedGroups]).size;
   }
 }
 
@@ -261,7 +243,7 @@ async function run(bench: BenchPlatform, n: number, scale: number): Promise<RunR
   const start = performance.now();
   const requested = await t.call("POST", `/v1/demand/case/${enc(caseUrn)}`, operator, {
     type: "INITIAL",
-    roomsRequested: GROUPS,
+    roomsRequested: FLIGHT_GROUPS,
   });
   if (requested.status !== 201 && requested.status !== 200) {
     throw new Error(`demand for ${caseUrn} answered ${requested.status}: ${await requested.text()}`);
@@ -293,13 +275,13 @@ async function caseReady(t: TestPlatform, token: string, caseUrn: string): Promi
     const response = await t.call("GET", `/v1/cases/${enc(caseUrn)}`, token);
     if (response.ok) {
       const body = (await response.json()) as { passengerGroups?: unknown[] };
-      if (body.passengerGroups?.length === GROUPS) return;
+      if (body.passengerGroups?.length === FLIGHT_GROUPS) return;
     } else {
       await response.body?.cancel();
     }
     await sleep(20);
   }
-  throw new Error(`${caseUrn} did not open with ${GROUPS} groups`);
+  throw new Error(`${caseUrn} did not open with ${FLIGHT_GROUPS} groups`);
 }
 
 /** Reservations the booking API lists for the case (after the timed part). */
@@ -415,7 +397,7 @@ rows.push(
   },
 );
 printTable(
-  `Search + allocate + book: ${PASSENGERS} passengers in ${GROUPS} groups at ${ORIGIN}, zero-latency ` +
+  `Search + allocate + book: ${FLIGHT_PASSENGERS} passengers in ${FLIGHT_GROUPS} groups at ${ORIGIN}, zero-latency ` +
     `simulators, ${MEASURED_RUNS} runs per configuration (after ${WARMUP_RUNS} warm-up)`,
   rows,
 );

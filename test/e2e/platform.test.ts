@@ -57,6 +57,37 @@ describe("the composed platform over HTTP", () => {
     expect((await t.call("GET", "/audit", operator)).status).toBe(403);
   });
 
+  it("pages the trail of partner reads with cursors, and refuses a cursor it did not issue with 400", async () => {
+    const partner = await t.partnerToken("skyhub-zx");
+    for (let i = 0; i < 5; i++) expect((await t.call("GET", "/version", partner)).status).toBe(200);
+    const finance = await t.operatorToken("finance@zx.demo");
+    const read = async (query: string) => {
+      const response = await t.call("GET", `/audit?action=getVersion&limit=2${query}`, finance);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { items: Array<{ urn: string; at: string }>; nextCursor: string | null; hasMore: boolean };
+    };
+    const ids: string[] = [];
+    const times: string[] = [];
+    let page = await read("");
+    times.push(...page.items.map((e) => e.at));
+    ids.push(...page.items.map((e) => e.urn));
+    while (page.hasMore) {
+      const next = page.nextCursor!;
+      page = await read(`&cursor=${encodeURIComponent(next)}`);
+      // The same cursor gives the same page again.
+      expect((await read(`&cursor=${encodeURIComponent(next)}`)).items).toEqual(page.items);
+      ids.push(...page.items.map((e) => e.urn));
+      times.push(...page.items.map((e) => e.at));
+    }
+    expect(ids.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...times].sort()).toEqual(times);
+
+    const refused = await t.call("GET", "/audit?cursor=not-a-cursor", finance);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-type")).toContain("application/problem+json");
+  });
+
   it("publishes an OpenAPI document per surface and a docs page", async () => {
     for (const surface of ["operator", "partner", "passenger"]) {
       const response = await t.call("GET", `/openapi/${surface}/v1.json`);
