@@ -10,7 +10,7 @@ import {
   type VoucherIssuedData,
   type WaveOutcome,
   type WaveSettledData,
-} from "../src/app/booking/booking-events.js";
+} from "../src/domain/events/booking.js";
 import { DomainError } from "../src/domain/domain-error.js";
 import {
   type AttemptedHotel,

@@ -38,7 +38,7 @@ import {
   type GroupAssignment,
   regroup,
   upsertPassengers,
-} from "../src/app/cases/manifest-changes.js";
+} from "../src/domain/case-manifest.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 /** How the disruption reached the service; kept for the partner disruption feed. */

@@ -1,4 +1,4 @@
-import { demandAddress, demandUrn } from "../src/app/demand/demand-addresses.js";
+import { demandAddress, demandUrn } from "../src/domain/demand-addresses.js";
 import {
   approve,
   createDemand,

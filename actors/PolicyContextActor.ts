@@ -1,4 +1,4 @@
-import { policyAddress, policyUrn } from "../src/app/policies/policy-addresses.js";
+import { policyAddress, policyUrn } from "../src/domain/policy/policy-addresses.js";
 import { DomainError } from "../src/domain/domain-error.js";
 import { applyDefaults, createPolicy, type Policy, type PolicyInput } from "../src/domain/policy/policy.js";
 import { policyContextKey } from "../src/domain/policy/policy-context.js";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { BOOKING_EVENTS, type ReconciliationDueData } from "../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS, type ReconciliationDueData } from "../src/domain/events/booking.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 export interface ReconciliationSchedule {

@@ -1,5 +1,5 @@
-import { waveUrnFor } from "../src/app/allocation/wave-addresses.js";
-import type { WaveAllocation } from "../src/app/allocation/wave-documents.js";
+import { waveUrnFor } from "../src/domain/allocation/wave-addresses.js";
+import type { WaveAllocation } from "../src/domain/allocation/wave-allocation.js";
 import { DomainError } from "../src/domain/domain-error.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 

@@ -22,7 +22,15 @@ const SLICES = 6;
 function startServer(mode: "bare" | "platform", port: number, passengerPort: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [...serviceNodeFlags(), "--import", "tsx", "bench/http-server.ts", mode, String(port), String(passengerPort)],
+    [
+      ...serviceNodeFlags(),
+      "--import",
+      "tsx",
+      "bench/http-server.ts",
+      mode,
+      String(port),
+      String(passengerPort),
+    ],
     { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   return new Promise((resolve, reject) => {

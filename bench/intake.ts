@@ -412,7 +412,11 @@ printTable(
       value: round(rate.casesPerSecond, 1),
       target: ">= 50",
     },
-    { figure: "passengers/s", value: Math.round(rate.casesPerSecond * FLIGHT_PASSENGERS), target: ">= 15,000" },
+    {
+      figure: "passengers/s",
+      value: Math.round(rate.casesPerSecond * FLIGHT_PASSENGERS),
+      target: ">= 15,000",
+    },
     { figure: "seconds for the measured pushes", value: round(rate.seconds), target: "" },
     {
       figure: "cases/s over the last quarter of the run",
@@ -431,7 +435,11 @@ printTable(
     },
     { figure: `cases not complete within ${CASE_TIMEOUT_MS / 1000} s`, value: rate.incomplete, target: "0" },
     { figure: "pushes sent again after a dropped connection", value: rate.retries, target: "" },
-    { figure: `cases whose sub-cases count is not ${FLIGHT_GROUPS}`, value: rate.countMismatches, target: "0" },
+    {
+      figure: `cases whose sub-cases count is not ${FLIGHT_GROUPS}`,
+      value: rate.countMismatches,
+      target: "0",
+    },
   ],
 );
 printTable(

@@ -26,7 +26,7 @@
  * warm-up). It measures; it does not assert targets.
  */
 import { performance } from "node:perf_hooks";
-import { BOOKING_EVENTS, type WaveSettledData } from "../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS, type WaveSettledData } from "../src/domain/events/booking.js";
 import { type DomainEvent, topicFor } from "../src/domain/domain-event.js";
 import { DEFAULT_VENDOR_LIMITS, type VendorDomain } from "../src/vendors/vendor-client.js";
 import { hotelsOf } from "../services/hotels/hotels.js";

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Helpers of other scripts (stats, servers they spawn) are not benchmarks of their own.
-const scripts = readdirSync(here).filter((f) => f.endsWith(".ts") && f !== "stats.ts" && !f.endsWith("-server.ts"));
+const scripts = readdirSync(here).filter(
+  (f) => f.endsWith(".ts") && f !== "stats.ts" && !f.endsWith("-server.ts"),
+);
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n=== ${script}`);

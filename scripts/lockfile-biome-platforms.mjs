@@ -20,10 +20,19 @@ let added = 0;
 for (const [name, target] of Object.entries(platforms)) {
   const key = `node_modules/@biomejs/${name}`;
   if (lock.packages[key]) continue;
-  lock.packages[key] = { version: biome.version, ...target, dev: true, license: "MIT OR Apache-2.0", optional: true, engines: { node: ">=14.21.3" } };
+  lock.packages[key] = {
+    version: biome.version,
+    ...target,
+    dev: true,
+    license: "MIT OR Apache-2.0",
+    optional: true,
+    engines: { node: ">=14.21.3" },
+  };
   added++;
 }
-const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)));
+const sorted = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)),
+);
 lock.packages = sorted;
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} entries`);

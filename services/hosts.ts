@@ -1,7 +1,7 @@
 import Koa, { type Middleware } from "koa";
 import mount from "koa-mount";
 import type { Logger } from "pino";
-import { httpConventions, type RouteDeps, serveRoutes } from "../src/http/mount.js";
+import { httpConventions, type RouteDeps, serveRoutes } from "../src/http/request-pipeline.js";
 import type { Route } from "../src/http/route.js";
 import { specificationRoutes } from "../src/http/specification-routes.js";
 

@@ -88,7 +88,13 @@ function onOff(value: string | undefined, fallback: boolean, name: string): bool
   throw new Error(`${name} must be on or off, got "${value}"`);
 }
 
-function inRange(value: string | undefined, fallback: number, min: number, max: number, name: string): number {
+function inRange(
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  name: string,
+): number {
   const parsed = integer(value, fallback, name);
   if (parsed < min || parsed > max) throw new Error(`${name} must be from ${min} to ${max}, got "${value}"`);
   return parsed;
@@ -147,7 +153,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vendorRateLimitScale: integer(env.VENDOR_RATE_LIMIT_SCALE, 1, "VENDOR_RATE_LIMIT_SCALE") || 1,
     demandOnIntake: onOff(env.DEMAND_ON_INTAKE, true, "DEMAND_ON_INTAKE"),
     seedDemoPolicies: onOff(env.DEMO_POLICIES, true, "DEMO_POLICIES"),
-    vendorReconciliationMinutes: inRange(env.VENDOR_RECONCILIATION_MINUTES, 15, 5, 60, "VENDOR_RECONCILIATION_MINUTES"),
+    vendorReconciliationMinutes: inRange(
+      env.VENDOR_RECONCILIATION_MINUTES,
+      15,
+      5,
+      60,
+      "VENDOR_RECONCILIATION_MINUTES",
+    ),
     vendorSimUrl: env.VENDOR_SIM_URL?.replace(/\/+$/, "") || undefined,
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",

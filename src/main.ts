@@ -34,7 +34,7 @@ import { topicFor } from "./domain/domain-event.js";
 import { auditRecorder } from "./http/audit-recorder.js";
 import { createAuthenticator } from "./http/auth/authenticator.js";
 import { EmergencyRevocationList } from "./http/auth/emergency-revocations.js";
-import type { RouteDeps } from "./http/mount.js";
+import type { RouteDeps } from "./http/request-pipeline.js";
 import { scaledRateLimits } from "./http/rate-limit.js";
 import type { Route } from "./http/route.js";
 import { defaultAudiences } from "./identity/audiences.js";

@@ -7,7 +7,7 @@ import {
   type RetryDueData,
   type WaveRequestedData,
   type WaveSettledData,
-} from "../../src/app/booking/booking-events.js";
+} from "../../src/domain/events/booking.js";
 import type { GroupOverriddenData, WaveCompletedData } from "../../src/app/booking/wave-document.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";

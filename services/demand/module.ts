@@ -1,5 +1,5 @@
 import { DemandActor } from "../../actors/DemandActor.js";
-import { CaseFulfilmentReader } from "../../src/app/demand/case-fulfilment.js";
+import { CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
 import { DemandAdministration } from "../../src/app/demand/demand-administration.js";
 import { DemandIndex } from "../../src/app/demand/demand-index.js";
 import { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";

@@ -1,7 +1,7 @@
 import type { WaveRequest, WaveResult } from "../../src/app/allocation/allocation-waves.js";
 import { waveView } from "../../src/app/allocation/wave-documents.js";
 import { compose } from "../../src/app/cases/case-dashboard.js";
-import { demandAddress } from "../../src/app/demand/demand-addresses.js";
+import { demandAddress } from "../../src/domain/demand-addresses.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import type { OperatorPrincipal } from "../../src/http/access.js";
 import { type AuditSubject, defineRoute } from "../../src/http/route.js";

@@ -3,7 +3,7 @@ import type { PassengerPrincipal } from "../../src/http/access.js";
 import type { ProtectedAccess } from "../../src/http/auth/authenticator.js";
 import { bearerToken } from "../../src/http/auth/bearer-token.js";
 import { ForbiddenError } from "../../src/http/errors.js";
-import type { Authenticate } from "../../src/http/mount.js";
+import type { Authenticate } from "../../src/http/request-pipeline.js";
 import type { PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { PASSENGER_SESSION_COOKIE } from "../../src/passenger-identity/session-cookie.js";
 

@@ -12,7 +12,10 @@ export function operatorTokenAuthentication(
   authenticator: Authenticator,
 ): (token: string) => Promise<OperatorPrincipal> {
   return async (token) => {
-    const principal = await authenticator.authenticateToken(token, { kind: "operator", anyOf: OPERATOR_ROLES });
+    const principal = await authenticator.authenticateToken(token, {
+      kind: "operator",
+      anyOf: OPERATOR_ROLES,
+    });
     if (principal.surface !== "operator") throw new UnauthorizedError("invalid_token");
     return principal;
   };

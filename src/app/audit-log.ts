@@ -91,8 +91,7 @@ export class AuditLog {
       entityKind: kindOf(entry.entityUrn),
       caseUrn: entry.caseUrn,
       correlationUrn: entry.correlationUrn,
-      payloadHash:
-        entry.payloadHash ?? (entry.payload === undefined ? null : payloadHash(entry.payload)),
+      payloadHash: entry.payloadHash ?? (entry.payload === undefined ? null : payloadHash(entry.payload)),
       at: this.stamp.iso,
     };
     // The trail owns what it is given; the snapshots are the caller's, who may change them later.

@@ -44,7 +44,13 @@ export class MemoryAuditTrail implements AuditTrail {
     this.chunks[this.chunks.length - 1]!.push(entry);
     let lists = this.tenants.get(entry.tenant);
     if (!lists) {
-      lists = { all: [], byCase: new Map(), byEntity: new Map(), byKind: new Map(), byKindAndAction: new Map() };
+      lists = {
+        all: [],
+        byCase: new Map(),
+        byEntity: new Map(),
+        byKind: new Map(),
+        byKindAndAction: new Map(),
+      };
       this.tenants.set(entry.tenant, lists);
     }
     lists.all.push(position);

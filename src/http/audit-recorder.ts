@@ -1,7 +1,7 @@
 import type { AuditLog } from "../app/audit-log.js";
 import { payloadHash } from "../domain/canonical-json.js";
 import type { Route } from "./route.js";
-import type { AuditRecorder, AuditedRequest } from "./mount.js";
+import type { AuditRecorder, AuditedRequest } from "./request-pipeline.js";
 
 function urnKind(urn: string): string | undefined {
   return urn.startsWith("urn:") ? urn.split(":")[1] : undefined;

@@ -135,11 +135,20 @@ export function tooManyRequests(retryAfterSeconds: number): ProblemError {
 }
 
 /** The spec's limits multiplied by `factor` (load tests and benchmarks raise them; 1 in production). */
-export function scaledRateLimits(factor: number, policy: RateLimitPolicy = SPEC_RATE_LIMITS): RateLimitPolicy {
+export function scaledRateLimits(
+  factor: number,
+  policy: RateLimitPolicy = SPEC_RATE_LIMITS,
+): RateLimitPolicy {
   const pair = (p: RatePair): RatePair => ({ read: p.read * factor, write: p.write * factor });
   return {
-    operatorPerTenantRoute: { ...pair(policy.operatorPerTenantRoute), burst: policy.operatorPerTenantRoute.burst },
-    passengerPerTenantRoute: { ...pair(policy.passengerPerTenantRoute), burst: policy.passengerPerTenantRoute.burst },
+    operatorPerTenantRoute: {
+      ...pair(policy.operatorPerTenantRoute),
+      burst: policy.operatorPerTenantRoute.burst,
+    },
+    passengerPerTenantRoute: {
+      ...pair(policy.passengerPerTenantRoute),
+      burst: policy.passengerPerTenantRoute.burst,
+    },
     passengerPerSession: pair(policy.passengerPerSession),
     partnerPerRegistration: {
       1: pair(policy.partnerPerRegistration[1]),

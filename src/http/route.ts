@@ -150,7 +150,10 @@ export interface UploadSpec {
  */
 export interface AuditSubject {
   action?: string;
-  subject?: (input: HandlerInput<any, any, any, any>, response: { status: number; body?: unknown }) => {
+  subject?: (
+    input: HandlerInput<any, any, any, any>,
+    response: { status: number; body?: unknown },
+  ) => {
     entityUrn?: string | null;
     caseUrn?: string | null;
   };

@@ -8,7 +8,7 @@
 import type { Clock } from "../runtime/clock.js";
 import { httpTransport } from "./http-transport.js";
 import type { ClientCredentials, VendorAdapter } from "./vendor-adapter.js";
-import { VENDOR_ADAPTERS } from "./vendor-adapters.js";
+import { VENDOR_ADAPTERS } from "./adapters-by-vendor.js";
 import { VendorClient, type VendorLimits } from "./vendor-client.js";
 import type { InventoryVendor, InventoryVendors } from "./vendor-port.js";
 import type { VendorTransport } from "./vendor-transport.js";

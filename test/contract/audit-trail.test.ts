@@ -27,7 +27,10 @@ function entry(over: Partial<NewAuditEntry> = {}): NewAuditEntry {
 }
 
 /** The same behaviour from every trail: what the audit routes and the review follow-up rely on. */
-function describeAuditTrail(name: string, open: () => Promise<{ trail: AuditTrail; dispose(): Promise<void> }>) {
+function describeAuditTrail(
+  name: string,
+  open: () => Promise<{ trail: AuditTrail; dispose(): Promise<void> }>,
+) {
   describe(name, () => {
     async function withLog(run: (log: AuditLog, clock: ManualClock) => Promise<void>) {
       const { trail, dispose } = await open();
@@ -99,7 +102,9 @@ function describeAuditTrail(name: string, open: () => Promise<{ trail: AuditTrai
           "policy.activate urn:policy:p1",
           "policy.activate urn:policy:p2",
         ]);
-        expect(await actions({ entityKind: "case", action: "reaccommodate" })).toEqual([`reaccommodate ${CASE}`]);
+        expect(await actions({ entityKind: "case", action: "reaccommodate" })).toEqual([
+          `reaccommodate ${CASE}`,
+        ]);
         expect(await actions({ action: "policy.create" })).toEqual(["policy.create urn:policy:p1"]);
         expect(await actions({ entityUrn: "urn:policy:p1", action: "policy.activate" })).toEqual([
           "policy.activate urn:policy:p1",
@@ -131,7 +136,9 @@ function describeAuditTrail(name: string, open: () => Promise<{ trail: AuditTrai
       await withLog(async (log) => {
         await log.append(entry());
         for (const cursor of ["garbage", Buffer.from("audit:99999").toString("base64url"), "YXVkaXQ6LTE"]) {
-          await expect(log.query({ tenant: ZX, limit: 3, cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+          await expect(log.query({ tenant: ZX, limit: 3, cursor })).rejects.toBeInstanceOf(
+            InvalidCursorError,
+          );
         }
       });
     });
@@ -177,7 +184,13 @@ function describeAuditTrail(name: string, open: () => Promise<{ trail: AuditTrai
 
     it("answers whether an entry matching a filter exists, within the tenant", async () => {
       await withLog(async (log) => {
-        await log.append(entry({ action: "review-item.sla-breached", entityUrn: "urn:review-item:r1", after: { priority: "HIGH" } }));
+        await log.append(
+          entry({
+            action: "review-item.sla-breached",
+            entityUrn: "urn:review-item:r1",
+            after: { priority: "HIGH" },
+          }),
+        );
         const filter = { entityUrn: "urn:review-item:r1", action: "review-item.sla-breached" };
         expect(await log.has({ tenant: ZX, ...filter })).toBe(true);
         expect(await log.has({ tenant: ZX, ...filter, "after.priority": "HIGH" })).toBe(true);
@@ -189,7 +202,10 @@ function describeAuditTrail(name: string, open: () => Promise<{ trail: AuditTrai
   });
 }
 
-describeAuditTrail("MemoryAuditTrail", async () => ({ trail: new MemoryAuditTrail(), dispose: async () => {} }));
+describeAuditTrail("MemoryAuditTrail", async () => ({
+  trail: new MemoryAuditTrail(),
+  dispose: async () => {},
+}));
 
 describeAuditTrail("DocumentAuditTrail on the memory document store", async () => ({
   trail: new DocumentAuditTrail(new MemoryDocumentStore()),

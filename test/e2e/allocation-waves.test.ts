@@ -55,7 +55,11 @@ describe("demo policies seeded at start", () => {
     const again = await seedDemoPolicies(
       createDemoDirectory(runtime.clock),
       index,
-      new PolicyAdministration(runtime.actors, index, new AuditLog(new DocumentAuditTrail(runtime.documents), runtime.clock)),
+      new PolicyAdministration(
+        runtime.actors,
+        index,
+        new AuditLog(new DocumentAuditTrail(runtime.documents), runtime.clock),
+      ),
       "urn:trace:0123456789abcdef0123456789abcdef",
     );
     expect(again).toEqual([]);

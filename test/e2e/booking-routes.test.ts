@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotelsOf } from "../../services/hotels/hotels.js";
-import { BOOKING_EVENTS } from "../../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { type WaveDocument, WAVES_COLLECTION } from "../../src/app/booking/wave-document.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";

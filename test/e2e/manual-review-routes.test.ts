@@ -586,7 +586,12 @@ describe("resolve (both forms)", () => {
     const detail = await json(await call("GET", `/v1/cases/${enc(open.caseUrn)}`, "supervisor@zx.demo"), 200);
     expect(detail.status).toBe("OPEN");
     const trail = (
-      await t.platform.audit.query({ tenant: ZX, caseUrn: open.caseUrn, action: "case.returned-to-flow", limit: 500 })
+      await t.platform.audit.query({
+        tenant: ZX,
+        caseUrn: open.caseUrn,
+        action: "case.returned-to-flow",
+        limit: 500,
+      })
     ).items.filter((e) => e.caseUrn === open.caseUrn);
     expect(trail).toEqual([
       expect.objectContaining({

@@ -72,8 +72,14 @@ const item = (urn: string) =>
   t.platform.runtime.documents.collection<ReviewQueueEntry>("review-items").get(urn);
 const pagesOf = (urn: string) => pages.filter((e) => (e.data as { urn: string }).urn === urn);
 const breachAudit = async (urn: string): Promise<AuditEntry[]> =>
-  (await t.platform.audit.query({ tenant: ZX, entityUrn: urn, action: "review-item.sla-breached", limit: 500 }))
-    .items;
+  (
+    await t.platform.audit.query({
+      tenant: ZX,
+      entityUrn: urn,
+      action: "review-item.sla-breached",
+      limit: 500,
+    })
+  ).items;
 
 it("an SLA breach raises the priority one level, pages the tenant's alerting channel and is audited, until resolved", async () => {
   const caseUrn = await openCase();

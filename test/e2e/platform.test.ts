@@ -64,7 +64,11 @@ describe("the composed platform over HTTP", () => {
     const read = async (query: string) => {
       const response = await t.call("GET", `/audit?action=getVersion&limit=2${query}`, finance);
       expect(response.status).toBe(200);
-      return (await response.json()) as { items: Array<{ urn: string; at: string }>; nextCursor: string | null; hasMore: boolean };
+      return (await response.json()) as {
+        items: Array<{ urn: string; at: string }>;
+        nextCursor: string | null;
+        hasMore: boolean;
+      };
     };
     const ids: string[] = [];
     const times: string[] = [];

@@ -43,7 +43,10 @@ describe("GET /ws/cases over plain HTTP", () => {
     expect(response.status).toBe(426);
     expect(response.headers.get("upgrade")).toBe("websocket");
     expect(response.headers.get("content-type")).toContain("application/problem+json");
-    expect(await response.json()).toMatchObject({ status: 426, type: expect.stringMatching(/upgrade-required$/) });
+    expect(await response.json()).toMatchObject({
+      status: 426,
+      type: expect.stringMatching(/upgrade-required$/),
+    });
 
     const document = (await (await fetch(`${f.t.base}/openapi/operator/v1.json`)).json()) as {
       paths: Record<string, Record<string, { responses: Record<string, unknown>; description: string }>>;

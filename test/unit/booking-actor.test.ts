@@ -16,7 +16,7 @@ import {
   type ConfirmedDraft,
   waveBookingKey,
 } from "../../actors/BookingActor.js";
-import { BOOKING_EVENTS } from "../../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { money } from "../../src/domain/money.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIRECT_CONTRACT_PROVIDER } from "../../src/app/allocation/wave-offers.js";
-import { BOOKING_EVENTS } from "../../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
 import type { WaveAllocation } from "../../src/app/booking/wave-document.js";
 import { CONTRACTS_COLLECTION, type ContractDocument } from "../../src/app/hotels/contracts.js";

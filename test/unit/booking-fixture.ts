@@ -20,7 +20,7 @@ import {
 } from "../../services/vendor-sim/simulators.js";
 import { AuditLog } from "../../src/app/audit-log.js";
 import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
-import { BOOKING_EVENTS } from "../../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import {
   type WaveAllocation,
   type WaveDocument,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BookingActor, type BookingLedger, waveBookingKey } from "../../actors/BookingActor.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
-import { BOOKING_EVENTS, type ReviewItemRequestedData } from "../../src/app/booking/booking-events.js";
+import { BOOKING_EVENTS, type ReviewItemRequestedData } from "../../src/domain/events/booking.js";
 import type { WaveRankingInput } from "../../src/app/booking/wave-document.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import {

@@ -6,7 +6,7 @@ import {
   BOOKING_EVENTS,
   type ReviewItemRequestedData,
   type VoucherAmendedData,
-} from "../../src/app/booking/booking-events.js";
+} from "../../src/domain/events/booking.js";
 import type { Reservation } from "../../src/domain/reservation.js";
 import {
   allocate,
@@ -117,7 +117,8 @@ describe("vendor reconciliation", () => {
 
   it("takes an interval of 5 to 60 minutes, 15 by default", async () => {
     const minutes = (value?: string) =>
-      loadConfig(value === undefined ? {} : { VENDOR_RECONCILIATION_MINUTES: value }).vendorReconciliationMinutes;
+      loadConfig(value === undefined ? {} : { VENDOR_RECONCILIATION_MINUTES: value })
+        .vendorReconciliationMinutes;
     expect(minutes()).toBe(15);
     expect(minutes("5")).toBe(5);
     expect(() => minutes("61")).toThrow(/from 5 to 60/);

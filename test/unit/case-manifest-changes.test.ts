@@ -4,7 +4,7 @@ import {
   nextPassengerId,
   regroup,
   upsertPassengers,
-} from "../../src/app/cases/manifest-changes.js";
+} from "../../src/domain/case-manifest.js";
 import type { PassengerGroup } from "../../src/domain/case.js";
 
 const groups: PassengerGroup[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CaseActor } from "../../actors/CaseActor.js";
 import { DemandActor } from "../../actors/DemandActor.js";
-import { ALLOCATIONS_COLLECTION, CaseFulfilmentReader } from "../../src/app/demand/case-fulfilment.js";
+import { ALLOCATIONS_COLLECTION, CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
 import { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { caseIdFor, type PassengerGroup } from "../../src/domain/case.js";

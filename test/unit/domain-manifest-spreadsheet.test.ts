@@ -98,7 +98,9 @@ describe("manifest from CSV", () => {
   });
 
   it("blames a bad PNR on the PNR, not on the passenger id derived from it", async () => {
-    const { errors } = await parseManifest(bytes("pnr,lastName,passengerId\nAB C12,Rivera,\nABC123,Rivera,-x\n"));
+    const { errors } = await parseManifest(
+      bytes("pnr,lastName,passengerId\nAB C12,Rivera,\nABC123,Rivera,-x\n"),
+    );
     expect(errors).toEqual([
       { row: 2, field: "pnr", message: expect.any(String) },
       { row: 3, field: "passengerId", message: expect.any(String) },

@@ -3,7 +3,7 @@ import { AuditLog } from "../../src/app/audit-log.js";
 import { MemoryAuditTrail } from "../../src/app/memory-audit-trail.js";
 import { payloadHash } from "../../src/domain/canonical-json.js";
 import { auditRecorder } from "../../src/http/audit-recorder.js";
-import type { AuditedRequest } from "../../src/http/mount.js";
+import type { AuditedRequest } from "../../src/http/request-pipeline.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 
 const principal = { surface: "partner", actorUrn: "urn:partner:p1", tenant: "urn:airline:ZX" };
@@ -12,7 +12,13 @@ function read(route: object, path: string, search: string, query: Record<string,
   return {
     route: { method: "GET", operationId: "listThings", ...route },
     principal,
-    input: { query, params: {}, body: undefined, correlationUrn: "urn:trace:1", ctx: { path, url: `${path}${search}` } },
+    input: {
+      query,
+      params: {},
+      body: undefined,
+      correlationUrn: "urn:trace:1",
+      ctx: { path, url: `${path}${search}` },
+    },
     response: { status: 200, headers: {}, body: {} },
   } as unknown as AuditedRequest;
 }

@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../../src/domain/domain-error.js";
 import type { Principal } from "../../src/http/access.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import { type Authenticate, httpConventions, type RouteDeps, serveRoutes } from "../../src/http/mount.js";
+import {
+  type Authenticate,
+  httpConventions,
+  type RouteDeps,
+  serveRoutes,
+} from "../../src/http/request-pipeline.js";
 import { defineRoute, type Route } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";

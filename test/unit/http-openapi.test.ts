@@ -5,7 +5,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import { httpConventions, serveRoutes } from "../../src/http/mount.js";
+import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { buildOpenApiDocument, type OpenApiOptions, openApiPath, SURFACES } from "../../src/http/openapi.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute, type Route } from "../../src/http/route.js";

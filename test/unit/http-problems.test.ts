@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainError, type DomainErrorKind } from "../../src/domain/domain-error.js";
 import type { Principal } from "../../src/http/access.js";
 import { CircuitOpenError, ForbiddenError, UnauthorizedError } from "../../src/http/errors.js";
-import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/mount.js";
+import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";

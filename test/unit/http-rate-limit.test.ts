@@ -4,7 +4,7 @@ import Koa from "koa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PartnerPrincipal, PassengerPrincipal, Principal } from "../../src/http/access.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/mount.js";
+import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { RateLimiter } from "../../src/http/rate-limit.js";
 import { defineRoute } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";

@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../../src/http/access.js";
 import { closeObjectSchemas } from "../../src/http/json-schema.js";
-import { mountRoutes, type RouteDeps } from "../../src/http/mount.js";
+import { mountRoutes, type RouteDeps } from "../../src/http/request-pipeline.js";
 import { defineRoute, pathParamNames } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/http/access.js";
-import { httpConventions, serveRoutes } from "../../src/http/mount.js";
+import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { defineRoute, type Route } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";

@@ -8,7 +8,7 @@ import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAuthenticator } from "../../src/http/auth/authenticator.js";
 import { EmergencyRevocationList } from "../../src/http/auth/emergency-revocations.js";
-import { httpConventions, serveRoutes } from "../../src/http/mount.js";
+import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { buildOpenApiDocument } from "../../src/http/openapi.js";
 import { defineRoute } from "../../src/http/route.js";
 import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";

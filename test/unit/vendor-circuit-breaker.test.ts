@@ -5,7 +5,7 @@ import { CircuitOpenError } from "../../src/http/errors.js";
 import { asProblemError } from "../../src/http/problem.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { CircuitBreaker } from "../../src/vendors/circuit-breaker.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/vendor-adapters.js";
+import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
 

@@ -4,7 +4,7 @@ import { demoClientFor, type VendorSimulator } from "../../services/vendor-sim/v
 import { asProblemError } from "../../src/http/problem.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { backoffDelayMs, BOOKING_RETRY, type RetryPolicy, SEARCH_RETRY } from "../../src/vendors/retry.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/vendor-adapters.js";
+import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { classify, VendorError } from "../../src/vendors/vendor-error.js";
 import type { VendorReservation } from "../../src/vendors/vendor-port.js";

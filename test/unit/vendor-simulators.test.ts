@@ -11,7 +11,7 @@ import { greatCircleKm } from "../../src/domain/geo.js";
 import { ManualClock, systemClock, type Clock } from "../../src/runtime/clock.js";
 import { httpTransport } from "../../src/vendors/http-transport.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/vendor-adapters.js";
+import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
 import type { VendorTransport } from "../../src/vendors/vendor-transport.js";

@@ -4,7 +4,7 @@ import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { TenantInventoryVendors } from "../../src/vendors/tenant-vendors.js";
 import { TokenBucket } from "../../src/vendors/token-bucket.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/vendor-adapters.js";
+import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import type { VendorTransport } from "../../src/vendors/vendor-transport.js";
 import type { WireEndpoint } from "../../src/vendors/wire.js";

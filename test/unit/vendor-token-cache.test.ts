@@ -4,7 +4,7 @@ import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
 import { TokenCache } from "../../src/vendors/token-cache.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/vendor-adapters.js";
+import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
 import { jsonResponse, type WireRequest } from "../../src/vendors/wire.js";

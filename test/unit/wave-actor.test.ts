@@ -6,7 +6,7 @@ import {
   batchScheduleId,
 } from "../../actors/AllocationScheduleActor.js";
 import { WAVE_LEASE_MS, WaveActor, type WaveCompletedData } from "../../actors/WaveActor.js";
-import type { WaveAllocation } from "../../src/app/allocation/wave-documents.js";
+import type { WaveAllocation } from "../../src/domain/allocation/wave-allocation.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";

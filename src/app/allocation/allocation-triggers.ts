@@ -9,7 +9,7 @@ import { DomainError } from "../../domain/domain-error.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { caseRefOf } from "../cases/case-changes.js";
-import { policyForCase } from "../demand/case-policy.js";
+import { policyForCase } from "../cases/case-policy.js";
 import { DEMANDS_COLLECTION, type DemandDocument } from "../demand/demand-index.js";
 import type { ConstraintOverride } from "../manual-review/policy-overrides.js";
 import type { PolicyIndex } from "../policies/policy-index.js";

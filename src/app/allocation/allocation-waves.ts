@@ -16,7 +16,7 @@ import type { DocumentStore } from "../../runtime/document-store.js";
 import type { EventBus } from "../../runtime/event-bus.js";
 import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
 import type { CaseStatusCommands } from "../cases/case-status.js";
-import { policyForCase } from "../demand/case-policy.js";
+import { policyForCase } from "../cases/case-policy.js";
 import type { HotelSearch, HotelSearchResult } from "../hotel-search.js";
 import type { ContractBook } from "../hotels/contracts.js";
 import type { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
@@ -24,12 +24,12 @@ import { applyOverride, type PolicyOverrides } from "../manual-review/policy-ove
 import type { PolicyIndex } from "../policies/policy-index.js";
 import { utcOffsetMinutesAt } from "./airport-time.js";
 import { policyCurrencyOf } from "./policy-currency.js";
-import { waveStepUrn } from "./wave-addresses.js";
+import { waveStepUrn } from "../../domain/allocation/wave-addresses.js";
+import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import {
   ALLOCATIONS_COLLECTION,
   type AllocationRow,
   allocationRowId,
-  type WaveAllocation,
   type WaveDocument,
   type WaveHotelRecord,
   type WavePolicyOverride,

@@ -1,6 +1,7 @@
 import type { AmenityTag } from "../../domain/allocation/amenities.js";
 import type { PaymentMethod } from "../../domain/allocation/offer.js";
 import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
+import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import type { Money } from "../../domain/money.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import type { MissingVendor } from "../hotel-search.js";
@@ -14,7 +15,7 @@ export const WAVES_COLLECTION = "waves";
  * plus where: the demand summary counts them (src/app/demand/case-fulfilment.ts) and contract
  * availability subtracts them. A later wave for the same group replaces its document.
  */
-export { ALLOCATIONS_COLLECTION } from "../demand/case-fulfilment.js";
+export { ALLOCATIONS_COLLECTION } from "../cases/case-fulfilment.js";
 
 /** What started a wave. */
 export interface WaveTrigger {
@@ -74,27 +75,6 @@ export interface WaveHotelRecord {
   amenities: AmenityTag[];
   distanceKm: number;
   offers: WaveOfferRecord[];
-}
-
-/** Hand-off 2: what booking books for one group. */
-export interface WaveAllocation {
-  groupId: string;
-  hotelUrn: string;
-  vendor: string;
-  providerOfferId: string;
-  /** Other offers for the same hotel, cheapest first: what booking tries when the first is refused. */
-  alternatives: { vendor: string; providerOfferId: string; nightlyRate: Money }[];
-  rooms: number;
-  nights: number;
-  checkIn: string;
-  checkOut: string;
-  /** In the wave's currency. */
-  nightlyRate: Money;
-  cost: Money;
-  savingsVsMarket: Money | null;
-  isDirectContract: boolean;
-  /** Set when a supervisor chose the hotel (POST /allocation/wave/{urn}/override). */
-  override?: { by: string; reason: string; at: string; gatesOverridden: string[] };
 }
 
 export interface WaveOverrideRecord {

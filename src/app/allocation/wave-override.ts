@@ -9,11 +9,11 @@ import type { Clock } from "../../runtime/clock.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import type { AuditLog } from "../audit-log.js";
 import { allocationRow } from "./allocation-waves.js";
-import { waveAddress } from "./wave-addresses.js";
+import { waveAddress } from "../../domain/allocation/wave-addresses.js";
+import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import {
   ALLOCATIONS_COLLECTION,
   type AllocationRow,
-  type WaveAllocation,
   type WaveDocument,
   type WaveOfferRecord,
   WAVES_COLLECTION,

@@ -5,7 +5,7 @@ import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
-import { waveAddress, waveUrnFor } from "./wave-addresses.js";
+import { waveAddress, waveUrnFor } from "../../domain/allocation/wave-addresses.js";
 import { latestWaveOf, type WaveDocument, WAVES_COLLECTION } from "./wave-documents.js";
 
 /** Waves as operators read them, with the caller's tenant and airport checked. */

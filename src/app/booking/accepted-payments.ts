@@ -1,7 +1,7 @@
 import type { CaseRecord } from "../../domain/case.js";
 import { POLICY_DEFAULTS, type PaymentMethod } from "../../domain/policy/policy.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
-import { policyForCase } from "../demand/case-policy.js";
+import { policyForCase } from "../cases/case-policy.js";
 import { POLICIES_COLLECTION, type PolicyDocument, PolicyIndex } from "../policies/policy-index.js";
 
 /**

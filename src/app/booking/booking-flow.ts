@@ -22,7 +22,7 @@ import type { HotelSearch } from "../hotel-search.js";
 import { caseRefOf } from "../cases/case-changes.js";
 import type { AcceptedPayments } from "./accepted-payments.js";
 import { bookingCandidates, type OfferCandidate } from "./booking-candidates.js";
-import type { GroupRequestedData } from "./booking-events.js";
+import type { GroupRequestedData } from "../../domain/events/booking.js";
 import { type DirectContracts, isDirect } from "./direct-contracts.js";
 import type { GroupBooker, GroupBookingOutcome } from "./group-booker.js";
 import type { BookingCard } from "./payment-choice.js";

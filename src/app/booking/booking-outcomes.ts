@@ -2,9 +2,13 @@ import { DemandActor } from "../../../actors/DemandActor.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import type { CaseStatusCommands } from "../cases/case-status.js";
-import { demandAddress } from "../demand/demand-addresses.js";
+import { demandAddress } from "../../domain/demand-addresses.js";
 import type { DemandIndex } from "../demand/demand-index.js";
-import { BOOKING_SYSTEM_ACTOR, type ReservationEventData, type WaveSettledData } from "./booking-events.js";
+import {
+  BOOKING_SYSTEM_ACTOR,
+  type ReservationEventData,
+  type WaveSettledData,
+} from "../../domain/events/booking.js";
 
 /**
  * What booking's outcomes change in the other aggregates, run from booking's own events (outbox,

@@ -117,7 +117,8 @@ export class CaseDashboard {
     const items = this.documents.collection<ReviewItemDocument>(COLLECTIONS.reviewItems);
     const counts = await Promise.all(
       REVIEW_CATEGORIES.map(
-        async (category) => [category, await items.count({ ...scope, state: { $ne: "RESOLVED" }, category })] as const,
+        async (category) =>
+          [category, await items.count({ ...scope, state: { $ne: "RESOLVED" }, category })] as const,
       ),
     );
     return { open: counts.reduce((sum, [, n]) => sum + n, 0), byCategory: Object.fromEntries(counts) };

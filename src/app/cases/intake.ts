@@ -12,7 +12,7 @@ import { assertAirport } from "../../http/auth/authorization.js";
 import { ForbiddenError } from "../../http/errors.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { CaseChanges } from "./case-changes.js";
-import { nextPassengerId } from "./manifest-changes.js";
+import { nextPassengerId } from "../../domain/case-manifest.js";
 
 /** The manual declaration (spec 2.1, POST /v1/cases and POST /cases). */
 export interface CaseDeclaration {

@@ -5,7 +5,7 @@ import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../../http/
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { CaseChanges } from "./case-changes.js";
 import { manifestOf, type PushedPassenger } from "./intake.js";
-import { type GroupAssignment, passengerIdsOf } from "./manifest-changes.js";
+import { type GroupAssignment, passengerIdsOf } from "../../domain/case-manifest.js";
 
 export interface UploadOutcome {
   caseUrn: string;

@@ -6,9 +6,9 @@ import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
-import { caseFor } from "./case-access.js";
-import { policyForCase } from "./case-policy.js";
-import { caseIdOf, demandAddress } from "./demand-addresses.js";
+import { caseFor } from "../cases/case-access.js";
+import { policyForCase } from "../cases/case-policy.js";
+import { caseIdOf, demandAddress } from "../../domain/demand-addresses.js";
 import type { DemandIndex } from "./demand-index.js";
 
 export interface DemandRequest {

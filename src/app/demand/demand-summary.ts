@@ -2,9 +2,9 @@ import { DemandActor } from "../../../actors/DemandActor.js";
 import { type DemandSummary, demandSummary } from "../../domain/demand.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import { caseSnapshotFor } from "./case-access.js";
-import type { CaseFulfilmentReader } from "./case-fulfilment.js";
-import { caseIdOf } from "./demand-addresses.js";
+import { caseSnapshotFor } from "../cases/case-access.js";
+import type { CaseFulfilmentReader } from "../cases/case-fulfilment.js";
+import { caseIdOf } from "../../domain/demand-addresses.js";
 
 /**
  * A case's demand against what allocation and booking achieved (spec 2.3): totals in rooms and

@@ -1,10 +1,6 @@
 import type { PolicyConstraints } from "../../domain/policy/policy.js";
 import type { Clock } from "../../runtime/clock.js";
-import {
-  type Doc,
-  type DocumentCollection,
-  type DocumentStore,
-} from "../../runtime/document-store.js";
+import { type Doc, type DocumentCollection, type DocumentStore } from "../../runtime/document-store.js";
 
 /** Collection of per-case policy relaxations (field-manual `relax`, spec 4.2). */
 export const POLICY_OVERRIDES_COLLECTION = "policy-overrides";

@@ -12,7 +12,7 @@ import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
 import { ForbiddenError } from "../../http/errors.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
-import { policyAddress, policyContextId } from "./policy-addresses.js";
+import { policyAddress, policyContextId } from "../../domain/policy/policy-addresses.js";
 import { airlineCodeOf, type PolicyIndex } from "./policy-index.js";
 
 /** Who asks for a change, and the request's trace for the audit entry. */

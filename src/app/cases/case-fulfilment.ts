@@ -2,7 +2,7 @@ import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
 import { type DemandSummaryInput, type RoomCount, roomsNeededFor } from "../../domain/demand.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
-import { COLLECTIONS, type ReviewItemDocument } from "../cases/case-documents.js";
+import { COLLECTIONS, type ReviewItemDocument } from "./case-documents.js";
 
 /** What allocation, booking and manual review have achieved for a case, as the demand summary needs it. */
 export type CaseFulfilment = Omit<DemandSummaryInput, "groups">;

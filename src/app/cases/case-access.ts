@@ -4,7 +4,7 @@ import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import { caseIdOf } from "./demand-addresses.js";
+import { caseIdOf } from "../../domain/demand-addresses.js";
 
 /**
  * The case a demand request names, read from its CaseActor: 404 when there is no such case, 403

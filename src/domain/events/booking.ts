@@ -1,4 +1,4 @@
-import type { AttemptedHotel, FieldChange } from "../../domain/reservation.js";
+import type { AttemptedHotel, FieldChange } from "../reservation.js";
 
 /**
  * Events booking emits and consumes. Allocation hands over `allocation.wave-completed` and

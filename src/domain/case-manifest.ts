@@ -1,6 +1,6 @@
-import type { Passenger, PassengerGroup } from "../../domain/case.js";
-import { DomainError } from "../../domain/domain-error.js";
-import type { ManifestPassenger } from "../../domain/passenger-groups.js";
+import type { Passenger, PassengerGroup } from "./case.js";
+import { DomainError } from "./domain-error.js";
+import type { ManifestPassenger } from "./passenger-groups.js";
 
 /**
  * Pure rules for changing a case's manifest beyond split and merge (which live in

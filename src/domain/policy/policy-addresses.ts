@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parseUrn } from "../../domain/urn.js";
+import { parseUrn } from "../urn.js";
 
 /**
  * Where a policy lives. Every policy of one context (tenant + airport + airline + tier set, spec

@@ -1,4 +1,4 @@
-import { parseUrn } from "../../domain/urn.js";
+import { parseUrn } from "../urn.js";
 
 /**
  * A wave belongs to the WaveActor of its case (actor id = case id), and its URN carries the case

@@ -1,4 +1,4 @@
-import { parseUrn } from "../../domain/urn.js";
+import { parseUrn } from "./urn.js";
 
 /**
  * Demand lives in the DemandActor of its case (actor id = case id), and a demand URN carries the
