@@ -7,6 +7,7 @@
  * Both servers run side by side and are measured in alternating one-second slices, so a change in
  * what else the machine is doing falls on both alike instead of on whichever ran second.
  */
+import "reflect-metadata";
 import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { freePort } from "../test/support/platform.js";

@@ -12,6 +12,7 @@
  * turned off for the three figures above, which are about intake; the throughput is measured
  * again, shorter, with them on, to show what they cost. It measures; it does not assert targets.
  */
+import "reflect-metadata";
 import { spawnSync } from "node:child_process";
 import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";

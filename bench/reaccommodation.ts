@@ -25,11 +25,12 @@
  * before each run. BENCH_RUNS sets the measured runs per configuration (default 5, after one
  * warm-up). It measures; it does not assert targets.
  */
+import "reflect-metadata";
 import { performance } from "node:perf_hooks";
 import { BOOKING_EVENTS, type WaveSettledData } from "../src/domain/events/booking.js";
 import { type DomainEvent, topicFor } from "../src/domain/domain-event.js";
 import { DEFAULT_VENDOR_LIMITS, type VendorDomain } from "../src/vendors/vendor-client.js";
-import { hotelsOf } from "../services/hotels/hotels.js";
+import { simulatorsOf } from "../test/support/container.js";
 import type { VendorOperation } from "../services/vendor-sim/fault-injection.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
@@ -170,7 +171,7 @@ async function startBenchPlatform(vendorScale: number): Promise<BenchPlatform> {
 
 /** Requests received per vendor and bucket so far, at the simulators. */
 function vendorCalls(t: TestPlatform): Record<string, Record<VendorDomain, number>> {
-  const { simulators } = hotelsOf(t.platform);
+  const simulators = simulatorsOf(t.platform);
   return Object.fromEntries(
     simulators.all.map((simulator) => {
       const calls: Record<VendorDomain, number> = { inventory: 0, booking: 0 };

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { DependencyContainer } from "tsyringe";
 import type { AuditLog } from "../src/app/audit-log.js";
 import type { Config } from "../src/config.js";
 import type { Route } from "../src/http/route.js";
@@ -9,8 +10,13 @@ import type { Subscription } from "../src/runtime/event-bus.js";
 import type { Runtime } from "../src/runtime/runtime.js";
 import type { WorkflowRegistry } from "../src/runtime/workflow-engine.js";
 
-/** What every module's routes and event handlers may use, bound once the runtime is up. */
+/**
+ * What every module's routes and event handlers may use, bound once the runtime is up: the
+ * platform's container (its use cases, and the adapters the composition root chose), and those
+ * adapters by name for the routes and handlers that call a port directly.
+ */
 export interface ModuleContext {
+  container: DependencyContainer;
   config: Config;
   runtime: Runtime;
   logger: Logger;
@@ -20,20 +26,36 @@ export interface ModuleContext {
 }
 
 /**
- * One product area (cases, policies, hotels...): its actors, workflows, event subscriptions and
- * routes. The composition root gathers every module; modules never know the runtime's adapters.
+ * One product area (cases, policies, hotels...): its actors, workflows, use cases, event
+ * subscriptions and routes. The composition root gathers every module; modules never know the
+ * runtime's adapters.
  */
 export interface ServiceModule {
   name: string;
   actorTypes?: ActorClass[];
   registerWorkflows?(registry: WorkflowRegistry): void;
   /**
+   * Registers the module's use cases in one platform's container, as singletons of that container
+   * (a process may run several platforms: each has its own). Their ports are resolved from what
+   * the composition root bound.
+   */
+  register?(container: DependencyContainer): void;
+  /**
    * Subscriptions are registered before the runtime starts (Dapr reads them once); their handlers
    * read the context when an event arrives, through `context()`. Events travel on one topic per
    * tenant (spec 5.4), so the tenants this deployment serves are given here.
    */
   subscriptions?(context: () => ModuleContext, tenants: readonly string[]): Subscription[];
+  /** The module's routes, given the use cases they call from the context's container. */
   routes?(context: ModuleContext): Route[];
   /** Runs once the runtime has started (seed data, indexes, schedules). */
   start?(context: ModuleContext): Promise<void>;
+}
+
+/** Use-case classes (`@injectable`), each one instance per platform container. */
+export function registerSingletons(
+  container: DependencyContainer,
+  classes: readonly (new (...args: any[]) => unknown)[],
+): void {
+  for (const useCase of classes) container.registerSingleton(useCase);
 }

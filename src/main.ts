@@ -1,16 +1,21 @@
 /**
- * Composition root: reads the configuration, chooses the runtime and every adapter, binds the
- * ports in tsyringe, and starts the services this process runs. Nothing else chooses adapters.
+ * Composition root: reads the configuration, chooses the runtime and every adapter, binds them in
+ * a tsyringe container of this platform (a child of the global one, so several platforms can run
+ * in one process), lets every module register its use cases there, and starts the services this
+ * process runs. Nothing else chooses adapters.
  */
 import "reflect-metadata";
 import { pathToFileURL } from "node:url";
 import type Koa from "koa";
 import type { Logger } from "pino";
-import { container } from "tsyringe";
+import { container, type DependencyContainer } from "tsyringe";
 import { casesModule } from "../services/cases/module.js";
 import { bookingModule } from "../services/booking/module.js";
+import { demoBookingCards } from "../services/booking/booking-settings.js";
 import { demandModule } from "../services/demand/module.js";
+import { PLATFORM_EXCHANGE_RATES } from "../services/hotels/exchange-rates.js";
 import { hotelsModule } from "../services/hotels/module.js";
+import { demoVendorSettings } from "../services/hotels/vendor-settings.js";
 import { manualReviewModule } from "../services/manual-review/module.js";
 import { passengerModule } from "../services/passenger-api/module.js";
 import { policiesModule } from "../services/policies/module.js";
@@ -19,13 +24,17 @@ import type { ModuleContext, ServiceModule } from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
 import { platformModule } from "../services/operator-api/module.js";
 import { backgroundHost, operatorHost, passengerHost } from "../services/hosts.js";
-import { vendorSimulatorsApp } from "../services/vendor-sim/vendor-sim-service.js";
+import type { SimulatedVendorId } from "../services/vendor-sim/catalog.js";
+import { createVendorSimulators, type VendorSimulators } from "../services/vendor-sim/simulators.js";
+import { DEMO_INVENTORY_SEED, vendorSimulatorsApp } from "../services/vendor-sim/vendor-sim-service.js";
 import { type RunningServer, listen } from "../services/http-server.js";
 import { passengerAuthentication } from "../services/passenger-api/passenger-authentication.js";
 import { parseTenantHosts, tenantOfHost } from "../services/passenger-api/tenant-hosts.js";
 import { operatorTokenAuthentication } from "../services/realtime/operator-token-authentication.js";
 import { type RealtimeChannel, attachRealtime } from "../services/realtime/realtime-channel.js";
+import { RealtimeHub } from "../services/realtime/realtime-hub.js";
 import { AuditLog } from "./app/audit-log.js";
+import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-flow.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, loadConfig } from "./config.js";
@@ -41,7 +50,8 @@ import { defaultAudiences } from "./identity/audiences.js";
 import { createIdentityProvider } from "./identity/identity-provider.js";
 import { CounterStoreRevokedGrants } from "./identity/revoked-grants.js";
 import { createLogger } from "./logger.js";
-import { createPassengerIdentity } from "./passenger-identity/passenger-identity.js";
+import { DocumentPassengerDirectory } from "./passenger-identity/document-passenger-directory.js";
+import { createPassengerIdentity, type PassengerIdentity } from "./passenger-identity/passenger-identity.js";
 import { type Clock, systemClock } from "./runtime/clock.js";
 import type { CounterStore } from "./runtime/counter-store.js";
 import { probeSidecar } from "./runtime/dapr/sidecar-probe.js";
@@ -56,12 +66,18 @@ import { RedisStateStore } from "./runtime/redis/state-store.js";
 import type { Runtime, RuntimeContributions } from "./runtime/runtime.js";
 import { TOKENS } from "./runtime/tokens.js";
 import { WorkflowRegistry } from "./runtime/workflow-engine.js";
+import { httpTransport } from "./vendors/http-transport.js";
+import { inProcessTransport } from "./vendors/in-process-transport.js";
+import { TenantInventoryVendors } from "./vendors/tenant-vendors.js";
+import type { VendorTransport } from "./vendors/vendor-transport.js";
 
 export interface Platform {
   config: Config;
   runtime: Runtime;
   /** The audit trail every module writes to (for operations tooling and tests). */
   audit: AuditLog;
+  /** This platform's container: the adapters chosen here and every module's use cases. */
+  container: DependencyContainer;
   urls: { operator?: string; passenger?: string; auth?: string };
   close(): Promise<void>;
 }
@@ -71,8 +87,11 @@ export interface PlatformOverrides {
   logger?: Logger;
 }
 
-/** Every product area this build serves; each brings its actors, workflows, subscriptions and routes. */
-const MODULES: readonly ServiceModule[] = [
+/**
+ * Every product area this build serves; each brings its actors, workflows, use cases, subscriptions
+ * and routes.
+ */
+export const MODULES: readonly ServiceModule[] = [
   platformModule,
   casesModule,
   subCasesModule,
@@ -147,17 +166,47 @@ async function createRuntime(
   });
 }
 
-function bindPorts(config: Config, logger: Logger, runtime: Runtime): void {
-  container.register(TOKENS.config, { useValue: config });
-  container.register(TOKENS.logger, { useValue: logger });
-  container.register(TOKENS.runtime, { useValue: runtime });
-  container.register(TOKENS.clock, { useValue: runtime.clock });
-  container.register(TOKENS.actors, { useValue: runtime.actors });
-  container.register(TOKENS.bus, { useValue: runtime.bus });
-  container.register(TOKENS.workflows, { useValue: runtime.workflows });
-  container.register(TOKENS.state, { useValue: runtime.state });
-  container.register(TOKENS.documents, { useValue: runtime.documents });
-  container.register(TOKENS.counters, { useValue: runtime.counters });
+/** The runtime's ports, bound in one platform's container. */
+function bindPorts(platform: DependencyContainer, config: Config, logger: Logger, runtime: Runtime): void {
+  platform.register(TOKENS.config, { useValue: config });
+  platform.register(TOKENS.logger, { useValue: logger });
+  platform.register(TOKENS.runtime, { useValue: runtime });
+  platform.register(TOKENS.clock, { useValue: runtime.clock });
+  platform.register(TOKENS.actors, { useValue: runtime.actors });
+  platform.register(TOKENS.bus, { useValue: runtime.bus });
+  platform.register(TOKENS.workflows, { useValue: runtime.workflows });
+  platform.register(TOKENS.state, { useValue: runtime.state });
+  platform.register(TOKENS.documents, { useValue: runtime.documents });
+  platform.register(TOKENS.counters, { useValue: runtime.counters });
+}
+
+/**
+ * The hotel vendors of every tenant. Vendors are reached in process on the embedded default (the
+ * simulators run inside this process), or over HTTP when the vendor-sim app's address is configured
+ * (`VENDOR_SIM_URL`, distributed runtime): each vendor then answers at `<url>/<vendor id>`.
+ */
+function hotelVendors(config: Config, clock: Clock, simulators: VendorSimulators): TenantInventoryVendors {
+  const { vendorSimUrl } = config;
+  const inProcess = (vendor: string): VendorTransport => {
+    const simulator = simulators.byId[vendor as SimulatedVendorId];
+    if (!simulator) throw new Error(`No simulator for vendor "${vendor}"`);
+    return inProcessTransport(simulator);
+  };
+  return new TenantInventoryVendors({
+    settingsOf: demoVendorSettings(config.vendorRateLimitScale),
+    mockTransportOf: vendorSimUrl ? (vendor) => httpTransport(`${vendorSimUrl}/${vendor}`) : inProcess,
+    clock,
+  });
+}
+
+/** The passenger logins the case projection writes: the passenger identity's document directory. */
+function passengerLogins(passengers: PassengerIdentity): DocumentPassengerDirectory {
+  if (!(passengers.directory instanceof DocumentPassengerDirectory)) {
+    throw new Error(
+      "The case lifecycle writes passenger logins: the passenger directory must be a DocumentPassengerDirectory",
+    );
+  }
+  return passengers.directory;
 }
 
 export async function startPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
@@ -172,7 +221,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const organizations = await directory.organizations();
   const tenants = organizations.map((o) => o.airlineUrn);
   const runtime = await createRuntime(config, clock, logger, context, tenants);
-  bindPorts(config, logger, runtime);
+  const platform = container.createChildContainer();
+  bindPorts(platform, config, logger, runtime);
 
   const runs = new Set(config.services);
   const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
@@ -216,7 +266,22 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     : new Map(organizations.map((o) => [`${o.code.toLowerCase()}.localhost`, o.airlineUrn] as const));
   const tenantOf = tenantOfHost(hosts, config.passengerDefaultTenant ?? organizations[0]?.airlineUrn);
 
-  moduleContext = { config, runtime, logger, audit, directory, passengers };
+  // The simulators give the hotel catalog even when the vendor-sim app takes the traffic: it sells
+  // the same seeded inventory.
+  const simulators = createVendorSimulators({ seed: DEMO_INVENTORY_SEED, clock });
+  platform.register(TOKENS.audit, { useValue: audit });
+  platform.register(TOKENS.directory, { useValue: directory });
+  platform.register(TOKENS.passengers, { useValue: passengers });
+  platform.register(TOKENS.passengerLogins, { useValue: passengerLogins(passengers) });
+  platform.register(TOKENS.caseRevocations, { useValue: passengers.revocations });
+  platform.register(TOKENS.vendorSimulators, { useValue: simulators });
+  platform.register(TOKENS.vendors, { useValue: hotelVendors(config, clock, simulators) });
+  platform.register(TOKENS.exchangeRates, { useValue: PLATFORM_EXCHANGE_RATES });
+  platform.register(TOKENS.bookingCards, { useValue: demoBookingCards() });
+  platform.register(TOKENS.bookingSettings, { useValue: DEFAULT_BOOKING_SETTINGS });
+  for (const module of MODULES) module.register?.(platform);
+
+  moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };
   await runtime.start();
   const startModules = async (context: ModuleContext) => {
     for (const module of MODULES) await module.start?.(context);
@@ -273,6 +338,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
       realtime = attachRealtime(operatorServer.server, {
         authenticate: operatorTokenAuthentication(tokens),
         runtime,
+        hub: platform.resolve(RealtimeHub),
         clock,
         logger,
       });
@@ -299,6 +365,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     config,
     runtime,
     audit,
+    container: platform,
     urls,
     close: () => {
       closing ??= (async () => {

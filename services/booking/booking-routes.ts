@@ -12,7 +12,7 @@ import {
   reservationUrnParams,
 } from "./booking-schemas.js";
 import { auditCase, canonicalCaseUrn } from "../cases/operator-routes.js";
-import type { Booking } from "./booking.js";
+import type { BookingUseCases } from "./booking-use-cases.js";
 
 const readers = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
 const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
@@ -20,7 +20,7 @@ const tags = ["Booking"] as const;
 const partnerTags = ["Partner bookings"] as const;
 
 /** The operator booking routes of spec 4.1 and the partner booking and voucher reads of 4.3. */
-export function bookingRoutes(booking: Booking) {
+export function bookingRoutes(booking: BookingUseCases) {
   return [
     defineRoute({
       method: "POST",

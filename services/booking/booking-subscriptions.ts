@@ -13,12 +13,12 @@ import { DomainError } from "../../src/domain/domain-error.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import type { DeliveryResult, Subscription } from "../../src/runtime/event-bus.js";
 import type { Logger } from "pino";
-import type { Booking } from "./booking.js";
+import type { BookingUseCases } from "./booking-use-cases.js";
 
-type Handler = (event: DomainEvent, booking: Booking) => Promise<unknown>;
+type Handler = (event: DomainEvent, booking: BookingUseCases) => Promise<unknown>;
 
 /** Booking and a logger, read when an event arrives (the platform may still be starting before). */
-export type BookingProvider = () => { booking: Booking; logger: Logger };
+export type BookingProvider = () => { booking: BookingUseCases; logger: Logger };
 
 /**
  * Booking's event handlers, one set per tenant topic. Each is idempotent as the bus requires
@@ -74,7 +74,7 @@ export function bookingSubscriptions(tenants: readonly string[], context: Bookin
   ]);
 }
 
-function reportToCase(event: DomainEvent, booking: Booking): Promise<void> {
+function reportToCase(event: DomainEvent, booking: BookingUseCases): Promise<void> {
   if (!event.caseUrn) throw new DomainError("not-found", "case-not-found", "The event names no case");
   return booking.outcomes.reportToCase(
     event.caseUrn,

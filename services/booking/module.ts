@@ -1,9 +1,9 @@
 import { BookingActor } from "../../actors/BookingActor.js";
 import { ReconciliationActor } from "../../actors/ReconciliationActor.js";
 import type { ServiceModule } from "../module.js";
-import { bookingOf } from "./booking.js";
 import { bookingRoutes } from "./booking-routes.js";
 import { bookingSubscriptions } from "./booking-subscriptions.js";
+import { bookingUseCases, registerBookingUseCases } from "./booking-use-cases.js";
 
 /**
  * Bookings, reservations and vouchers: books allocation waves with the hotel vendors, keeps one
@@ -13,13 +13,17 @@ import { bookingSubscriptions } from "./booking-subscriptions.js";
 export const bookingModule: ServiceModule = {
   name: "booking",
   actorTypes: [BookingActor, ReconciliationActor],
+  register: registerBookingUseCases,
   subscriptions: (context, tenants) =>
-    bookingSubscriptions(tenants, () => ({ booking: bookingOf(context()), logger: context().logger })),
-  routes: (context) => bookingRoutes(bookingOf(context)),
-  start: async (context) => {
-    const minutes = context.config.vendorReconciliationMinutes;
-    const { reconciliation } = bookingOf(context);
-    for (const organization of await context.directory.organizations()) {
+    bookingSubscriptions(tenants, () => ({
+      booking: bookingUseCases(context().container),
+      logger: context().logger,
+    })),
+  routes: ({ container }) => bookingRoutes(bookingUseCases(container)),
+  start: async ({ container, config, directory }) => {
+    const minutes = config.vendorReconciliationMinutes;
+    const { reconciliation } = bookingUseCases(container);
+    for (const organization of await directory.organizations()) {
       await reconciliation.schedule(organization.airlineUrn, minutes);
     }
   },

@@ -7,9 +7,9 @@ import type { Principal } from "../../src/http/access.js";
 import type { Infer } from "../../src/http/json-schema.js";
 import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { caseListQuery, casePageSchema } from "./case-schemas.js";
-import type { Cases } from "./cases.js";
+import type { CaseUseCases } from "./case-use-cases.js";
 
-export function caseListing(cases: Cases) {
+export function caseListing(cases: CaseUseCases) {
   return {
     summary: "Cases of the airline, newest first",
     query: caseListQuery,

@@ -3,7 +3,7 @@ import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import type { Subscription } from "../../src/runtime/event-bus.js";
 import type { ModuleContext } from "../module.js";
-import { casesOf } from "./cases.js";
+import { CaseProjection } from "../../src/app/cases/case-projection.js";
 
 /** Every event that changes what the case projection shows. */
 export const CASE_EVENT_TYPES = [
@@ -36,7 +36,7 @@ export function caseProjectionSubscriptions(
       if (!event.caseUrn) return "DROP";
       const { runtime, logger } = context();
       try {
-        const { projection } = casesOf(context());
+        const projection = context().container.resolve(CaseProjection);
         const ref = caseRefOf(event.caseUrn);
         const snapshot = () => runtime.actors.invoke(CaseActor, ref.id, "snapshot");
         const version = (event.data as { version?: unknown } | null)?.version;

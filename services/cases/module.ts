@@ -2,7 +2,7 @@ import { CaseActor } from "../../actors/CaseActor.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import type { ServiceModule } from "../module.js";
 import { caseProjectionSubscriptions } from "./case-subscriptions.js";
-import { casesOf } from "./cases.js";
+import { caseUseCases, registerCaseUseCases } from "./case-use-cases.js";
 import { operatorCaseRoutes } from "./operator-routes.js";
 import { partnerCaseRoutes } from "./partner-routes.js";
 
@@ -10,9 +10,10 @@ import { partnerCaseRoutes } from "./partner-routes.js";
 export const casesModule: ServiceModule = {
   name: "cases",
   actorTypes: [CaseActor],
+  register: registerCaseUseCases,
   subscriptions: (context, tenants) => caseProjectionSubscriptions(tenants, context),
-  routes: (context) => {
-    const cases = casesOf(context);
+  routes: ({ container }) => {
+    const cases = caseUseCases(container);
     return [...operatorCaseRoutes(cases), ...partnerCaseRoutes(cases)];
   },
   start: async ({ runtime }) => {

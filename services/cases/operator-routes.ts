@@ -18,7 +18,7 @@ import {
   uploadSchema,
 } from "./case-schemas.js";
 import { caseListing } from "./case-listing.js";
-import type { Cases } from "./cases.js";
+import type { CaseUseCases } from "./case-use-cases.js";
 import { readFilePart } from "./multipart-file.js";
 
 const declarers = { kind: "operator", anyOf: ["OPS_SUPERVISOR", "INTEGRATION"] } as const;
@@ -52,8 +52,8 @@ const caseResponses = { 200: { description: "The case", schema: caseSchema } } a
  * handlers. Roles the spec leaves open (split, merge, bulk upload, reaccommodate) follow
  * passenger-groups: AIRPORT_OPERATOR and above, scoped to the operator's airport.
  */
-export function operatorCaseRoutes(cases: Cases) {
-  const view = (snapshot: Parameters<Cases["reads"]["view"]>[0]) =>
+export function operatorCaseRoutes(cases: CaseUseCases) {
+  const view = (snapshot: Parameters<CaseUseCases["reads"]["view"]>[0]) =>
     cases.reads.view(snapshot, { withContacts: true });
   /** Every command on a case answers with the case as the command left it. */
   const changedCase = async (change: Promise<{ snapshot: Parameters<typeof view>[0] }>) => ({

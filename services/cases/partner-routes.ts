@@ -12,7 +12,7 @@ import {
   servicesSchema,
 } from "./case-schemas.js";
 import { caseListing } from "./case-listing.js";
-import type { Cases } from "./cases.js";
+import type { CaseUseCases } from "./case-use-cases.js";
 import { auditCase } from "./operator-routes.js";
 
 const tags = ["Partner cases"] as const;
@@ -29,7 +29,7 @@ const partnerView = { withContacts: false } as const;
  * the scope of the integration that pushed the disruption, since amending the manifest continues
  * that push (cases.read grants reading only).
  */
-export function partnerCaseRoutes(cases: Cases) {
+export function partnerCaseRoutes(cases: CaseUseCases) {
   return [
     defineRoute({
       method: "POST",

@@ -8,7 +8,7 @@ import { type AuditSubject, defineRoute } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";
 import type { Clock } from "../../src/runtime/clock.js";
 import { canonicalCaseUrn } from "../cases/operator-routes.js";
-import type { Allocation } from "./allocation.js";
+import type { AllocationUseCases } from "./allocation-use-cases.js";
 import {
   allocateBody,
   allocationResultSchema,
@@ -83,7 +83,7 @@ const auditWave = (action: string): AuditSubject => ({
 });
 
 /** The allocation routes of spec 4.1 (allocate) and their wave routes of 4.2, with /v1 forms. */
-export function allocationRoutes(allocation: Allocation, clock: Clock) {
+export function allocationRoutes(allocation: AllocationUseCases, clock: Clock) {
   const manual = (request: Request, caseUrn: string, demandUrn?: string): WaveRequest => ({
     caseUrn,
     ...(demandUrn ? { demandUrn } : {}),

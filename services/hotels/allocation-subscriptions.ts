@@ -5,7 +5,7 @@ import { DomainError } from "../../src/domain/domain-error.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import type { DeliveryResult, Subscription } from "../../src/runtime/event-bus.js";
 import type { ModuleContext } from "../module.js";
-import { allocationOf } from "./allocation.js";
+import { allocationUseCases } from "./allocation-use-cases.js";
 import { automationSettingsOf } from "./automation-settings.js";
 
 /**
@@ -29,7 +29,10 @@ export function allocationSubscriptions(
         handler: (event) =>
           handled(context, event, async () => {
             if (!event.caseUrn || !automationSettingsOf(context().config).demandOnIntake) return;
-            await allocationOf(context()).intake.onCaseOpened(event.caseUrn, event.correlationUrn);
+            await allocationUseCases(context().container).intake.onCaseOpened(
+              event.caseUrn,
+              event.correlationUrn,
+            );
           }),
       },
       {
@@ -38,7 +41,7 @@ export function allocationSubscriptions(
         types: ["demand.approved"],
         handler: (event) =>
           handled(context, event, async () => {
-            await allocationOf(context()).triggers.onDemandApproved(
+            await allocationUseCases(context().container).triggers.onDemandApproved(
               event.data as DemandApprovedData,
               event.correlationUrn,
             );
@@ -50,7 +53,10 @@ export function allocationSubscriptions(
         types: [BATCH_DUE_EVENT],
         handler: (event) =>
           handled(context, event, async () => {
-            await allocationOf(context()).triggers.onBatchDue(event.data as BatchScope, event.correlationUrn);
+            await allocationUseCases(context().container).triggers.onBatchDue(
+              event.data as BatchScope,
+              event.correlationUrn,
+            );
           }),
       },
       {
@@ -59,7 +65,7 @@ export function allocationSubscriptions(
         types: ["allocation.rerun-requested"],
         handler: (event) =>
           handled(context, event, async () => {
-            await allocationOf(context()).triggers.onRerunRequested(
+            await allocationUseCases(context().container).triggers.onRerunRequested(
               event.data as RerunRequestedData,
               event.id,
               event.correlationUrn,

@@ -12,7 +12,7 @@ import {
   urnSchema,
 } from "../../src/http/schemas/common.js";
 import { readFilePart } from "../cases/multipart-file.js";
-import type { Allocation } from "./allocation.js";
+import type { AllocationUseCases } from "./allocation-use-cases.js";
 
 const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Contracts"] as const;
@@ -118,7 +118,7 @@ function view({ _id, holds, ...contract }: ContractDocument) {
 }
 
 /** Direct hotel contracts (spec 4.1 Contracts). */
-export function contractRoutes(allocation: Allocation) {
+export function contractRoutes(allocation: AllocationUseCases) {
   return [
     defineRoute({
       method: "GET",

@@ -2,7 +2,7 @@ import { hotelsOfWave } from "../../src/app/allocation/wave-reads.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { airportCodeSchema, urnOf } from "../../src/http/schemas/common.js";
-import type { Allocation } from "./allocation.js";
+import type { AllocationUseCases } from "./allocation-use-cases.js";
 import {
   airportSchema,
   cacheInvalidationSchema,
@@ -17,7 +17,7 @@ const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Hotels"] as const;
 
 /** The hotel routes of spec 4.1 and the cache invalidation of 4.2. */
-export function hotelRoutes(allocation: Allocation) {
+export function hotelRoutes(allocation: AllocationUseCases) {
   return [
     defineRoute({
       method: "POST",

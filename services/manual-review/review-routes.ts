@@ -5,7 +5,7 @@ import type { ReviewItem } from "../../src/domain/review-item.js";
 import type { AuditSubject } from "../../src/http/route.js";
 import { defineRoute } from "../../src/http/route.js";
 import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
-import type { ManualReview } from "./manual-review.js";
+import type { ReviewUseCases } from "./review-use-cases.js";
 import {
   assignBody,
   escalateBody,
@@ -65,7 +65,7 @@ const answer = <S extends 200 | 202>(status: S, turn: ReviewItemTurn) => ({
  * The manual-review queue (spec 2.5, 3.5): the operator API routes of 4.1 and the field-manual
  * actions of 4.2. Resolve exists in both forms over one handler; the forms differ in role.
  */
-export function manualReviewRoutes(review: ManualReview) {
+export function manualReviewRoutes(review: ReviewUseCases) {
   const { actions } = review;
   const resolve = async (input: {
     params: { itemUrn: string };

@@ -4,7 +4,7 @@ import { DomainError } from "../../src/domain/domain-error.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import type { DeliveryResult, Subscription } from "../../src/runtime/event-bus.js";
 import type { ModuleContext } from "../module.js";
-import { manualReviewOf } from "./manual-review.js";
+import { reviewUseCases } from "./review-use-cases.js";
 
 /**
  * Per tenant topic: (1) items enter the queue from `review-item.requested` (booking, allocation)
@@ -31,7 +31,7 @@ export function manualReviewSubscriptions(
         return hopeless ? "DROP" : "RETRY";
       }
     };
-  const review = () => manualReviewOf(context());
+  const review = () => reviewUseCases(context().container);
 
   return tenants.flatMap((tenant): Subscription[] => {
     const topic = topicFor({ tenant });

@@ -1,7 +1,7 @@
 import { passengerProfile } from "../../src/app/passengers/passenger-profile.js";
 import { defineRoute } from "../../src/http/route.js";
 import { airportCodeSchema, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
-import type { Cases } from "../cases/cases.js";
+import type { CaseUseCases } from "../cases/case-use-cases.js";
 
 const nullableString = { type: ["string", "null"] } as const;
 
@@ -53,7 +53,7 @@ const passengerProfileSchema = {
 } as const;
 
 /** The passenger's own view of the case (spec 6.3), opened by the session token alone. */
-export function passengerMeRoutes(cases: Cases) {
+export function passengerMeRoutes(cases: CaseUseCases) {
   return [
     defineRoute({
       method: "GET",

@@ -1,9 +1,9 @@
-import { casesOf } from "../cases/cases.js";
+import { caseUseCases } from "../cases/case-use-cases.js";
 import type { ServiceModule } from "../module.js";
 import { passengerMeRoutes } from "./me-routes.js";
 
 /** The passenger API's own reads (its login routes come with the passenger identity component). */
 export const passengerModule: ServiceModule = {
   name: "passenger-api",
-  routes: (context) => passengerMeRoutes(casesOf(context)),
+  routes: ({ container }) => passengerMeRoutes(caseUseCases(container)),
 };

@@ -1,6 +1,6 @@
 import type { Subscription } from "../../src/runtime/event-bus.js";
 import type { ModuleContext } from "../module.js";
-import { realtimeHubOf } from "./realtime-hub.js";
+import { RealtimeHub } from "./realtime-hub.js";
 
 /**
  * Every event of every tenant topic goes to this process's operator connections (spec 4.1: each
@@ -17,7 +17,7 @@ export function realtimeSubscriptions(
       topic,
       handler: async (event) => {
         try {
-          await realtimeHubOf(context().runtime).fanOut(event);
+          await context().container.resolve(RealtimeHub).fanOut(event);
           return "SUCCESS";
         } catch (error) {
           context().logger.warn({ err: error, event: event.id }, "operator channel fan-out failed; retrying");

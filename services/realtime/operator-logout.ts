@@ -3,7 +3,7 @@ import { urn } from "../../src/domain/urn.js";
 import type { OperatorPrincipal } from "../../src/http/access.js";
 import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
-import { OPERATOR_LOGGED_OUT, realtimeHubOf, type SessionsClosed } from "./realtime-hub.js";
+import { OPERATOR_LOGGED_OUT, type RealtimeHub, type SessionsClosed } from "./realtime-hub.js";
 import type { RefreshTokenRevocation } from "./refresh-token-revocation.js";
 
 /**
@@ -17,6 +17,7 @@ import type { RefreshTokenRevocation } from "./refresh-token-revocation.js";
 export class OperatorLogout {
   constructor(
     private readonly runtime: Runtime,
+    private readonly hub: RealtimeHub,
     private readonly revocation: RefreshTokenRevocation,
   ) {}
 
@@ -25,7 +26,7 @@ export class OperatorLogout {
     refreshToken: string | undefined,
     correlationUrn: string,
   ): Promise<SessionsClosed> {
-    const closed = await realtimeHubOf(this.runtime).closeOperatorSessions(principal);
+    const closed = await this.hub.closeOperatorSessions(principal);
     const loggedOut: DomainEvent<{ operatorUrn: string }> = {
       id: urn("event"),
       type: OPERATOR_LOGGED_OUT,

@@ -14,12 +14,14 @@ import {
   MAX_CLIENT_MESSAGE_BYTES,
   REALTIME_PATH,
 } from "./protocol.js";
-import { realtimeHubOf } from "./realtime-hub.js";
+import type { RealtimeHub } from "./realtime-hub.js";
 
 export interface RealtimeDeps {
   /** Verifies an operator access token as the HTTP routes do (see `operatorTokenAuthentication`). */
   authenticate: (token: string) => Promise<OperatorPrincipal>;
   runtime: Runtime;
+  /** The platform's hub, which the tenant-topic subscription of the sub-cases module feeds. */
+  hub: RealtimeHub;
   /** The clock of the auth timeout, token expiry and heartbeat; the runtime's unless told. */
   clock?: Clock;
   logger: Logger;
@@ -41,7 +43,7 @@ export interface RealtimeChannel {
  */
 export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeChannel {
   const clock = deps.clock ?? deps.runtime.clock;
-  const hub = realtimeHubOf(deps.runtime);
+  const { hub } = deps;
   hub.useLogger(deps.logger);
   const connections = new Set<OperatorConnection>();
   const sockets = new WebSocketServer({

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Logger, pino } from "pino";
 import { CaseActor } from "../../actors/CaseActor.js";
-import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
-import { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
+import type { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { parseUrn } from "../../src/domain/urn.js";
 import type { OperatorPrincipal } from "../../src/http/access.js";
@@ -32,20 +31,21 @@ export interface SessionsClosed {
  * This process's side of the operator channel: who is connected, which case rooms they watch,
  * the fan-out of domain events to those rooms, and the release of an operator's locks when the
  * operator's last connection here drops (after a short grace, so a reconnect does not flap) or
- * the operator logs out. One hub per runtime: the event subscription, the WebSocket server and the
- * logout route find the same one through `realtimeHubOf`.
+ * the operator logs out. One hub per platform (registered by the sub-cases module): the event
+ * subscription, the WebSocket server and the logout route share it.
  */
 export class RealtimeHub {
   readonly updates: CaseUpdateLog;
-  private readonly locks: SubCaseLocks;
   private readonly rooms = new Map<string, Set<ChannelMember>>();
   private readonly byOperator = new Map<string, Set<ChannelMember>>();
   private readonly pendingReleases = new Map<string, TimerHandle>();
   private logger: Logger = pino({ enabled: false });
 
-  constructor(private readonly runtime: Runtime) {
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly locks: SubCaseLocks,
+  ) {
     this.updates = new CaseUpdateLog(runtime.documents, runtime.clock);
-    this.locks = new SubCaseLocks(runtime.actors, new SubCaseIndex(runtime.documents), runtime.clock);
   }
 
   useLogger(logger: Logger): void {
@@ -152,15 +152,4 @@ export class RealtimeHub {
     const caseId = parseUrn(caseUrn, "case")?.id;
     return caseId ? (await this.runtime.actors.invoke(CaseActor, caseId, "outline"))?.status : undefined;
   }
-}
-
-const hubs = new WeakMap<Runtime, RealtimeHub>();
-
-export function realtimeHubOf(runtime: Runtime): RealtimeHub {
-  let hub = hubs.get(runtime);
-  if (!hub) {
-    hub = new RealtimeHub(runtime);
-    hubs.set(runtime, hub);
-  }
-  return hub;
 }

@@ -1,15 +1,14 @@
 import type { SubCaseView } from "../../actors/SubCaseActor.js";
 import { findSubCase } from "../../src/app/sub-cases/find-sub-case.js";
-import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
-import { LOCK_TTL_MS, SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
-import { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
+import { LOCK_TTL_MS, type SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
+import type { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { SUB_CASE_STATUSES } from "../../src/domain/sub-case.js";
 import type { OperatorPrincipal } from "../../src/http/access.js";
 import { assertAirport, assertTenant } from "../../src/http/auth/authorization.js";
 import { defineRoute } from "../../src/http/route.js";
 import { reasonSchema, timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
-import type { Runtime } from "../../src/runtime/runtime.js";
+import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
 
 const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"], airportScoped: true } as const;
 
@@ -73,14 +72,10 @@ const compensationSchema = {
 const LOCK_MINUTES = LOCK_TTL_MS / 60_000;
 
 /** Sub-case locks and compensation (spec 4.1 "Sub-cases", 3.4, 7). */
-export function subCaseRoutes(runtime: Runtime) {
-  const index = new SubCaseIndex(runtime.documents);
-  const locks = new SubCaseLocks(runtime.actors, index, runtime.clock);
-  const compensation = new SubmitCompensation(runtime.actors, index);
-
+export function subCaseRoutes(actors: ActorRuntime, locks: SubCaseLocks, compensation: SubmitCompensation) {
   /** The sub-case, once the caller may act on it: same tenant (spec 5.4) and, if scoped, same airport. */
   const authorized = async (subCaseUrn: string, principal: OperatorPrincipal): Promise<SubCaseView> => {
-    const subCase = await findSubCase(runtime.actors, subCaseUrn);
+    const subCase = await findSubCase(actors, subCaseUrn);
     assertTenant(principal, subCase.tenant);
     assertAirport(principal, subCase.airport);
     return subCase;
@@ -180,7 +175,7 @@ export function subCaseRoutes(runtime: Runtime) {
           const { replayed: _replayed, ...answer } = accepted;
           return { status: 202, body: answer };
         } catch (error) {
-          throw withCurrentState(error, await findSubCase(runtime.actors, subCase.subCaseUrn));
+          throw withCurrentState(error, await findSubCase(actors, subCase.subCaseUrn));
         }
       },
     }),

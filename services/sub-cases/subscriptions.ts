@@ -25,10 +25,9 @@ export function subCaseSubscriptions(
       topic,
       types: CASE_EVENTS,
       handler: async (event) => {
-        const { runtime } = context();
         const caseUrn = event.caseUrn ?? (event.data as { caseUrn?: string }).caseUrn;
         if (!caseUrn) return "DROP";
-        const sync = new SyncSubCases(runtime.actors, new SubCaseIndex(runtime.documents));
+        const sync = context().container.resolve(SyncSubCases);
         // The case commits before its event goes out, so a case not found yet is a store lagging behind.
         return (await sync.execute(caseUrn, event.correlationUrn)) ? "SUCCESS" : "RETRY";
       },
@@ -38,7 +37,9 @@ export function subCaseSubscriptions(
       topic,
       types: Object.values(SUB_CASE_EVENT),
       handler: async (event) => {
-        await new SubCaseIndex(context().runtime.documents).record(event.data as SubCaseView);
+        await context()
+          .container.resolve(SubCaseIndex)
+          .record(event.data as SubCaseView);
         return "SUCCESS";
       },
     },

@@ -5,8 +5,8 @@ import { createVendorSimApp } from "./vendor-sim-app.js";
 
 /**
  * The seed of the demo inventory: the same hotels, rooms and prices on every start, and in every
- * process: the API and worker apps build their hotel catalog from it (services/hotels/hotels.ts)
- * while this app sells those hotels.
+ * process: the API and worker apps build their hotel catalog from it (src/main.ts) while this app
+ * sells those hotels.
  */
 export const DEMO_INVENTORY_SEED = "disruption-demo";
 

@@ -1,4 +1,8 @@
-/** Injection tokens of the runtime ports; only the composition root binds them to adapters. */
+/**
+ * Injection tokens for what the composition root (`src/main.ts`) chooses: the runtime's ports and
+ * the adapters beside them. Use cases name these in `@inject(TOKENS.x)`; only main (and test set-ups)
+ * bind them. Use-case classes need no token: the class itself is its token.
+ */
 export const TOKENS = {
   config: Symbol.for("Config"),
   logger: Symbol.for("Logger"),
@@ -10,4 +14,24 @@ export const TOKENS = {
   documents: Symbol.for("DocumentStore"),
   counters: Symbol.for("CounterStore"),
   runtime: Symbol.for("Runtime"),
+  /** The audit log every module writes to (memory or document trail). */
+  audit: Symbol.for("AuditLog"),
+  /** Airlines, airports, users and partner registrations (the demo directory or a real one). */
+  directory: Symbol.for("Directory"),
+  /** The passenger identity component: PNR login, sessions, captcha. */
+  passengers: Symbol.for("PassengerIdentity"),
+  /** Where PNR login looks passengers up; the case projection writes to it. */
+  passengerLogins: Symbol.for("PassengerLogins"),
+  /** Passenger sessions revoked when their case closes. */
+  caseRevocations: Symbol.for("CaseRevocations"),
+  /** Every tenant's hotel vendor clients, over the transport main chose (simulators or HTTP). */
+  vendors: Symbol.for("InventoryVendors"),
+  /** The in-process vendor simulators (the demo inventory). */
+  vendorSimulators: Symbol.for("VendorSimulators"),
+  /** The exchange-rate table waves and searches convert prices with. */
+  exchangeRates: Symbol.for("ExchangeRates"),
+  /** The card each tenant books with, when it pays by card (spec 4.3). */
+  bookingCards: Symbol.for("BookingCards"),
+  /** Booking retry settings; the defaults apply when none is bound. */
+  bookingSettings: Symbol.for("BookingSettings"),
 } as const;

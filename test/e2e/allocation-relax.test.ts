@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WaveActor } from "../../actors/WaveActor.js";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { simulatorsOf } from "../support/container.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import { topicFor } from "../../src/domain/domain-event.js";
@@ -18,8 +18,8 @@ let tooClose: number;
 beforeAll(async () => {
   p = await allocationPlatform();
   const nearest = Math.min(
-    ...hotelsOf(p.t.platform)
-      .simulators.catalog.atAirport("ORD")
+    ...simulatorsOf(p.t.platform)
+      .catalog.atAirport("ORD")
       .map((h) => h.distanceKm),
   );
   tooClose = nearest / 2;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BATCH_DUE_EVENT } from "../../actors/AllocationScheduleActor.js";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { simulatorsOf } from "../support/container.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { allocationPlatform, enc, json, ZX } from "./allocation-fixture.js";
 
@@ -85,7 +85,7 @@ describe("POST /v1/cases/{urn}/allocate and POST /v1/allocation/allocate", () =>
 
   it("names the vendors that did not answer in partialFailures, and allocates with the others", async () => {
     const { urn } = await waitingCase([["ECONOMY"]]);
-    const vendorB = hotelsOf(p.t.platform).simulators.byId["vendor-b"];
+    const vendorB = simulatorsOf(p.t.platform).byId["vendor-b"];
     await json(await p.t.call("POST", "/hotels/cache/invalidate?airport=ORD", supervisor), 200);
     vendorB.configureFaults({ latency: { fixedMs: 2_500, jitterMs: 0 } });
     try {

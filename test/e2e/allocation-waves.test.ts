@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DemandActor } from "../../actors/DemandActor.js";
 import { DEMO_SEED_ACTOR, seedDemoPolicies } from "../../services/hotels/demo-policies.js";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { simulatorsOf } from "../support/container.js";
 import { AuditLog } from "../../src/app/audit-log.js";
 import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
@@ -132,7 +132,7 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
   let excludedChain: string;
 
   beforeAll(async () => {
-    const boston = hotelsOf(p.t.platform).simulators.catalog.atAirport("BOS");
+    const boston = simulatorsOf(p.t.platform).catalog.atAirport("BOS");
     excludedChain = boston.find((h) => h.chain && (h.stars ?? 0) >= 4 && h.distanceKm <= 12)!.chain!.chainId;
     await p.activePolicy("ZX", "BOS", {
       constraints: {

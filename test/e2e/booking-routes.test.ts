@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { hotelSearchOf } from "../support/container.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { type WaveDocument, WAVES_COLLECTION } from "../../src/app/booking/wave-document.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
@@ -98,7 +98,7 @@ function allocation(groupId: string, hotel: Hotel) {
 
 /** What allocation leaves behind: a `waves` document and `allocation.wave-completed` (autoBook off). */
 async function completeWave(caseUrn: string): Promise<string> {
-  const { hotels } = await hotelsOf(t.platform).search.searchHotels({
+  const { hotels } = await hotelSearchOf(t.platform).searchHotels({
     tenant: ZX,
     airport: "JFK",
     checkIn: CHECK_IN,

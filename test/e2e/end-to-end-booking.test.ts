@@ -25,6 +25,9 @@ import { type Coordinates, greatCircleKm } from "../../src/domain/geo.js";
 import type { Airport } from "../../src/identity/directory.js";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
+import type { HotelSearch } from "../../src/app/hotel-search.js";
+import type { VendorSimulators } from "../../services/vendor-sim/simulators.js";
+import { hotelSearchOf, simulatorsOf } from "../support/container.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 const ZX = "urn:airline:ZX";
@@ -34,21 +37,10 @@ const DEMO_POLICY = { minStars: 3, maxDistanceKm: 25 };
 const STEP_TIMEOUT_MS = 30_000;
 const enc = encodeURIComponent;
 
-type Hotels = typeof import("../../services/hotels/hotels.js");
-
-/**
- * The other helpers' pieces this test drives. Checked first, so that a missing piece is reported
- * by name instead of as a timeout further down.
- */
-async function hotelsPiece(): Promise<Hotels> {
-  try {
-    return await import("../../services/hotels/hotels.js");
-  } catch (error) {
-    throw new Error(
-      "Missing piece: services/hotels/hotels.ts exporting hotelsOf(context) → {simulators, vendors, search, " +
-        `exchangeRates} (issue 5 hand-off 1, hotels/waves helper). Import failed: ${String(error)}`,
-    );
-  }
+/** What the scenario is chosen with: the platform's own search and its simulators' catalog. */
+interface Hotels {
+  search: HotelSearch;
+  simulators: VendorSimulators;
 }
 
 interface Scenario {
@@ -74,7 +66,7 @@ function verdict(airport: Coordinates, offer: HotelOffer): "accepted" | "refused
  * accepts, reachable without the failing vendor, with rooms enough for the party; the rebook target
  * is the nearest hotel outside the policy that has them.
  */
-async function chooseScenario(hotels: ReturnType<Hotels["hotelsOf"]>): Promise<Scenario> {
+async function chooseScenario(hotels: Hotels): Promise<Scenario> {
   for (const airport of ZEPHYR_AIR.airports) {
     const found = await scenarioAt(hotels, airport);
     if (found) return found;
@@ -84,10 +76,7 @@ async function chooseScenario(hotels: ReturnType<Hotels["hotelsOf"]>): Promise<S
   );
 }
 
-async function scenarioAt(
-  hotels: ReturnType<Hotels["hotelsOf"]>,
-  airport: Airport,
-): Promise<Scenario | undefined> {
+async function scenarioAt(hotels: Hotels, airport: Airport): Promise<Scenario | undefined> {
   const day = (offsetDays: number) =>
     new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
   const found = await hotels.search.searchHotels({
@@ -145,7 +134,6 @@ async function scenarioAt(
 }
 
 let t: TestPlatform;
-let hotelsModule: Hotels;
 let scenario: Scenario;
 const events: DomainEvent[] = [];
 const tokens: Record<string, string> = {};
@@ -157,13 +145,12 @@ const SMALL = ["SMALL1", "SMALL2"];
 const hook: { allocatedTo?: string; filled: boolean } = { filled: false };
 
 beforeAll(async () => {
-  hotelsModule = await hotelsPiece();
   t = await startTestPlatform({ env: { RATE_LIMIT_SCALE: "20" } });
   for (const user of ["supervisor@zx.demo", "operator.jfk@zx.demo", "operator@zx.demo"])
     tokens[user] = await t.operatorToken(user);
   tokens.partner = await t.partnerToken("skyhub-zx");
 
-  const hotels = hotelsModule.hotelsOf(t.platform);
+  const hotels: Hotels = { search: hotelSearchOf(t.platform), simulators: simulatorsOf(t.platform) };
   const { simulators } = hotels;
   scenario = await chooseScenario(hotels);
   // Fault 1: one vendor answers every call with 503, from the start.

@@ -1,6 +1,6 @@
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { simulatorsOf } from "../support/container.js";
 import { urn } from "../../src/domain/urn.js";
 import { allocationPlatform, enc, json } from "./allocation-fixture.js";
 
@@ -12,7 +12,7 @@ let hotelUrn: string;
 beforeAll(async () => {
   p = await allocationPlatform();
   supervisor = await p.token("supervisor@zx.demo");
-  const jfk = hotelsOf(p.t.platform).simulators.catalog.atAirport("JFK");
+  const jfk = simulatorsOf(p.t.platform).catalog.atAirport("JFK");
   const hotel = jfk
     .filter((h) => (h.stars ?? 0) >= 3 && h.distanceKm < 10 && h.vendors.length >= 2)
     .sort((a, b) => a.distanceKm - b.distanceKm)[0]!;

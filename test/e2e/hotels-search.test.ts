@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { simulatorsOf } from "../support/container.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
@@ -15,7 +15,7 @@ const token = async (who: string) => {
   tokens[who] ??= await t.operatorToken(who);
   return tokens[who]!;
 };
-const simulators = () => hotelsOf(t.platform).simulators;
+const simulators = () => simulatorsOf(t.platform);
 
 beforeAll(async () => {
   clock = new ManualClock(Date.now());

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hotelsOf } from "../../services/hotels/hotels.js";
+import { simulatorsOf } from "../support/container.js";
 import { createVendorSimulators, type VendorSimulators } from "../../services/vendor-sim/simulators.js";
 import { createVendorSimApp } from "../../services/vendor-sim/vendor-sim-app.js";
 import { DEMO_INVENTORY_SEED } from "../../services/vendor-sim/vendor-sim-service.js";
@@ -46,7 +46,7 @@ describe("VENDOR_SIM_URL", () => {
 
   it("serves POST /v1/hotels/search from the vendor-sim app over HTTP, each vendor under its own prefix", async () => {
     // Were the platform still calling its own simulators, this would leave every vendor missing.
-    const local = hotelsOf(t.platform).simulators;
+    const local = simulatorsOf(t.platform);
     for (const simulator of local.all) simulator.configureFaults({ errorRates: { unavailable: 1 } });
     try {
       const response = await t.call("POST", "/v1/hotels/search", await t.operatorToken("operator@zx.demo"), {

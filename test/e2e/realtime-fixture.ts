@@ -19,7 +19,7 @@ import { ManualClock } from "../../src/runtime/clock.js";
 import { operatorTokenAuthentication } from "../../services/realtime/operator-token-authentication.js";
 import { REALTIME_PATH } from "../../services/realtime/protocol.js";
 import { attachRealtime, type RealtimeChannel } from "../../services/realtime/realtime-channel.js";
-import { type RealtimeHub, realtimeHubOf } from "../../services/realtime/realtime-hub.js";
+import { RealtimeHub } from "../../services/realtime/realtime-hub.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 export interface ReceivedClose {
@@ -122,9 +122,11 @@ export async function startRealtimeFixture(): Promise<RealtimeFixture> {
     response.statusCode = 404;
     response.end();
   });
+  const hub = t.platform.container.resolve(RealtimeHub);
   const channel = attachRealtime(server, {
     authenticate: operatorTokenAuthentication(authenticator),
     runtime,
+    hub,
     clock,
     logger: pino({ level: "silent" }),
   });
@@ -144,7 +146,7 @@ export async function startRealtimeFixture(): Promise<RealtimeFixture> {
   return {
     t,
     clock,
-    hub: realtimeHubOf(runtime),
+    hub,
     channel,
     index,
     connect,

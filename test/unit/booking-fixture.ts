@@ -9,7 +9,7 @@ import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
 import { CaseActor, type CaseSnapshot } from "../../actors/CaseActor.js";
 import { DemandActor } from "../../actors/DemandActor.js";
 import { ReconciliationActor } from "../../actors/ReconciliationActor.js";
-import { type Booking, composeBooking } from "../../services/booking/booking.js";
+import { type BookingUseCases, bookingUseCases } from "../../services/booking/booking-use-cases.js";
 import { bookingSubscriptions } from "../../services/booking/booking-subscriptions.js";
 import { demoVendorSettings } from "../../services/hotels/vendor-settings.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
@@ -26,9 +26,6 @@ import {
   type WaveDocument,
   WAVES_COLLECTION,
 } from "../../src/app/booking/wave-document.js";
-import { CaseChanges } from "../../src/app/cases/case-changes.js";
-import { CaseProjection } from "../../src/app/cases/case-projection.js";
-import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
 import { HotelSearch } from "../../src/app/hotel-search.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
@@ -38,6 +35,7 @@ import { money } from "../../src/domain/money.js";
 import { urn } from "../../src/domain/urn.js";
 import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
 import { DocumentPassengerDirectory } from "../../src/passenger-identity/document-passenger-directory.js";
+import { moduleContainer } from "../support/container.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
@@ -57,7 +55,7 @@ export interface BookingHarness {
   bus: EmbeddedEventBus;
   documents: MemoryDocumentStore;
   simulators: VendorSimulators;
-  booking: Booking;
+  booking: BookingUseCases;
   events: DomainEvent[];
   /** Every hotel the vendors offer at JFK for the test stay, deduplicated, in search order. */
   hotels: Hotel[];
@@ -180,25 +178,21 @@ export async function startBookingHarness(
       breaker: { failureThreshold: 1, coolDownMs: 30_000 },
     },
   });
-  const search = new HotelSearch(vendors, clock, { exchangeRates: SIMULATOR_EXCHANGE_RATES });
-  const projection = new CaseProjection({
-    documents,
-    logins: new DocumentPassengerDirectory(documents),
-    revocations: new CaseRevocations(documents),
-  });
-  const changes = new CaseChanges(actors, projection, audit);
-  const booking = composeBooking({
+  const platform = moduleContainer({
     actors,
     documents,
     clock,
     audit,
     logger,
-    search,
     vendors,
-    cases: { changes, status: new CaseStatusCommands(actors, changes, audit) },
-    cardOf: () => undefined,
-    settings: { retryInMs: options.retryInMs ?? 30_000, maxRetries: options.maxRetries ?? 3 },
+    exchangeRates: SIMULATOR_EXCHANGE_RATES,
+    passengerLogins: new DocumentPassengerDirectory(documents),
+    caseRevocations: new CaseRevocations(documents),
+    bookingCards: () => undefined,
+    bookingSettings: { retryInMs: options.retryInMs ?? 30_000, maxRetries: options.maxRetries ?? 3 },
   });
+  const booking = bookingUseCases(platform);
+  const search = platform.resolve(HotelSearch);
   for (const subscription of bookingSubscriptions([ZX], () => ({ booking, logger })))
     bus.subscribe(subscription);
   const events: DomainEvent[] = [];

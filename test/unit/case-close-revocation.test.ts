@@ -21,9 +21,10 @@ import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js"
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
-import { casesOf } from "../../services/cases/cases.js";
+import { caseUseCases } from "../../services/cases/case-use-cases.js";
 import { casesModule } from "../../services/cases/module.js";
 import type { ModuleContext } from "../../services/module.js";
+import { moduleContainer } from "../support/container.js";
 
 const ZX = "urn:airline:ZX";
 const runtimes: Runtime[] = [];
@@ -69,17 +70,28 @@ async function platform() {
     documents,
     clock,
   });
-  context = {
+  const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
+  const container = moduleContainer({
+    actors: runtime.actors,
+    documents,
+    clock,
+    audit,
+    passengerLogins: passengers.directory,
+    caseRevocations: passengers.revocations,
+  });
+  const started: ModuleContext = {
+    container,
     config: loadConfig({}),
     runtime,
     logger: pino({ level: "silent" }),
-    audit: new AuditLog(new DocumentAuditTrail(documents), clock),
+    audit,
     directory: createDemoDirectory(clock),
     passengers,
   };
+  context = started;
   await runtime.start();
-  await casesModule.start?.(context);
-  return { runtime, passengers, cases: casesOf(context), documents, clock };
+  await casesModule.start?.(started);
+  return { runtime, passengers, cases: caseUseCases(container), documents, clock };
 }
 
 async function logIn(passengers: PassengerIdentity, pnr: string, lastName: string) {

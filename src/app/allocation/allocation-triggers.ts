@@ -12,9 +12,11 @@ import { caseRefOf } from "../cases/case-changes.js";
 import { policyForCase } from "../cases/case-policy.js";
 import { DEMANDS_COLLECTION, type DemandDocument } from "../demand/demand-index.js";
 import type { ConstraintOverride } from "../manual-review/policy-overrides.js";
-import type { PolicyIndex } from "../policies/policy-index.js";
-import type { AllocationWaves, WaveResult } from "./allocation-waves.js";
+import { PolicyIndex } from "../policies/policy-index.js";
+import { AllocationWaves, type WaveResult } from "./allocation-waves.js";
 import { latestWaveOf } from "./wave-documents.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Who starts the waves the platform runs by itself. */
 export const ALLOCATION_ACTOR = "urn:system:allocation";
@@ -40,18 +42,17 @@ export type ApprovalOutcome =
  * on the airport's 15-minute schedule under a BATCH policy, and when manual review relaxed a
  * case's policy.
  */
+@injectable()
 export class AllocationTriggers {
   constructor(
-    private readonly deps: {
-      actors: ActorRuntime;
-      documents: DocumentStore;
-      policies: PolicyIndex;
-      waves: AllocationWaves;
-    },
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(TOKENS.documents) private readonly documents: DocumentStore,
+    @inject(PolicyIndex) private readonly policies: PolicyIndex,
+    @inject(AllocationWaves) private readonly waves: AllocationWaves,
   ) {}
 
   async onDemandApproved(data: DemandApprovedData, correlationUrn: string): Promise<ApprovalOutcome> {
-    const { actors, policies, waves } = this.deps;
+    const { actors, policies, waves } = this;
     const record = await actors.invoke(CaseActor, caseRefOf(data.caseUrn).id, "get");
     if (!record) return { outcome: "no-case" };
     const policy = await policyForCase(policies, record);
@@ -79,7 +80,7 @@ export class AllocationTriggers {
     requestId: string,
     correlationUrn: string,
   ): Promise<WaveResult> {
-    const { actors, documents, waves } = this.deps;
+    const { actors, documents, waves } = this;
     const record = await actors.invoke(CaseActor, caseRefOf(data.caseUrn).id, "get");
     if (!record) throw new DomainError("not-found", "case", `No case ${data.caseUrn}`);
     const latest = await latestWaveOf(documents, record.tenant, record.urn);
@@ -103,7 +104,7 @@ export class AllocationTriggers {
    * failed, keeps the schedule armed for the next round; once every one is handled it stands down.
    */
   async onBatchDue(scope: BatchScope, correlationUrn: string): Promise<WaveResult[]> {
-    const { actors, documents, waves } = this.deps;
+    const { actors, documents, waves } = this;
     const waiting = await documents
       .collection<DemandDocument>(DEMANDS_COLLECTION)
       .findAll(

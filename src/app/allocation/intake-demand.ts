@@ -5,7 +5,9 @@ import { roomsNeededFor } from "../../domain/demand.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { caseRefOf } from "../cases/case-changes.js";
-import type { DemandAdministration } from "../demand/demand-administration.js";
+import { DemandAdministration } from "../demand/demand-administration.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Who requests the rooms of a newly opened case. */
 export const INTAKE_ACTOR = "urn:system:intake";
@@ -17,10 +19,11 @@ export const INTAKE_ACTOR = "urn:system:intake";
  * case: a case that already has INITIAL demand (from an earlier delivery, or an operator) is left
  * alone.
  */
+@injectable()
 export class IntakeDemand {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly demand: DemandAdministration,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(DemandAdministration) private readonly demand: DemandAdministration,
   ) {}
 
   async onCaseOpened(caseUrn: string, correlationUrn: string): Promise<Demand | undefined> {

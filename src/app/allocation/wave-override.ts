@@ -18,7 +18,9 @@ import {
   type WaveOfferRecord,
   WAVES_COLLECTION,
 } from "./wave-documents.js";
-import type { WaveReads } from "./wave-reads.js";
+import { WaveReads } from "./wave-reads.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface WaveOverrideRequest {
   principal: OperatorPrincipal;
@@ -35,20 +37,19 @@ export interface WaveOverrideRequest {
  * The change is audited with before/after, the group's allocation row follows, and the case's
  * WaveActor announces `allocation.group-overridden` so booking re-books that group alone.
  */
+@injectable()
 export class WaveOverrides {
   constructor(
-    private readonly deps: {
-      actors: ActorRuntime;
-      documents: DocumentStore;
-      audit: AuditLog;
-      clock: Clock;
-      reads: WaveReads;
-    },
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(TOKENS.documents) private readonly documents: DocumentStore,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
+    @inject(TOKENS.clock) private readonly clock: Clock,
+    @inject(WaveReads) private readonly reads: WaveReads,
   ) {}
 
   async override(waveUrn: string, request: WaveOverrideRequest): Promise<WaveDocument> {
-    const { actors, documents, audit, clock } = this.deps;
-    const wave = await this.deps.reads.get(request.principal, waveUrn);
+    const { actors, documents, audit, clock } = this;
+    const wave = await this.reads.get(request.principal, waveUrn);
     const caseId = waveAddress(wave.urn)!.caseId;
     const record = await actors.invoke(CaseActor, caseId, "get");
     if (record) assertCaseOpen(record);

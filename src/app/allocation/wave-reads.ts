@@ -7,12 +7,15 @@ import type { DocumentStore } from "../../runtime/document-store.js";
 import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
 import { waveAddress, waveUrnFor } from "../../domain/allocation/wave-addresses.js";
 import { latestWaveOf, type WaveDocument, WAVES_COLLECTION } from "./wave-documents.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Waves as operators read them, with the caller's tenant and airport checked. */
+@injectable()
 export class WaveReads {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly documents: DocumentStore,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(TOKENS.documents) private readonly documents: DocumentStore,
   ) {}
 
   /** 404 for a URN no wave has; 403 for another airline's or, airport-scoped, another airport's. */

@@ -3,15 +3,18 @@ import { POLICY_DEFAULTS, type PaymentMethod } from "../../domain/policy/policy.
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { policyForCase } from "../cases/case-policy.js";
 import { POLICIES_COLLECTION, type PolicyDocument, PolicyIndex } from "../policies/policy-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * The payments a booking may offer (spec 2.4 acceptedPayments): those of the policy version the
  * wave was allocated under, else of the policy resolving for the case now, else the default.
  */
+@injectable()
 export class AcceptedPayments {
   private readonly index: PolicyIndex;
 
-  constructor(private readonly store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {
     this.index = new PolicyIndex(store);
   }
 

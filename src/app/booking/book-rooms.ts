@@ -3,8 +3,10 @@ import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import { type CaseChanges, caseRefOf } from "../cases/case-changes.js";
-import type { WaveReader } from "./wave-document.js";
+import { CaseChanges, caseRefOf } from "../cases/case-changes.js";
+import { WaveReader } from "./wave-document.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface BookRoomsAccepted {
   caseUrn: string;
@@ -24,11 +26,12 @@ export interface BookRoomsAccepted {
  * the booking flow. It answers 202 at once: a wave of many groups takes longer than the 3 s a
  * composition sub-call may, and its outcome shows in the reservations and the demand.
  */
+@injectable()
 export class BookRooms {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly cases: CaseChanges,
-    private readonly waves: WaveReader,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
+    @inject(WaveReader) private readonly waves: WaveReader,
   ) {}
 
   async request(

@@ -1,14 +1,16 @@
 import { DemandActor } from "../../../actors/DemandActor.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
-import type { CaseStatusCommands } from "../cases/case-status.js";
+import { CaseStatusCommands } from "../cases/case-status.js";
 import { demandAddress } from "../../domain/demand-addresses.js";
-import type { DemandIndex } from "../demand/demand-index.js";
+import { DemandIndex } from "../demand/demand-index.js";
 import {
   BOOKING_SYSTEM_ACTOR,
   type ReservationEventData,
   type WaveSettledData,
 } from "../../domain/events/booking.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * What booking's outcomes change in the other aggregates, run from booking's own events (outbox,
@@ -16,12 +18,13 @@ import {
  * demand to FULFILLED or PARTIAL (spec 3.1). Both are idempotent: the case ignores a status it
  * already has, and a demand that left APPROVED is not moved again.
  */
+@injectable()
 export class BookingOutcomes {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly caseStatus: CaseStatusCommands,
-    private readonly demands: DemandIndex,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseStatusCommands) private readonly caseStatus: CaseStatusCommands,
+    @inject(DemandIndex) private readonly demands: DemandIndex,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   async reportToCase(caseUrn: string, data: ReservationEventData, correlationUrn: string): Promise<void> {

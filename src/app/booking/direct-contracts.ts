@@ -5,6 +5,8 @@ import type { DocumentCollection, DocumentStore, Filter } from "../../runtime/do
 import type { VendorReservation } from "../../vendors/vendor-port.js";
 import { DIRECT_CONTRACT_PROVIDER } from "../allocation/wave-offers.js";
 import { CONTRACTS_COLLECTION, type ContractDocument } from "../hotels/contracts.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** What to reserve under a contract: the wave's allocation names the contract as its offer. */
 export interface DirectReservationRequest {
@@ -51,12 +53,13 @@ const DAY_MS = 86_400_000;
  * cannot both get it, on the in-memory store as on MongoDB. The hold is kept under its id so that
  * a cancellation gives the rooms back exactly once.
  */
+@injectable()
 export class DirectContracts {
   private readonly contracts: DocumentCollection<ContractDocument>;
 
   constructor(
-    store: DocumentStore,
-    private readonly clock: Clock,
+    @inject(TOKENS.documents) store: DocumentStore,
+    @inject(TOKENS.clock) private readonly clock: Clock,
   ) {
     this.contracts = store.collection<ContractDocument>(CONTRACTS_COLLECTION);
   }

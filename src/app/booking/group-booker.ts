@@ -5,9 +5,11 @@ import { CircuitOpenError } from "../../http/errors.js";
 import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
 import { type OfferCandidate, offerKey } from "./booking-candidates.js";
-import { type DirectContracts, isDirect } from "./direct-contracts.js";
+import { DirectContracts, isDirect } from "./direct-contracts.js";
 import { type BookingCard, choosePayment } from "./payment-choice.js";
 import type { StayOffers } from "./stay-offers.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface GroupBookingRequest {
   tenant: string;
@@ -47,10 +49,11 @@ export type GroupBookingOutcome =
  * A direct contract's offer is reserved against the contract's rooms, with no vendor call; a
  * contract without the rooms (or no longer covering the stay) moves on to the next offer.
  */
+@injectable()
 export class GroupBooker {
   constructor(
-    private readonly vendors: InventoryVendors,
-    private readonly contracts: DirectContracts,
+    @inject(TOKENS.vendors) private readonly vendors: InventoryVendors,
+    @inject(DirectContracts) private readonly contracts: DirectContracts,
   ) {}
 
   async book(request: GroupBookingRequest): Promise<GroupBookingOutcome> {

@@ -12,11 +12,13 @@ import {
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
-import { type CaseChanges, caseRefOf } from "../cases/case-changes.js";
-import type { BookingFlow } from "./booking-flow.js";
-import type { ReservationIndex } from "./reservation-index.js";
-import type { WaveReader } from "./wave-document.js";
+import { CaseChanges, caseRefOf } from "../cases/case-changes.js";
+import { BookingFlow } from "./booking-flow.js";
+import { ReservationIndex } from "./reservation-index.js";
+import { WaveReader } from "./wave-document.js";
 import { randomUuid } from "../../domain/uuid.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface ManualReservationInput {
   caseUrn: string;
@@ -36,14 +38,15 @@ export interface ManualReservationInput {
  * reported to the case, gets a voucher, and may complete the wave's demand. Audited with the
  * reason and the reservation.
  */
+@injectable()
 export class ManualReservations {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly cases: CaseChanges,
-    private readonly waves: WaveReader,
-    private readonly index: ReservationIndex,
-    private readonly flow: BookingFlow,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
+    @inject(WaveReader) private readonly waves: WaveReader,
+    @inject(ReservationIndex) private readonly index: ReservationIndex,
+    @inject(BookingFlow) private readonly flow: BookingFlow,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   async record(

@@ -2,6 +2,8 @@ import type { BookingTurn } from "../../../actors/BookingActor.js";
 import type { Reservation } from "../../domain/reservation.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export const RESERVATIONS_COLLECTION = "reservations";
 
@@ -15,11 +17,12 @@ export interface ReservationDocument extends Reservation, RevisionedDoc {
  * reads and reconciliation (which finds a vendor's reservation here) use it. The actors stay the
  * authority; each turn's reservations are copied here as it returns.
  */
+@injectable()
 export class ReservationIndex {
   private readonly documents: DocumentCollection<ReservationDocument>;
   private readonly indexed: Promise<void>;
 
-  constructor(store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) store: DocumentStore) {
     this.documents = store.collection<ReservationDocument>(RESERVATIONS_COLLECTION);
     this.indexed = Promise.all([
       this.documents.ensureIndex({ keys: { tenant: 1, caseUrn: 1, createdAt: 1 } }),

@@ -11,9 +11,10 @@ import { voucherViewOf, type VoucherView } from "../../domain/voucher.js";
 import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../../http/access.js";
 import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
 import type { FindOptions, Page } from "../../runtime/document-store.js";
-import type { CaseChanges } from "../cases/case-changes.js";
-import type { ReservationIndex } from "./reservation-index.js";
+import { CaseChanges } from "../cases/case-changes.js";
+import { ReservationIndex } from "./reservation-index.js";
 import { voucherPage } from "./voucher-pages.js";
+import { inject, injectable } from "tsyringe";
 
 /**
  * What a partner with `bookings.read` sees of a reservation (spec 4.3: a booking is a
@@ -47,10 +48,11 @@ export type PartnerVoucher = Omit<VoucherView, "verificationCode" | "qrPayload">
  * whatever its status segment says; tenants are checked on every read (403 across tenants) and an
  * airport-scoped operator reads its airport's reservations only.
  */
+@injectable()
 export class ReservationReads {
   constructor(
-    private readonly index: ReservationIndex,
-    private readonly cases: CaseChanges,
+    @inject(ReservationIndex) private readonly index: ReservationIndex,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
   ) {}
 
   async caseReservations(

@@ -4,7 +4,9 @@ import { ReconciliationActor, reconciliationActorId } from "../../../actors/Reco
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { InventoryVendors } from "../../vendors/vendor-port.js";
 import { caseRefOf } from "../cases/case-changes.js";
-import type { ReservationIndex } from "./reservation-index.js";
+import { ReservationIndex } from "./reservation-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Spec 6.3: every 5 to 60 minutes per vendor. */
 export const RECONCILIATION_MINUTES = { min: 5, max: 60, default: 15 } as const;
@@ -30,12 +32,13 @@ export interface ReconciliationRound {
  * booking of the same case never interleave; changes to reservations that are not ours (or not
  * recorded yet) are passed over.
  */
+@injectable()
 export class VendorReconciliation {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly vendors: InventoryVendors,
-    private readonly reservations: ReservationIndex,
-    private readonly logger: Logger,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(TOKENS.vendors) private readonly vendors: InventoryVendors,
+    @inject(ReservationIndex) private readonly reservations: ReservationIndex,
+    @inject(TOKENS.logger) private readonly logger: Logger,
   ) {}
 
   /** One reminder per vendor the tenant uses, every `intervalMinutes`. */

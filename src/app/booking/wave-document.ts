@@ -1,6 +1,8 @@
 import type { PaymentMethod } from "../../domain/allocation/offer.js";
 import type { Money } from "../../domain/money.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * A completed allocation wave as the allocation area stores it (collection `waves`, `_id` = the
@@ -88,8 +90,9 @@ export interface GroupOverriddenData {
   allocation: WaveAllocation;
 }
 
+@injectable()
 export class WaveReader {
-  constructor(private readonly store: DocumentStore) {}
+  constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {}
 
   get(waveUrn: string): Promise<WaveDocument | undefined> {
     return this.store.collection<WaveDocument>(WAVES_COLLECTION).get(waveUrn);

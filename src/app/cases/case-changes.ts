@@ -9,7 +9,9 @@ import type { Principal } from "../../http/access.js";
 import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
-import type { CaseProjection } from "./case-projection.js";
+import { CaseProjection } from "./case-projection.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * A case URN in either form of spec 2 (`urn:case:<id>` or `urn:<namespace>:case:<id>`) as the case
@@ -41,11 +43,12 @@ export interface CaseChangeRequest<R extends CaseChangeResult> {
  * actor command, project the new snapshot (so the caller reads its own write), and append an audit
  * entry with the actor, reason and before/after the command reported (spec 3.3).
  */
+@injectable()
 export class CaseChanges {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly projection: CaseProjection,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseProjection) private readonly projection: CaseProjection,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   async snapshot(caseUrn: string, caller?: Principal): Promise<CaseSnapshot> {

@@ -4,6 +4,8 @@ import type { Clock } from "../../runtime/clock.js";
 import type { DocumentStore, Filter } from "../../runtime/document-store.js";
 import { type CaseIndexEntry, COLLECTIONS, type ReviewItemDocument } from "./case-documents.js";
 import { scopedAirport } from "./case-reads.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Spec 4.1 and 8.2: each sub-call of a composition route gets 3 seconds. */
 export const SUB_CALL_TIMEOUT_MS = 3_000;
@@ -76,10 +78,11 @@ interface DemandEntry {
  * for the caller's tenant (and airport, for an airport-scoped operator), composed from three
  * domains that may fail on their own.
  */
+@injectable()
 export class CaseDashboard {
   constructor(
-    private readonly documents: DocumentStore,
-    private readonly clock: Clock,
+    @inject(TOKENS.documents) private readonly documents: DocumentStore,
+    @inject(TOKENS.clock) private readonly clock: Clock,
   ) {}
 
   async read(caller: Principal, requestedAirport: string | undefined) {

@@ -3,6 +3,8 @@ import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
 import { type DemandSummaryInput, type RoomCount, roomsNeededFor } from "../../domain/demand.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { COLLECTIONS, type ReviewItemDocument } from "./case-documents.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** What allocation, booking and manual review have achieved for a case, as the demand summary needs it. */
 export type CaseFulfilment = Omit<DemandSummaryInput, "groups">;
@@ -27,8 +29,9 @@ interface AllocationDoc extends Doc {
  * booked (the case's reservations: a group with a confirmed reservation has the rooms it needs)
  * and the case's OPEN manual-review items (the `review-items` documents of the case area).
  */
+@injectable()
 export class CaseFulfilmentReader {
-  constructor(private readonly store: DocumentStore) {}
+  constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {}
 
   async of(snapshot: Pick<CaseSnapshot, "case" | "reservations">): Promise<CaseFulfilment> {
     const filter = { tenant: snapshot.case.tenant, caseUrn: snapshot.case.urn };

@@ -10,12 +10,12 @@ import {
   type DisruptionRecord,
   type ReviewItemDocument,
 } from "./case-documents.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
-export interface CaseProjectionDeps {
-  documents: DocumentStore;
-  /** Where PNR login looks passengers up (the passenger identity's directory). */
-  logins: { upsert(login: PassengerLogin): Promise<void> };
-  revocations: CaseRevocations;
+/** Where PNR login looks passengers up (the passenger identity's directory). */
+export interface PassengerLogins {
+  upsert(login: PassengerLogin): Promise<void>;
 }
 
 /**
@@ -29,10 +29,15 @@ export interface CaseProjectionDeps {
  * is written last, so a snapshot no newer than it is skipped and an interrupted run is redone.
  * Runs for one case are serialized in this process so an older snapshot never overtakes a newer one.
  */
+@injectable()
 export class CaseProjection {
   private readonly running = new Map<string, Promise<void>>();
 
-  constructor(private readonly deps: CaseProjectionDeps) {}
+  constructor(
+    @inject(TOKENS.documents) private readonly documents: DocumentStore,
+    @inject(TOKENS.passengerLogins) private readonly logins: PassengerLogins,
+    @inject(TOKENS.caseRevocations) private readonly revocations: CaseRevocations,
+  ) {}
 
   apply(snapshot: CaseSnapshot): Promise<void> {
     const urn = snapshot.case.urn;
@@ -82,14 +87,12 @@ export class CaseProjection {
     await this.projectLogins(snapshot);
     await this.projectReviewItems(snapshot);
     await this.projectRevocation(snapshot);
-    await this.deps.documents
-      .collection<DisruptionRecord>(COLLECTIONS.disruptions)
-      .put(disruptionOf(snapshot));
+    await this.documents.collection<DisruptionRecord>(COLLECTIONS.disruptions).put(disruptionOf(snapshot));
     await writeRevisioned(this.index(), [indexEntryOf(snapshot)]);
   }
 
   private index() {
-    return this.deps.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
+    return this.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
   }
 
   private async projectLogins({ case: record, passengerPnrs }: CaseSnapshot): Promise<void> {
@@ -110,12 +113,12 @@ export class CaseProjection {
           : [];
       }),
     );
-    await Promise.all(logins.map((login) => this.deps.logins.upsert(login)));
+    await Promise.all(logins.map((login) => this.logins.upsert(login)));
   }
 
   private async projectReviewItems({ case: record, reviewItems }: CaseSnapshot): Promise<void> {
     if (reviewItems.length === 0) return;
-    const items = this.deps.documents.collection<ReviewItemDocument>(COLLECTIONS.reviewItems);
+    const items = this.documents.collection<ReviewItemDocument>(COLLECTIONS.reviewItems);
     // Usually the queue has them already: its own copies follow the items' events at once. The
     // others are inserted all at once, leaving the queue's copies no turn to slip in between.
     const queued = new Set(
@@ -148,7 +151,7 @@ export class CaseProjection {
 
   /** Spec 5.2: every passenger token of a closed case is refused; reopening lets new ones in. */
   private async projectRevocation({ case: record }: CaseSnapshot): Promise<void> {
-    const { revocations } = this.deps;
+    const { revocations } = this;
     if (record.status === "CLOSED") {
       await revocations.revokeCase(record.urn, new Date(record.statusChange?.at ?? record.updatedAt));
     } else if (await revocations.isClosed(record.urn)) {

@@ -12,7 +12,7 @@ import {
   InvalidCursorError,
   type Page,
 } from "../../runtime/document-store.js";
-import type { CaseChanges } from "./case-changes.js";
+import { CaseChanges } from "./case-changes.js";
 import {
   type CaseIndexEntry,
   COLLECTIONS,
@@ -20,6 +20,8 @@ import {
   type ReviewItemDocument,
   type SubCaseEntry,
 } from "./case-documents.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface CaseListFilter {
   status?: CaseStatus;
@@ -73,10 +75,11 @@ export interface ReadOptions {
  * items and sub-cases kept in documents; lists come from the case index. Every read is filtered by
  * the caller's tenant (spec 5.4) and, for an airport-scoped operator, by its airport (spec 4.2).
  */
+@injectable()
 export class CaseReads {
   constructor(
-    private readonly changes: CaseChanges,
-    private readonly documents: DocumentStore,
+    @inject(CaseChanges) private readonly changes: CaseChanges,
+    @inject(TOKENS.documents) private readonly documents: DocumentStore,
   ) {}
 
   async detail(caller: Principal, caseUrn: string, options: ReadOptions): Promise<CaseView> {

@@ -3,18 +3,21 @@ import { SYSTEM_ACTOR } from "../../domain/case-lifecycle.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
-import type { CaseChanges } from "./case-changes.js";
+import { CaseChanges } from "./case-changes.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * The case state machine of spec 3.3 as commands: close and reopen by operators, and the moves the
  * platform's own flows make (allocation sends a case to manual review, the review queue sends it
  * back, booking reports reservations until every one is checked out).
  */
+@injectable()
 export class CaseStatusCommands {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly changes: CaseChanges,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly changes: CaseChanges,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   /** AIRPORT_OPERATOR or higher, with a reason; passenger tokens of the case stop working. */

@@ -11,8 +11,10 @@ import type { OperatorPrincipal, PartnerPrincipal } from "../../http/access.js";
 import { assertAirport } from "../../http/auth/authorization.js";
 import { ForbiddenError } from "../../http/errors.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { CaseChanges } from "./case-changes.js";
+import { CaseChanges } from "./case-changes.js";
 import { nextPassengerId } from "../../domain/case-manifest.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** The manual declaration (spec 2.1, POST /v1/cases and POST /cases). */
 export interface CaseDeclaration {
@@ -52,10 +54,11 @@ export interface DisruptionPush {
  * externalEventId)`, whose mailbox serializes them: the first opens the case and emits case.opened,
  * the others get the same case back (`created: false`).
  */
+@injectable()
 export class DisruptionIntake {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly changes: CaseChanges,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly changes: CaseChanges,
   ) {}
 
   async declare(

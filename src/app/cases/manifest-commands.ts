@@ -3,9 +3,11 @@ import type { NextFlight } from "../../domain/case.js";
 import { type ManifestError, parseManifest } from "../../domain/manifest-spreadsheet.js";
 import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { CaseChanges } from "./case-changes.js";
+import { CaseChanges } from "./case-changes.js";
 import { manifestOf, type PushedPassenger } from "./intake.js";
 import { type GroupAssignment, passengerIdsOf } from "../../domain/case-manifest.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface UploadOutcome {
   caseUrn: string;
@@ -29,10 +31,11 @@ export interface ManifestAmendment {
  * keeps one sub-case per group from it) and raises MIXED_TIER_GROUP / DATA_INCOMPLETE review items
  * for the groups that call for them.
  */
+@injectable()
 export class ManifestCommands {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly changes: CaseChanges,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly changes: CaseChanges,
   ) {}
 
   regroup(

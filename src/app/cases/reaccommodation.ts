@@ -3,10 +3,10 @@ import type { NextFlight } from "../../domain/case.js";
 import { POLICY_DEFAULTS, type PolicyBuffers } from "../../domain/policy/policy.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { CaseChanges } from "./case-changes.js";
-
-/** The buffers of the policy that applies to a case's airport, when one does. */
-export type BuffersOf = (tenant: string, airport: string) => Promise<PolicyBuffers | undefined>;
+import { TOKENS } from "../../runtime/tokens.js";
+import { PolicyIndex } from "../policies/policy-index.js";
+import { CaseChanges } from "./case-changes.js";
+import { inject, injectable } from "tsyringe";
 
 export interface ReaccommodationRequest {
   nextFlight: NextFlight;
@@ -21,11 +21,12 @@ export interface ReaccommodationRequest {
  * for the case's airport (none without a policy), groups without an overnight gap become
  * LOCAL_RESIDENT, and the plan goes out in case.reaccommodated for the booking flow to carry out.
  */
+@injectable()
 export class Reaccommodation {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly changes: CaseChanges,
-    private readonly buffersOf: BuffersOf,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly changes: CaseChanges,
+    @inject(PolicyIndex) private readonly policies: PolicyIndex,
   ) {}
 
   async execute(
@@ -53,5 +54,10 @@ export class Reaccommodation {
           correlationUrn,
         }),
     });
+  }
+
+  /** The buffers of the policy that applies at the airport, when one does. */
+  private async buffersOf(tenant: string, airport: string): Promise<PolicyBuffers | undefined> {
+    return (await this.policies.resolve(tenant, { airport }))?.buffers;
   }
 }

@@ -5,11 +5,13 @@ import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
-import type { PolicyIndex } from "../policies/policy-index.js";
+import { PolicyIndex } from "../policies/policy-index.js";
 import { caseFor } from "../cases/case-access.js";
 import { policyForCase } from "../cases/case-policy.js";
 import { caseIdOf, demandAddress } from "../../domain/demand-addresses.js";
-import type { DemandIndex } from "./demand-index.js";
+import { DemandIndex } from "./demand-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface DemandRequest {
   principal: OperatorPrincipal;
@@ -22,12 +24,13 @@ export interface DemandRequest {
  * rejects it with a reason. Each change is one turn of the case's DemandActor, copied to the
  * `demands` index and audited with who, when, why, before/after and the policy version.
  */
+@injectable()
 export class DemandAdministration {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly policies: PolicyIndex,
-    private readonly demands: DemandIndex,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(PolicyIndex) private readonly policies: PolicyIndex,
+    @inject(DemandIndex) private readonly demands: DemandIndex,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   async request(

@@ -2,6 +2,8 @@ import type { DemandLedger } from "../../../actors/DemandActor.js";
 import type { Demand } from "../../domain/demand.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export const DEMANDS_COLLECTION = "demands";
 
@@ -15,11 +17,12 @@ export interface DemandDocument extends Demand, RevisionedDoc {
  * The queryable copy of every DemandActor (the `demands` collection): the approval queue and the
  * dashboard read it. The actors stay the authority; each change is copied here as its turn returns.
  */
+@injectable()
 export class DemandIndex {
   private readonly documents: DocumentCollection<DemandDocument>;
   private readonly indexed: Promise<void>;
 
-  constructor(store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) store: DocumentStore) {
     this.documents = store.collection<DemandDocument>(DEMANDS_COLLECTION);
     this.indexed = Promise.all([
       this.documents.ensureIndex({ keys: { tenant: 1, state: 1, requestedAt: 1 } }),

@@ -3,17 +3,20 @@ import { type DemandSummary, demandSummary } from "../../domain/demand.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { caseSnapshotFor } from "../cases/case-access.js";
-import type { CaseFulfilmentReader } from "../cases/case-fulfilment.js";
+import { CaseFulfilmentReader } from "../cases/case-fulfilment.js";
 import { caseIdOf } from "../../domain/demand-addresses.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * A case's demand against what allocation and booking achieved (spec 2.3): totals in rooms and
  * the reasons for any shortfall, each unbooked group explained by its most urgent open review item.
  */
+@injectable()
 export class CaseDemandSummary {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly fulfilment: CaseFulfilmentReader,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseFulfilmentReader) private readonly fulfilment: CaseFulfilmentReader,
   ) {}
 
   async of(principal: OperatorPrincipal, caseUrn: string): Promise<DemandSummary & { caseUrn: string }> {

@@ -6,6 +6,8 @@ import type {
   FindOptions,
   Page,
 } from "../../runtime/document-store.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export const HOTELS_COLLECTION = "hotels";
 
@@ -33,11 +35,12 @@ export interface CatalogHotelDocument extends Doc {
   vendors: string[];
 }
 
+@injectable()
 export class HotelCatalogIndex {
   private readonly documents: DocumentCollection<CatalogHotelDocument>;
   private readonly indexed: Promise<void>;
 
-  constructor(store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) store: DocumentStore) {
     this.documents = store.collection<CatalogHotelDocument>(HOTELS_COLLECTION);
     this.indexed = this.documents.ensureIndex({ keys: { airport: 1, distanceKm: 1 } });
   }

@@ -5,8 +5,10 @@ import type { OperatorPrincipal } from "../../http/access.js";
 import { assertAirport } from "../../http/auth/authorization.js";
 import type { Airport, Directory } from "../../identity/directory.js";
 import type { FindOptions, Page } from "../../runtime/document-store.js";
-import type { HotelSearch, HotelSearchResult } from "../hotel-search.js";
-import type { CatalogHotelDocument, HotelCatalogIndex } from "./hotel-catalog.js";
+import { HotelSearch, type HotelSearchResult } from "../hotel-search.js";
+import { type CatalogHotelDocument, HotelCatalogIndex } from "./hotel-catalog.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface HotelSearchBody {
   airport: string;
@@ -21,15 +23,18 @@ export interface HotelSearchBody {
  * airport it does not serve is refused with 422, another airport than an airport-scoped operator's
  * own with 403), the vendors it has enabled and the hotels around its airports.
  */
+@injectable()
 export class HotelQueries {
   constructor(
-    private readonly deps: { directory: Directory; search: HotelSearch; catalog: HotelCatalogIndex },
+    @inject(TOKENS.directory) private readonly directory: Directory,
+    @inject(HotelSearch) private readonly hotelSearch: HotelSearch,
+    @inject(HotelCatalogIndex) private readonly catalog: HotelCatalogIndex,
   ) {}
 
   /** POST /v1/hotels/search: every vendor at once within the time-box, de-duplicated. */
   async search(principal: OperatorPrincipal, body: HotelSearchBody) {
     const airport = await this.servedAirport(principal, body.airport);
-    const result = await this.deps.search.searchHotels({
+    const result = await this.hotelSearch.searchHotels({
       tenant: principal.tenant,
       airport: airport.code,
       checkIn: body.checkIn,
@@ -51,7 +56,7 @@ export class HotelQueries {
       : principal.airport
         ? [principal.airport]
         : (await this.airportsOf(principal.tenant)).map((a) => a.code);
-    return this.deps.catalog.page(airports, page);
+    return this.catalog.page(airports, page);
   }
 
   /**
@@ -71,11 +76,11 @@ export class HotelQueries {
     code: string,
   ): Promise<{ airport: string; dropped: number }> {
     const airport = await this.servedAirport(principal, code);
-    return { airport: airport.code, dropped: this.deps.search.invalidate(airport.code) };
+    return { airport: airport.code, dropped: this.hotelSearch.invalidate(airport.code) };
   }
 
   async airportsOf(tenant: string): Promise<Airport[]> {
-    return (await this.deps.directory.findOrganization(tenant))?.airports ?? [];
+    return (await this.directory.findOrganization(tenant))?.airports ?? [];
   }
 
   private async servedAirport(principal: OperatorPrincipal, code: string): Promise<Airport> {

@@ -4,7 +4,9 @@ import { PAYMENT_METHODS, type Policy, type PolicyConstraints } from "../../doma
 import type { Recommendation } from "../../domain/review-item.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { POLICIES_COLLECTION, type PolicyDocument } from "../policies/policy-index.js";
-import { applyOverride, type PolicyOverrides } from "./policy-overrides.js";
+import { applyOverride, PolicyOverrides } from "./policy-overrides.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Spec 4.2 and 8.2: the agent returns at most the top 3 recommendations. */
 export const MAX_RECOMMENDATIONS = 3;
@@ -314,10 +316,11 @@ interface WaveDocument extends Doc {
 }
 
 /** The agent over the stores: the case's latest wave, its policy and the case's override. */
+@injectable()
 export class ExceptionAgent {
   constructor(
-    private readonly store: DocumentStore,
-    private readonly overrides: PolicyOverrides,
+    @inject(TOKENS.documents) private readonly store: DocumentStore,
+    @inject(PolicyOverrides) private readonly overrides: PolicyOverrides,
   ) {}
 
   async recommendationsFor(item: {

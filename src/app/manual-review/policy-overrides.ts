@@ -1,6 +1,8 @@
 import type { PolicyConstraints } from "../../domain/policy/policy.js";
 import type { Clock } from "../../runtime/clock.js";
 import { type Doc, type DocumentCollection, type DocumentStore } from "../../runtime/document-store.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Collection of per-case policy relaxations (field-manual `relax`, spec 4.2). */
 export const POLICY_OVERRIDES_COLLECTION = "policy-overrides";
@@ -39,12 +41,13 @@ export function applyOverride<C extends Partial<PolicyConstraints>>(
   return result as C;
 }
 
+@injectable()
 export class PolicyOverrides {
   private readonly documents: DocumentCollection<PolicyOverrideDocument>;
 
   constructor(
-    store: DocumentStore,
-    private readonly clock: Clock,
+    @inject(TOKENS.documents) store: DocumentStore,
+    @inject(TOKENS.clock) private readonly clock: Clock,
   ) {
     this.documents = store.collection<PolicyOverrideDocument>(POLICY_OVERRIDES_COLLECTION);
   }

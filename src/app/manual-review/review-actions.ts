@@ -6,20 +6,13 @@ import { parseUrn } from "../../domain/urn.js";
 import type { OperatorPrincipal } from "../../http/access.js";
 import type { Directory } from "../../identity/directory.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { CaseChanges } from "../cases/case-changes.js";
-import type { ManifestCommands } from "../cases/manifest-commands.js";
-import type { CaseReturn } from "./case-return.js";
-import type { ConstraintOverride, PolicyOverrides } from "./policy-overrides.js";
-import type { ReviewItemChanges } from "./review-item-changes.js";
-
-export interface ReviewActionDeps {
-  actors: ActorRuntime;
-  changes: ReviewItemChanges;
-  cases: { changes: CaseChanges; manifest: ManifestCommands };
-  caseReturn: CaseReturn;
-  overrides: PolicyOverrides;
-  directory: Directory;
-}
+import { TOKENS } from "../../runtime/tokens.js";
+import { CaseChanges } from "../cases/case-changes.js";
+import { ManifestCommands } from "../cases/manifest-commands.js";
+import { CaseReturn } from "./case-return.js";
+import { type ConstraintOverride, PolicyOverrides } from "./policy-overrides.js";
+import { ReviewItemChanges } from "./review-item-changes.js";
+import { inject, injectable } from "tsyringe";
 
 interface Request {
   caller: OperatorPrincipal;
@@ -33,30 +26,39 @@ interface Request {
  * act on an item someone else holds (409 with `assignedTo`), and a supervisor (OPS_SUPERVISOR and
  * above) takes it over. Each change is audited with its actor and reason.
  */
+@injectable()
 export class ReviewActions {
-  constructor(private readonly deps: ReviewActionDeps) {}
+  constructor(
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(ReviewItemChanges) private readonly changes: ReviewItemChanges,
+    @inject(CaseChanges) private readonly caseChanges: CaseChanges,
+    @inject(ManifestCommands) private readonly manifest: ManifestCommands,
+    @inject(CaseReturn) private readonly caseReturn: CaseReturn,
+    @inject(PolicyOverrides) private readonly overrides: PolicyOverrides,
+    @inject(TOKENS.directory) private readonly directory: Directory,
+  ) {}
 
   claim({ caller, urn, correlationUrn }: Request) {
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "claim", { by: caller.actorUrn, correlationUrn }),
+        this.actors.invoke(ReviewItemActor, id, "claim", { by: caller.actorUrn, correlationUrn }),
     });
   }
 
   /** A supervisor hands the item to a user of the airline (the caller when none is named). */
   async assign({ caller, urn, correlationUrn, assignee }: Request & { assignee?: string }) {
-    const item = await this.deps.changes.find(urn, caller);
+    const item = await this.changes.find(urn, caller);
     const to = assignee ?? caller.actorUrn;
     if (to !== caller.actorUrn) await this.assertAssignable(to, caller.tenant, item.airport);
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "assign", {
+        this.actors.invoke(ReviewItemActor, id, "assign", {
           by: caller.actorUrn,
           assignee: to,
           correlationUrn,
@@ -65,12 +67,12 @@ export class ReviewActions {
   }
 
   escalate({ caller, urn, correlationUrn, reason }: Request & { reason: string }) {
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "escalate", {
+        this.actors.invoke(ReviewItemActor, id, "escalate", {
           by: caller.actorUrn,
           reason,
           correlationUrn,
@@ -86,19 +88,19 @@ export class ReviewActions {
     resolution,
     reason,
   }: Request & { resolution: string; reason: string }) {
-    const turn = await this.deps.changes.change({
+    const turn = await this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "resolve", {
+        this.actors.invoke(ReviewItemActor, id, "resolve", {
           ...acting(caller),
           resolution,
           reason,
           correlationUrn,
         }),
     });
-    await this.deps.caseReturn.afterResolved(turn.item, correlationUrn);
+    await this.caseReturn.afterResolved(turn.item, correlationUrn);
     return turn;
   }
 
@@ -111,12 +113,12 @@ export class ReviewActions {
     providerOfferId,
     reason,
   }: Request & { hotelUrn: string; providerOfferId?: string; reason: string }) {
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "requestRebooking", {
+        this.actors.invoke(ReviewItemActor, id, "requestRebooking", {
           ...acting(caller),
           kind: providerOfferId ? "override" : "rebook",
           hotelUrn,
@@ -140,7 +142,7 @@ export class ReviewActions {
     reason,
   }: Request & { fields: ConstraintOverride; reason: string }) {
     const taken = await this.take(caller, urn, correlationUrn);
-    await this.deps.overrides.relax({
+    await this.overrides.relax({
       tenant: taken.item.tenant,
       caseUrn: taken.item.caseUrn,
       fields,
@@ -148,12 +150,12 @@ export class ReviewActions {
       reason,
       reviewItemUrn: taken.item.urn,
     });
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "recordRelaxation", {
+        this.actors.invoke(ReviewItemActor, id, "recordRelaxation", {
           ...acting(caller),
           fields,
           reason,
@@ -169,24 +171,17 @@ export class ReviewActions {
   async split({ caller, urn, correlationUrn, into, reason }: Request & { into: string[][]; reason: string }) {
     const taken = await this.take(caller, urn, correlationUrn);
     const { item } = taken;
-    const before = await this.deps.cases.changes.snapshot(item.caseUrn, caller);
+    const before = await this.caseChanges.snapshot(item.caseUrn, caller);
     const groupId = groupOfSplit(before.case.passengerGroups, item.affectedGroups, into);
     const known = new Set(before.case.passengerGroups.map((g) => g.id));
-    const result = await this.deps.cases.manifest.split(
-      caller,
-      item.caseUrn,
-      groupId,
-      into,
-      reason,
-      correlationUrn,
-    );
+    const result = await this.manifest.split(caller, item.caseUrn, groupId, into, reason, correlationUrn);
     const parts = result.snapshot.case.passengerGroups.map((g) => g.id).filter((id) => !known.has(id));
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
       command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "recordSplit", {
+        this.actors.invoke(ReviewItemActor, id, "recordSplit", {
           ...acting(caller),
           groupId,
           parts,
@@ -197,19 +192,18 @@ export class ReviewActions {
   }
 
   private take(caller: OperatorPrincipal, urn: string, correlationUrn: string): Promise<ReviewItemTurn> {
-    return this.deps.changes.change({
+    return this.changes.change({
       urn,
       caller,
       correlationUrn,
-      command: (id) =>
-        this.deps.actors.invoke(ReviewItemActor, id, "take", { ...acting(caller), correlationUrn }),
+      command: (id) => this.actors.invoke(ReviewItemActor, id, "take", { ...acting(caller), correlationUrn }),
     });
   }
 
   /** Only a user of the same airline who may work items (not a read-only auditor), on this airport. */
   private async assertAssignable(assignee: string, tenant: string, airport: string): Promise<void> {
     const id = parseUrn(assignee, "user")?.id;
-    const user = id ? await this.deps.directory.findUser(id) : undefined;
+    const user = id ? await this.directory.findUser(id) : undefined;
     const membership = user?.membership;
     const refusal =
       membership?.airlineUrn !== tenant

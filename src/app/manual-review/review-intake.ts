@@ -3,10 +3,12 @@ import { REVIEW_CATEGORIES, type ReviewCategory, type ReviewPriority } from "../
 import type { DomainEvent } from "../../domain/domain-event.js";
 import type { AttemptedHotel, ReviewItem } from "../../domain/review-item.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { CaseChanges } from "../cases/case-changes.js";
-import { AGENT_CATEGORIES, type ExceptionAgent } from "./exception-agent.js";
+import { CaseChanges } from "../cases/case-changes.js";
+import { AGENT_CATEGORIES, ExceptionAgent } from "./exception-agent.js";
 import { reviewItemRefOf, reviewItemUrnForRequest } from "./review-item-addresses.js";
-import type { ReviewQueueIndex } from "./review-queue-index.js";
+import { ReviewQueueIndex } from "./review-queue-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Hand-off 3 of issue 5: what booking and allocation publish when automation gives up. */
 export interface ReviewItemRequest {
@@ -48,12 +50,13 @@ export class UnusableReviewEvent extends Error {
  * recommendations, spec 4.2: the agent runs when an item is created) and those the case raised
  * (group and policy problems), which get their actor, and so their SLA, as soon as they exist.
  */
+@injectable()
 export class ReviewIntake {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: ReviewQueueIndex,
-    private readonly cases: CaseChanges,
-    private readonly agent: ExceptionAgent,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(ReviewQueueIndex) private readonly index: ReviewQueueIndex,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
+    @inject(ExceptionAgent) private readonly agent: ExceptionAgent,
   ) {}
 
   async openRequested(event: DomainEvent): Promise<ReviewItem> {

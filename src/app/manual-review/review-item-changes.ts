@@ -6,7 +6,9 @@ import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { reviewItemRefOf } from "./review-item-addresses.js";
-import type { ReviewQueueIndex } from "./review-queue-index.js";
+import { ReviewQueueIndex } from "./review-queue-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export interface ReviewItemChangeRequest {
   urn: string;
@@ -22,11 +24,12 @@ export interface ReviewItemChangeRequest {
  * item into the queue (so the caller reads its own write) and audit the change with its actor and
  * reason.
  */
+@injectable()
 export class ReviewItemChanges {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: ReviewQueueIndex,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(ReviewQueueIndex) private readonly index: ReviewQueueIndex,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   /** The item, once the caller may see it: same tenant (spec 5.4) and, if scoped, same airport. */

@@ -2,9 +2,11 @@ import { MANUAL_REVIEW_SYSTEM, ReviewItemActor } from "../../../actors/ReviewIte
 import type { DomainEvent } from "../../domain/domain-event.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog, NewAuditEntry } from "../audit-log.js";
-import type { CaseReturn } from "./case-return.js";
+import { CaseReturn } from "./case-return.js";
 import { reviewItemRefOf } from "./review-item-addresses.js";
-import type { ReviewQueueIndex } from "./review-queue-index.js";
+import { ReviewQueueIndex } from "./review-queue-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Booking's answer to `booking.group-requested` (hand-off 3 of issue 5). */
 interface BookingAnswerData {
@@ -31,12 +33,13 @@ interface ItemEventData {
  * queue copy, the audit entries of changes nobody requested over HTTP (an SLA breach, a resolution
  * by booking's last answer), and the case's return to the normal flow. Every step is idempotent.
  */
+@injectable()
 export class ReviewItemFollowUp {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: ReviewQueueIndex,
-    private readonly audit: AuditLog,
-    private readonly caseReturn: CaseReturn,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(ReviewQueueIndex) private readonly index: ReviewQueueIndex,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
+    @inject(CaseReturn) private readonly caseReturn: CaseReturn,
   ) {}
 
   /** Copies the item as it is now (not as the event says) into the queue. */

@@ -7,6 +7,8 @@ import {
   type Page,
 } from "../../runtime/document-store.js";
 import { COLLECTIONS, type ReviewItemDocument } from "../cases/case-documents.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * A review item in the `review-items` collection: the fields of spec 2.5 the case area already
@@ -29,10 +31,11 @@ export interface QueueFilter {
 }
 
 /** The queryable copy of every ReviewItemActor, written after each turn and from its events. */
+@injectable()
 export class ReviewQueueIndex {
   private readonly documents: DocumentCollection<ReviewQueueEntry>;
 
-  constructor(store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) store: DocumentStore) {
     this.documents = store.collection<ReviewQueueEntry>(COLLECTIONS.reviewItems);
   }
 

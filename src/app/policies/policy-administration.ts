@@ -13,7 +13,9 @@ import { ForbiddenError } from "../../http/errors.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { policyAddress, policyContextId } from "../../domain/policy/policy-addresses.js";
-import { airlineCodeOf, type PolicyIndex } from "./policy-index.js";
+import { airlineCodeOf, PolicyIndex } from "./policy-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Who asks for a change, and the request's trace for the audit entry. */
 export interface PolicyRequest {
@@ -28,11 +30,12 @@ export interface PolicyRequest {
  * of the context's PolicyContextActor; the new state is then copied to the query index and every
  * policy the turn changed gets an audit entry with actor, time, reason and before/after snapshots.
  */
+@injectable()
 export class PolicyAdministration {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: PolicyIndex,
-    private readonly audit: AuditLog,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(PolicyIndex) private readonly index: PolicyIndex,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   /** A new DRAFT (no effect until activated) for the caller's airline. */

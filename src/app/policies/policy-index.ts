@@ -5,6 +5,8 @@ import { resolvePolicy } from "../../domain/policy/policy-resolution.js";
 import type { Tier } from "../../domain/policy/tiers.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 export const POLICIES_COLLECTION = "policies";
 
@@ -20,11 +22,12 @@ export interface PolicyDocument extends Policy, RevisionedDoc {
  * list, the resolve preview, the partner read and demand approval read. The actors stay the
  * authority; each change is copied here as soon as its turn returns.
  */
+@injectable()
 export class PolicyIndex {
   private readonly documents: DocumentCollection<PolicyDocument>;
   private readonly indexed: Promise<void>;
 
-  constructor(store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) store: DocumentStore) {
     this.documents = store.collection<PolicyDocument>(POLICIES_COLLECTION);
     this.indexed = this.documents.ensureIndex({ keys: { tenant: 1, status: 1, contextKey: 1 } });
   }

@@ -1,6 +1,8 @@
 import type { SubCaseView } from "../../../actors/SubCaseActor.js";
 import type { DocumentCollection, DocumentStore } from "../../runtime/document-store.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * One document per sub-case in the `sub-cases` collection: what the case manifest pages through
@@ -28,10 +30,11 @@ export interface SubCaseIndexDoc extends RevisionedDoc {
 
 export const SUB_CASE_COLLECTION = "sub-cases";
 
+@injectable()
 export class SubCaseIndex {
   private readonly collection: DocumentCollection<SubCaseIndexDoc>;
 
-  constructor(documents: DocumentStore) {
+  constructor(@inject(TOKENS.documents) documents: DocumentStore) {
     this.collection = documents.collection<SubCaseIndexDoc>(SUB_CASE_COLLECTION);
   }
 

@@ -6,7 +6,9 @@ import {
 } from "../../../actors/SubCaseActor.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { SubCaseIndex } from "./sub-case-index.js";
+import { SubCaseIndex } from "./sub-case-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * How long an operator lock lasts. The spec leaves it open (8.2); five minutes covers working one
@@ -29,18 +31,18 @@ export interface LockGranted {
  * authorize first (`findSubCase`); each change is copied into the index before the call returns,
  * so the holder's next read already shows it.
  */
+@injectable()
 export class SubCaseLocks {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: SubCaseIndex,
-    private readonly clock: Clock,
-    private readonly ttlMs = LOCK_TTL_MS,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(SubCaseIndex) private readonly index: SubCaseIndex,
+    @inject(TOKENS.clock) private readonly clock: Clock,
   ) {}
 
   async lock(subCase: SubCaseView, by: string, correlationUrn: string): Promise<LockGranted> {
     const { view, lock } = await this.actors.invoke(SubCaseActor, actorIdOf(subCase), "lock", {
       by,
-      ttlMs: this.ttlMs,
+      ttlMs: LOCK_TTL_MS,
       correlationUrn,
     });
     await this.index.record(view);

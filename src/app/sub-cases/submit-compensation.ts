@@ -2,7 +2,9 @@ import { SubCaseActor, type SubCaseView, subCaseActorId } from "../../../actors/
 import { payloadHash } from "../../domain/canonical-json.js";
 import type { SubCaseStatus } from "../../domain/sub-case.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { SubCaseIndex } from "./sub-case-index.js";
+import { SubCaseIndex } from "./sub-case-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** The body of a compensation request; all of it is hashed to recognise replays. */
 export interface CompensationPayload {
@@ -27,10 +29,11 @@ export interface CompensationAccepted {
  * sub-case moves to PROCESSING and `subcase.processing` is published, and the caller answers 202
  * at once. The compensation saga that acts on the event is not part of this step.
  */
+@injectable()
 export class SubmitCompensation {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: SubCaseIndex,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(SubCaseIndex) private readonly index: SubCaseIndex,
   ) {}
 
   async execute(

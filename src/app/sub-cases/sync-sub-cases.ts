@@ -7,7 +7,9 @@ import {
 } from "../../../actors/SubCaseActor.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { SubCaseIndex } from "./sub-case-index.js";
+import { SubCaseIndex } from "./sub-case-index.js";
+import { inject, injectable } from "tsyringe";
+import { TOKENS } from "../../runtime/tokens.js";
 
 /** Rereads a case that keeps changing under a run at most this many times; its next event runs again. */
 const MAX_ROUNDS = 3;
@@ -25,10 +27,11 @@ export interface SubCaseSync {
  * changes nothing: sub-case ids derive from case and group. A group that left the case (split or
  * merged away) retires its sub-case; a CLOSED case freezes its sub-cases, a reopened one thaws them.
  */
+@injectable()
 export class SyncSubCases {
   constructor(
-    private readonly actors: ActorRuntime,
-    private readonly index: SubCaseIndex,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(SubCaseIndex) private readonly index: SubCaseIndex,
   ) {}
 
   /**

@@ -1,0 +1,76 @@
+import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
+import { AcceptedPayments } from "../../src/app/booking/accepted-payments.js";
+import { BookRooms } from "../../src/app/booking/book-rooms.js";
+import { BookingFlow } from "../../src/app/booking/booking-flow.js";
+import { BookingOutcomes } from "../../src/app/booking/booking-outcomes.js";
+import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
+import { GroupBooker } from "../../src/app/booking/group-booker.js";
+import { ManualReservations } from "../../src/app/booking/manual-reservations.js";
+import { ReservationIndex } from "../../src/app/booking/reservation-index.js";
+import { ReservationReads } from "../../src/app/booking/reservation-reads.js";
+import { VendorReconciliation } from "../../src/app/booking/vendor-reconciliation.js";
+import { WaveReader } from "../../src/app/booking/wave-document.js";
+import { HotelSearch } from "../../src/app/hotel-search.js";
+import { TOKENS } from "../../src/runtime/tokens.js";
+import { registerSingletons } from "../module.js";
+
+/** Booking's use cases, as its routes, event handlers and start-up receive them. */
+export interface BookingUseCases {
+  flow: BookingFlow;
+  bookRooms: BookRooms;
+  manual: ManualReservations;
+  reads: ReservationReads;
+  outcomes: BookingOutcomes;
+  reconciliation: VendorReconciliation;
+  reservations: ReservationIndex;
+}
+
+/**
+ * The booking flow takes its settings and the tenants' cards beside its ports, so a factory builds
+ * it (one instance per container); the others are `@injectable` classes.
+ */
+export function registerBookingUseCases(container: DependencyContainer): void {
+  registerSingletons(container, [
+    WaveReader,
+    ReservationIndex,
+    DirectContracts,
+    GroupBooker,
+    AcceptedPayments,
+    BookRooms,
+    ManualReservations,
+    ReservationReads,
+    BookingOutcomes,
+    VendorReconciliation,
+  ]);
+  container.register(BookingFlow, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new BookingFlow({
+          actors: c.resolve(TOKENS.actors),
+          waves: c.resolve(WaveReader),
+          reservations: c.resolve(ReservationIndex),
+          search: c.resolve(HotelSearch),
+          vendors: c.resolve(TOKENS.vendors),
+          booker: c.resolve(GroupBooker),
+          contracts: c.resolve(DirectContracts),
+          payments: c.resolve(AcceptedPayments),
+          cardOf: c.resolve(TOKENS.bookingCards),
+          logger: c.resolve(TOKENS.logger),
+          settings: c.resolve(TOKENS.bookingSettings),
+        }),
+    ),
+  });
+}
+
+/** The instances registered in `container` by `registerBookingUseCases`. */
+export function bookingUseCases(container: DependencyContainer): BookingUseCases {
+  return {
+    flow: container.resolve(BookingFlow),
+    bookRooms: container.resolve(BookRooms),
+    manual: container.resolve(ManualReservations),
+    reads: container.resolve(ReservationReads),
+    outcomes: container.resolve(BookingOutcomes),
+    reconciliation: container.resolve(VendorReconciliation),
+    reservations: container.resolve(ReservationIndex),
+  };
+}

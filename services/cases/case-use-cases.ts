@@ -1,0 +1,51 @@
+import type { DependencyContainer } from "tsyringe";
+import { CaseChanges } from "../../src/app/cases/case-changes.js";
+import { CaseDashboard } from "../../src/app/cases/case-dashboard.js";
+import { CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
+import { CaseProjection } from "../../src/app/cases/case-projection.js";
+import { CaseReads } from "../../src/app/cases/case-reads.js";
+import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
+import { DisruptionIntake } from "../../src/app/cases/intake.js";
+import { ManifestCommands } from "../../src/app/cases/manifest-commands.js";
+import { Reaccommodation } from "../../src/app/cases/reaccommodation.js";
+import { registerSingletons } from "../module.js";
+
+/** The case lifecycle's use cases, as its routes and event handlers receive them. */
+export interface CaseUseCases {
+  intake: DisruptionIntake;
+  status: CaseStatusCommands;
+  manifest: ManifestCommands;
+  reaccommodation: Reaccommodation;
+  reads: CaseReads;
+  dashboard: CaseDashboard;
+  changes: CaseChanges;
+  projection: CaseProjection;
+}
+
+export function registerCaseUseCases(container: DependencyContainer): void {
+  registerSingletons(container, [
+    CaseProjection,
+    CaseChanges,
+    DisruptionIntake,
+    CaseStatusCommands,
+    ManifestCommands,
+    CaseReads,
+    CaseDashboard,
+    CaseFulfilmentReader,
+    Reaccommodation,
+  ]);
+}
+
+/** The instances registered in `container` by `registerCaseUseCases`. */
+export function caseUseCases(container: DependencyContainer): CaseUseCases {
+  return {
+    intake: container.resolve(DisruptionIntake),
+    status: container.resolve(CaseStatusCommands),
+    manifest: container.resolve(ManifestCommands),
+    reaccommodation: container.resolve(Reaccommodation),
+    reads: container.resolve(CaseReads),
+    dashboard: container.resolve(CaseDashboard),
+    changes: container.resolve(CaseChanges),
+    projection: container.resolve(CaseProjection),
+  };
+}
