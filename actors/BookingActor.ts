@@ -1,28 +1,47 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { OfferCandidate } from "../src/app/booking/booking-candidates.js";
 import {
-  BOOKING_EVENTS,
-  BOOKING_SYSTEM_ACTOR,
-  type BookingReviewCategory,
-  type GroupBookingAnswer,
-  type ReservationEventData,
-  type ReviewItemRequestedData,
-  type VoucherIssuedData,
-  type WaveOutcome,
-  type WaveSettledData,
-} from "../src/domain/events/booking.js";
-import { DomainError } from "../src/domain/domain-error.js";
+  type BookingFailure,
+  type BookingRequest,
+  type BookingRound,
+  type BookingState,
+  type ClaimRefusal,
+  type Confirmation,
+  claimBooking,
+  confirmBooking,
+  countByState,
+  deferBooking,
+  type GroupBooking,
+  heldBy,
+  markFailed,
+  waveBookingKey,
+} from "../src/domain/booking/group-booking.js";
 import {
-  type AttemptedHotel,
+  type ManualReservationRequest,
+  manualReservationId,
+  recordManualReservation,
+} from "../src/domain/booking/manual-reservation.js";
+import {
+  cancellationEventData,
+  cancelReservation,
+  holdingReservationAmong,
+  reservationEventData,
+  reservationNotFound,
+  voucherEventData,
+} from "../src/domain/booking/reservation-lifecycle.js";
+import {
+  hotelCancellationReview,
+  overrideFailureReview,
+  reviewAnswer,
+} from "../src/domain/booking/review-request.js";
+import {
+  amendedVoucherEventData,
   applyVendorView,
-  HOLDING_STATUSES,
-  type Reservation,
-  type ReservationSource,
-  reservationIdFor,
-  reservationUrn,
   type VendorView,
-  voucherUrnFor,
-} from "../src/domain/reservation.js";
+} from "../src/domain/booking/vendor-change.js";
+import { settleWave, type WaveGroups, type WaveSettlement } from "../src/domain/booking/wave-settlement.js";
+import { DomainError } from "../src/domain/domain-error.js";
+import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
+import { type Reservation, reservationIdFor } from "../src/domain/reservation.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 /** The case a command concerns; the first command of a case opens its ledger with it. */
@@ -30,61 +49,6 @@ export interface CaseRef {
   tenant: string;
   caseUrn: string;
   airport: string;
-}
-
-/** What to book for a group and where to try, fixed when the booking is first claimed. */
-export interface BookingPlan {
-  candidates: OfferCandidate[];
-  checkIn: string;
-  checkOut: string;
-  rooms: number;
-}
-
-export type BookingState = "BOOKING" | "PENDING" | "BOOKED" | "FAILED";
-
-export interface BookingFailure {
-  category: Exclude<BookingReviewCategory, "PARTIAL_FULFILLMENT">;
-  reason: string;
-  vendorErrorCode: string | null;
-}
-
-/**
- * One booking request for one group, keyed by what makes it unique: `<wave URN>#<group>` for a
- * wave (so booking a wave twice books nothing twice), `override:<event id>` and
- * `review:<event id>` for an override and a manual-review re-booking.
- */
-export interface GroupBooking {
-  key: string;
-  waveUrn: string | null;
-  demandUrn: string | null;
-  groupId: string;
-  source: Exclude<ReservationSource, "manual">;
-  state: BookingState;
-  plan: BookingPlan;
-  /** Who is booking right now; a claim whose lease ran out (its worker died) may be taken over. */
-  claim: { token: string; expiresAt: number } | null;
-  attemptedHotels: AttemptedHotel[];
-  /** `vendor|offer id` of offers a vendor answered RATE_NOT_AVAILABLE for. */
-  staleOffers: string[];
-  /** Rounds that ended behind an open circuit. */
-  retries: number;
-  reservationId: string | null;
-  failure: BookingFailure | null;
-  /** The review item that asked for this booking (manual-review source). */
-  reviewItemUrn: string | null;
-  requestedBy: string;
-  correlationUrn: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface WaveSettlement {
-  waveUrn: string;
-  demandUrn: string | null;
-  outcome: WaveOutcome;
-  roomsBooked: number;
-  reviewItemUrns: string[];
-  settledAt: string;
 }
 
 /** The case the actor books for, and its turn counter. */
@@ -112,57 +76,21 @@ export interface BookingTurn {
   reservations: Reservation[];
 }
 
-export interface ClaimArgs {
+export interface ClaimArgs extends BookingRequest {
   case: CaseRef;
-  key: string;
-  waveUrn: string | null;
-  demandUrn: string | null;
-  groupId: string;
-  source: GroupBooking["source"];
-  plan: BookingPlan;
-  requestedBy: string;
-  reviewItemUrn?: string;
   leaseMs: number;
-  correlationUrn: string;
 }
 
 export type ClaimResult =
   | { granted: true; token: string; booking: GroupBooking }
-  | { granted: false; reason: "booked" | "failed" | "in-progress" | "group-holds-reservation" };
+  | { granted: false; reason: ClaimRefusal };
 
-interface ClaimedTurn {
+interface ClaimedTurn extends BookingRound {
   key: string;
-  token: string;
-  attemptedHotels: AttemptedHotel[];
-  staleOffers: string[];
   correlationUrn: string;
 }
 
-/** The reservation as the vendor confirmed it, with what booking knows about the hotel. */
-export type ConfirmedDraft = Omit<
-  Reservation,
-  | "id"
-  | "urn"
-  | "tenant"
-  | "caseUrn"
-  | "airport"
-  | "groupId"
-  | "waveUrn"
-  | "demandUrn"
-  | "status"
-  | "source"
-  | "attemptedHotels"
-  | "voucher"
-  | "bookedBy"
-  | "reason"
-  | "createdAt"
-  | "updatedAt"
->;
-
-export interface ConfirmArgs extends ClaimedTurn {
-  draft: ConfirmedDraft;
-  verificationCode: string;
-}
+export interface ConfirmArgs extends ClaimedTurn, Confirmation {}
 
 export interface ConfirmResult extends BookingTurn {
   /** False when the claim was lost meanwhile: the caller must cancel what it booked. */
@@ -180,12 +108,7 @@ export interface DeferArgs extends ClaimedTurn {
   maxRetries: number;
 }
 
-export interface SettleArgs {
-  waveUrn: string;
-  demandUrn: string | null;
-  /** Groups the wave allocated, and those it could not, with the rooms each needs. */
-  allocated: { groupId: string; rooms: number }[];
-  unallocated: { groupId: string; rooms: number }[];
+export interface SettleArgs extends WaveGroups {
   correlationUrn: string;
 }
 
@@ -194,23 +117,8 @@ export interface SettleResult {
   settlement?: WaveSettlement;
 }
 
-export interface ManualReservationArgs {
+export interface ManualReservationArgs extends ManualReservationRequest {
   case: CaseRef;
-  groupId: string;
-  waveUrn: string | null;
-  demandUrn: string | null;
-  hotel: Reservation["hotel"];
-  confirmationNumber: string;
-  checkIn: string;
-  checkOut: string;
-  rooms: number;
-  guests: Reservation["guests"];
-  cost: Reservation["cost"];
-  reason: string;
-  bookedBy: string;
-  /** Makes the reservation id unique per request. */
-  requestId: string;
-  verificationCode: string;
   correlationUrn: string;
 }
 
@@ -252,9 +160,11 @@ const RETRY_REMINDER = "retry-pending";
 /**
  * The bookings of one case (actor id = case id), one turn at a time: claims keep two workers from
  * booking the same group, each wave group is booked once, reservations and their vouchers are
- * minted here, and a wave settles once every allocated group is booked or failed. Vendor calls
- * happen outside, between turns (an actor turn holds no I/O but its own state): the flow claims a
- * group, calls the vendor, then confirms, fails or defers the claim.
+ * minted here, and a wave settles once every allocated group is booked or failed. The decisions
+ * are the pure state machines of `src/domain/booking` (group booking, wave settlement, reservation
+ * lifecycle, manual reservations, vendor changes, review requests); this actor loads, persists and
+ * emits. Vendor calls happen outside, between turns (an actor turn holds no I/O but its own state):
+ * the flow claims a group, calls the vendor, then confirms, fails or defers the claim.
  *
  * Events (outbox): reservation.confirmed, voucher.issued, reservation.cancelled, voucher.amended,
  * booking.wave-requested, booking.retry-due, booking.wave-settled, booking.group-booked,
@@ -280,57 +190,26 @@ export class BookingActor {
       caseUrn: bookingCase.caseUrn,
       requestedBy: args.requestedBy,
     });
-    const counts: Record<BookingState, number> = { BOOKING: 0, PENDING: 0, BOOKED: 0, FAILED: 0 };
-    const bookings = await Promise.all(
-      args.groupIds.map((groupId) => this.bookingOf(waveBookingKey(args.waveUrn, groupId))),
+    return countByState(
+      await Promise.all(
+        args.groupIds.map((groupId) => this.bookingOf(waveBookingKey(args.waveUrn, groupId))),
+      ),
     );
-    for (const booking of bookings) if (booking) counts[booking.state]++;
-    return counts;
   }
 
-  /**
-   * Takes the group's booking for the caller. Refused when it is already BOOKED or FAILED (a
-   * repeat books nothing) or another caller holds a live claim; a PENDING booking, or one whose
-   * claim expired, is taken over with the plan it was first given. A wave never books a group that
-   * already holds a reservation (spec 3.1: later demand never replaces existing reservations);
-   * overrides and re-bookings do, and replace it.
-   */
+  /** Takes the group's booking for the caller (`claimBooking` says when it is refused). */
   async claim(args: ClaimArgs): Promise<ClaimResult> {
     const bookingCase = await this.caseFor(args.case);
-    const now = this.context.clock.now();
-    const existing = await this.bookingOf(args.key);
-    if (existing?.state === "BOOKED") return { granted: false, reason: "booked" };
-    if (existing?.state === "FAILED") return { granted: false, reason: "failed" };
-    if (existing?.state === "BOOKING" && existing.claim && existing.claim.expiresAt > now) {
-      return { granted: false, reason: "in-progress" };
-    }
-    if (args.source === "wave" && (await this.holdingOf(args.groupId))) {
-      return { granted: false, reason: "group-holds-reservation" };
-    }
+    const [existing, holding] = await Promise.all([this.bookingOf(args.key), this.holdingOf(args.groupId)]);
     const token = randomUUID();
-    const at = new Date(now).toISOString();
-    const booking: GroupBooking = existing
-      ? { ...existing, state: "BOOKING", claim: { token, expiresAt: now + args.leaseMs }, updatedAt: at }
-      : {
-          key: args.key,
-          waveUrn: args.waveUrn,
-          demandUrn: args.demandUrn,
-          groupId: args.groupId,
-          source: args.source,
-          state: "BOOKING",
-          plan: args.plan,
-          claim: { token, expiresAt: now + args.leaseMs },
-          attemptedHotels: [],
-          staleOffers: [],
-          retries: 0,
-          reservationId: null,
-          failure: null,
-          reviewItemUrn: args.reviewItemUrn ?? null,
-          requestedBy: args.requestedBy,
-          correlationUrn: args.correlationUrn,
-          createdAt: at,
-          updatedAt: at,
-        };
+    const decision = claimBooking(
+      existing,
+      args,
+      { token, leaseMs: args.leaseMs, groupHoldsReservation: holding !== undefined },
+      this.now(),
+    );
+    if (!decision.granted) return decision;
+    const { booking } = decision;
     this.putBooking(booking);
     if (!existing) await this.addToGroup(booking.groupId, { bookingKey: booking.key });
     if (existing?.state === "PENDING") await this.setPending(booking.key, false);
@@ -341,58 +220,21 @@ export class BookingActor {
   /** The vendor confirmed: the reservation and its voucher exist from this turn on. */
   async confirm(args: ConfirmArgs): Promise<ConfirmResult> {
     const bookingCase = await this.requireCase();
-    const booking = claimedBy(await this.bookingOf(args.key), args);
-    if (!booking) return { accepted: false, ...this.turnOf(bookingCase) };
-    const at = this.now().toISOString();
-    const id = reservationIdFor(
-      bookingCase.caseUrn,
-      args.key,
-      args.draft.vendor,
-      args.draft.vendorReservationId ?? "",
-    );
-    const reservation: Reservation = {
-      ...args.draft,
-      id,
-      urn: reservationUrn(id, args.draft.vendor, "CONFIRMED"),
-      tenant: bookingCase.tenant,
-      caseUrn: bookingCase.caseUrn,
-      airport: bookingCase.airport,
-      groupId: booking.groupId,
-      waveUrn: booking.waveUrn,
-      demandUrn: booking.demandUrn,
-      status: "CONFIRMED",
-      source: booking.source,
-      attemptedHotels: args.attemptedHotels,
-      voucher: {
-        urn: voucherUrnFor(id),
-        verificationCode: args.verificationCode,
-        issuedAt: at,
-        version: 1,
-        amendedAt: null,
-      },
-      bookedBy: booking.source === "wave" ? BOOKING_SYSTEM_ACTOR : booking.requestedBy,
-      reason: null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    const settled: GroupBooking = {
-      ...booking,
-      state: "BOOKED",
-      claim: null,
-      attemptedHotels: args.attemptedHotels,
-      staleOffers: args.staleOffers,
-      reservationId: id,
-      updatedAt: at,
-    };
-    this.putBooking(settled);
+    const claimed = heldBy(await this.bookingOf(args.key), args.token);
+    if (!claimed) return { accepted: false, ...this.turnOf(bookingCase) };
+    const { booking, reservation } = confirmBooking(claimed, bookingCase, args, this.now());
+    this.putBooking(booking);
     this.putReservation(reservation);
-    await this.addToGroup(settled.groupId, { reservationId: id });
+    await this.addToGroup(booking.groupId, { reservationId: reservation.id });
     const next = this.commit(bookingCase);
     this.announceConfirmed(next, reservation, args.correlationUrn);
-    if (settled.source === "manual-review") {
-      this.answerReview(next, settled, BOOKING_EVENTS.groupBooked, args.correlationUrn, {
-        reservationUrn: reservation.urn,
-      });
+    if (booking.source === "manual-review") {
+      this.emit(
+        next,
+        BOOKING_EVENTS.groupBooked,
+        args.correlationUrn,
+        reviewAnswer(next.caseUrn, booking, { reservationUrn: reservation.urn }),
+      );
     }
     return { accepted: true, reservation, ...this.turnOf(next, [reservation]) };
   }
@@ -400,9 +242,9 @@ export class BookingActor {
   /** Every candidate refused (or the payment did): the group is given to an operator. */
   async fail(args: FailArgs): Promise<BookingTurn> {
     const bookingCase = await this.requireCase();
-    const booking = claimedBy(await this.bookingOf(args.key), args);
-    if (!booking) return this.turnOf(bookingCase);
-    return this.failBooking(bookingCase, booking, args, args.failure);
+    const claimed = heldBy(await this.bookingOf(args.key), args.token);
+    if (!claimed) return this.turnOf(bookingCase);
+    return this.recordFailed(bookingCase, markFailed(claimed, args, args.failure, this.now()), args);
   }
 
   /**
@@ -412,27 +254,14 @@ export class BookingActor {
   async defer(args: DeferArgs): Promise<BookingTurn & { state: BookingState }> {
     const bookingCase = await this.requireCase();
     const current = await this.bookingOf(args.key);
-    const booking = claimedBy(current, args);
-    if (!booking) return { state: current?.state ?? "PENDING", ...this.turnOf(bookingCase) };
-    if (booking.retries + 1 > args.maxRetries) {
-      const turn = this.failBooking(bookingCase, booking, args, {
-        category: "BOOKING_FAILED",
-        reason: `the vendors stayed unavailable through ${args.maxRetries} retries`,
-        vendorErrorCode: null,
-      });
-      return { state: "FAILED", ...turn };
+    const claimed = heldBy(current, args.token);
+    if (!claimed) return { state: current?.state ?? "PENDING", ...this.turnOf(bookingCase) };
+    const deferred = deferBooking(claimed, args, args.maxRetries, this.now());
+    if (deferred.state === "FAILED") {
+      return { state: "FAILED", ...this.recordFailed(bookingCase, deferred, args) };
     }
-    const pending: GroupBooking = {
-      ...booking,
-      state: "PENDING",
-      claim: null,
-      attemptedHotels: args.attemptedHotels,
-      staleOffers: args.staleOffers,
-      retries: booking.retries + 1,
-      updatedAt: this.now().toISOString(),
-    };
-    this.putBooking(pending);
-    await this.setPending(pending.key, true);
+    this.putBooking(deferred);
+    await this.setPending(deferred.key, true);
     const next = this.commit(bookingCase);
     await this.context.reminders.set(RETRY_REMINDER, { dueInMs: args.retryInMs });
     return { state: "PENDING", ...this.turnOf(next) };
@@ -449,129 +278,54 @@ export class BookingActor {
     });
   }
 
-  /**
-   * Once every allocated group of the wave is booked or failed, the wave's outcome: FULFILLED when
-   * every group holds a reservation, PARTIAL when some do, FAILED when none does. The first
-   * settlement asks for the review items (PARTIAL_FULFILLMENT for the groups left without rooms,
-   * or BOOKING_FAILED when nothing was booked, and PAYMENT_FAILED for payment refusals); a later
-   * one (a group re-booked or booked by hand) only reports the new outcome.
-   */
+  /** Settles the wave once every allocated group is booked or failed (see `settleWave`). */
   async settleWave(args: SettleArgs): Promise<SettleResult> {
     const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
     if (!bookingCase) return { settled: false };
-    const groups = [...args.allocated, ...args.unallocated];
     const holding = new Set<string>();
-    const waveBookings = new Map<string, GroupBooking>();
-    await Promise.all(
-      groups.map(async ({ groupId }) => {
+    const bookings = new Map<string, GroupBooking>();
+    const [previous] = await Promise.all([
+      this.context.state.get<WaveSettlement>(KEYS.settlement(args.waveUrn)),
+      ...[...args.allocated, ...args.unallocated].map(async ({ groupId }) => {
         const [held, booking] = await Promise.all([
           this.holdingOf(groupId),
           this.bookingOf(waveBookingKey(args.waveUrn, groupId)),
         ]);
         if (held) holding.add(groupId);
-        if (booking) waveBookings.set(groupId, booking);
+        if (booking) bookings.set(groupId, booking);
       }),
+    ]);
+    const decision = settleWave(
+      bookingCase.caseUrn,
+      args,
+      { holding, bookings, previous },
+      this.now(),
+      reviewItemUrnFor,
     );
-    const waveBooking = (groupId: string) => waveBookings.get(groupId);
-    const undecided = args.allocated.some((g) => {
-      const state = waveBooking(g.groupId)?.state;
-      return !holding.has(g.groupId) && state !== "FAILED";
-    });
-    if (undecided) return { settled: false };
-
-    const booked = groups.filter((g) => holding.has(g.groupId));
-    const notBooked = groups.filter((g) => !holding.has(g.groupId));
-    const outcome: WaveOutcome =
-      notBooked.length === 0 ? "FULFILLED" : booked.length > 0 ? "PARTIAL" : "FAILED";
-    const previous = await this.context.state.get<WaveSettlement>(KEYS.settlement(args.waveUrn));
-    if (previous?.outcome === outcome) return { settled: true, settlement: previous };
-
-    const requests = previous ? [] : this.reviewRequests(bookingCase, args, outcome, notBooked, waveBooking);
-    const reviewItemUrns = previous ? previous.reviewItemUrns : requests.map((r) => r.reviewItemUrn);
-    const roomsBooked = booked.reduce((sum, g) => sum + g.rooms, 0);
-    const settlement: WaveSettlement = {
-      waveUrn: args.waveUrn,
-      demandUrn: args.demandUrn,
-      outcome,
-      roomsBooked,
-      reviewItemUrns,
-      settledAt: this.now().toISOString(),
-    };
-    this.context.state.set(KEYS.settlement(args.waveUrn), settlement);
+    if (!decision.settled) return { settled: false };
+    if (!decision.changed) return { settled: true, settlement: decision.settlement };
+    this.context.state.set(KEYS.settlement(args.waveUrn), decision.settlement);
     const next = this.commit(bookingCase);
-    for (const request of requests) {
+    for (const request of decision.reviewRequests) {
       this.emit(next, BOOKING_EVENTS.reviewItemRequested, args.correlationUrn, request);
     }
-    const settled: WaveSettledData = {
-      waveUrn: args.waveUrn,
-      caseUrn: next.caseUrn,
-      demandUrn: args.demandUrn,
-      outcome,
-      roomsBooked,
-      allGroupsBooked: outcome === "FULFILLED",
-      reviewItemUrn: outcome === "FULFILLED" ? null : (reviewItemUrns[0] ?? null),
-    };
-    this.emit(next, BOOKING_EVENTS.waveSettled, args.correlationUrn, settled);
-    return { settled: true, settlement };
+    this.emit(next, BOOKING_EVENTS.waveSettled, args.correlationUrn, decision.event);
+    return { settled: true, settlement: decision.settlement };
   }
 
   /** POST /v1/booking/manual-reservations: a reservation the operator made out of band. */
   async recordManual(args: ManualReservationArgs): Promise<BookingTurn & { reservation: Reservation }> {
     const bookingCase = await this.caseFor(args.case);
-    const id = reservationIdFor(bookingCase.caseUrn, "manual", args.requestId);
-    const replayed = await this.reservationOf(id);
+    const replayed = await this.reservationOf(manualReservationId(bookingCase.caseUrn, args.requestId));
     if (replayed) return { reservation: replayed, ...this.turnOf(bookingCase, [replayed]) };
-    const holding = await this.holdingOf(args.groupId);
-    if (holding) {
-      throw new DomainError(
-        "conflict",
-        "group-already-booked",
-        `Group ${args.groupId} already holds reservation ${holding.urn}`,
-        { reservationUrn: holding.urn },
-      );
-    }
-    const at = this.now().toISOString();
-    const reservation: Reservation = {
-      id,
-      urn: reservationUrn(id, "manual", "CONFIRMED"),
-      tenant: bookingCase.tenant,
-      caseUrn: bookingCase.caseUrn,
-      airport: bookingCase.airport,
-      groupId: args.groupId,
-      waveUrn: args.waveUrn,
-      demandUrn: args.demandUrn,
-      status: "CONFIRMED",
-      vendor: "manual",
-      vendorReservationId: null,
-      confirmationNumber: args.confirmationNumber,
-      providerOfferId: null,
-      hotel: args.hotel,
-      checkIn: args.checkIn,
-      checkOut: args.checkOut,
-      rooms: args.rooms,
-      guests: args.guests,
-      payment: "OUT_OF_BAND",
-      cost: args.cost,
-      refundable: null,
-      cancellationDeadline: null,
-      source: "manual",
-      attemptedHotels: [],
-      voucher: {
-        urn: voucherUrnFor(id),
-        verificationCode: args.verificationCode,
-        issuedAt: at,
-        version: 1,
-        amendedAt: null,
-      },
-      bookedBy: args.bookedBy,
-      reason: args.reason,
-      replaces: null,
-      createdAt: at,
-      updatedAt: at,
-      vendorUpdatedAt: null,
-    };
+    const reservation = recordManualReservation(
+      bookingCase,
+      args,
+      await this.holdingOf(args.groupId),
+      this.now(),
+    );
     this.putReservation(reservation);
-    await this.addToGroup(reservation.groupId, { reservationId: id });
+    await this.addToGroup(reservation.groupId, { reservationId: reservation.id });
     const next = this.commit(bookingCase);
     this.announceConfirmed(next, reservation, args.correlationUrn);
     return { reservation, ...this.turnOf(next, [reservation]) };
@@ -580,22 +334,20 @@ export class BookingActor {
   /** The service cancelled the reservation (the group moved to another hotel). */
   async markCancelled(args: CancelArgs): Promise<BookingTurn> {
     const bookingCase = await this.requireCase();
-    const reservation = await this.reservationOf(args.reservationId);
-    if (!reservation) throw reservationNotFound(args.reservationId);
-    if (reservation.status === "CANCELLED") return this.turnOf(bookingCase, [reservation]);
-    const cancelled: Reservation = {
-      ...reservation,
-      status: "CANCELLED",
-      updatedAt: this.now().toISOString(),
-    };
-    this.putReservation(cancelled);
+    const { reservation, changed } = cancelReservation(
+      await this.reservationIn(args.reservationId),
+      this.now(),
+    );
+    if (!changed) return this.turnOf(bookingCase, [reservation]);
+    this.putReservation(reservation);
     const next = this.commit(bookingCase);
-    this.emit(next, BOOKING_EVENTS.reservationCancelled, args.correlationUrn, {
-      ...reservationData(cancelled),
-      cancelledBy: args.by,
-      reason: args.reason,
-    });
-    return this.turnOf(next, [cancelled]);
+    this.emit(
+      next,
+      BOOKING_EVENTS.reservationCancelled,
+      args.correlationUrn,
+      cancellationEventData(reservation, args.by, args.reason),
+    );
+    return this.turnOf(next, [reservation]);
   }
 
   /**
@@ -605,37 +357,30 @@ export class BookingActor {
    */
   async applyVendorChange(args: VendorChangeArgs): Promise<VendorChangeResult> {
     const bookingCase = await this.requireCase();
-    const reservation = await this.reservationOf(args.reservationId);
-    if (!reservation) throw reservationNotFound(args.reservationId);
-    const outcome = applyVendorView(reservation, args.view, this.now());
+    const outcome = applyVendorView(await this.reservationIn(args.reservationId), args.view, this.now());
     if (outcome.changes.length === 0) return { changed: false, ...this.turnOf(bookingCase) };
     const updated = outcome.reservation;
     this.putReservation(updated);
     const next = this.commit(bookingCase);
-    this.emit(next, BOOKING_EVENTS.voucherAmended, args.correlationUrn, {
-      ...voucherData(updated),
-      version: updated.voucher.version,
-      changes: outcome.changes,
-    });
+    this.emit(
+      next,
+      BOOKING_EVENTS.voucherAmended,
+      args.correlationUrn,
+      amendedVoucherEventData(updated, outcome.changes),
+    );
     if (outcome.cancelledByHotel) {
-      this.emit(next, BOOKING_EVENTS.reservationCancelled, args.correlationUrn, {
-        ...reservationData(updated),
-        cancelledBy: "hotel",
-        reason: "the hotel cancelled the reservation",
-      });
-      const request: ReviewItemRequestedData = {
-        reviewItemUrn: reviewItemUrnFor(next.caseUrn, `cancelled:${updated.id}`),
-        caseUrn: next.caseUrn,
-        category: "BOOKING_FAILED",
-        attemptedHotels: [
-          { hotelUrn: updated.hotel.hotelUrn, reason: "cancelled-by-hotel", providerError: "CANCELLED" },
-        ],
-        affectedGroups: [updated.groupId],
-        reason: `${updated.hotel.name} cancelled reservation ${updated.confirmationNumber} on its side`,
-        ...(updated.demandUrn ? { demandUrn: updated.demandUrn } : {}),
-        ...(updated.waveUrn ? { waveUrn: updated.waveUrn } : {}),
-      };
-      this.emit(next, BOOKING_EVENTS.reviewItemRequested, args.correlationUrn, request);
+      this.emit(
+        next,
+        BOOKING_EVENTS.reservationCancelled,
+        args.correlationUrn,
+        cancellationEventData(updated, "hotel", "the hotel cancelled the reservation"),
+      );
+      this.emit(
+        next,
+        BOOKING_EVENTS.reviewItemRequested,
+        args.correlationUrn,
+        hotelCancellationReview(next.caseUrn, updated, reviewItemUrnFor),
+      );
     }
     return { changed: true, ...this.turnOf(next, [updated]) };
   }
@@ -666,117 +411,39 @@ export class BookingActor {
     return ledger;
   }
 
-  private failBooking(
-    bookingCase: BookingCase,
-    booking: GroupBooking,
-    turn: ClaimedTurn,
-    failure: BookingFailure,
-  ): BookingTurn {
-    const failed: GroupBooking = {
-      ...booking,
-      state: "FAILED",
-      claim: null,
-      attemptedHotels: turn.attemptedHotels,
-      staleOffers: turn.staleOffers,
-      failure,
-      updatedAt: this.now().toISOString(),
-    };
+  /** Stores a FAILED booking and raises what its source asks for. */
+  private recordFailed(bookingCase: BookingCase, failed: GroupBooking, turn: ClaimedTurn): BookingTurn {
     this.putBooking(failed);
     const next = this.commit(bookingCase);
+    const failure = failed.failure!;
     if (failed.source === "manual-review") {
-      this.answerReview(next, failed, BOOKING_EVENTS.groupFailed, turn.correlationUrn, {
-        ...(failure.vendorErrorCode ? { vendorErrorCode: failure.vendorErrorCode } : {}),
-      });
+      this.emit(
+        next,
+        BOOKING_EVENTS.groupFailed,
+        turn.correlationUrn,
+        reviewAnswer(next.caseUrn, failed, {
+          ...(failure.vendorErrorCode ? { vendorErrorCode: failure.vendorErrorCode } : {}),
+        }),
+      );
     } else if (failed.source === "override") {
-      // An override books one group outside any wave settlement: its failure is raised on its own.
-      const request: ReviewItemRequestedData = {
-        reviewItemUrn: reviewItemUrnFor(next.caseUrn, failed.key),
-        caseUrn: next.caseUrn,
-        category: failure.category,
-        attemptedHotels: failed.attemptedHotels,
-        affectedGroups: [failed.groupId],
-        reason: `The overridden hotel could not be booked for group ${failed.groupId}: ${failure.reason}`,
-        ...(failed.demandUrn ? { demandUrn: failed.demandUrn } : {}),
-        ...(failed.waveUrn ? { waveUrn: failed.waveUrn } : {}),
-      };
-      this.emit(next, BOOKING_EVENTS.reviewItemRequested, turn.correlationUrn, request);
+      this.emit(
+        next,
+        BOOKING_EVENTS.reviewItemRequested,
+        turn.correlationUrn,
+        overrideFailureReview(next.caseUrn, failed, failure, reviewItemUrnFor),
+      );
     }
     return this.turnOf(next);
   }
 
-  private reviewRequests(
-    bookingCase: CaseRef,
-    args: SettleArgs,
-    outcome: WaveOutcome,
-    notBooked: { groupId: string }[],
-    waveBooking: (groupId: string) => GroupBooking | undefined,
-  ): ReviewItemRequestedData[] {
-    const common = {
-      caseUrn: bookingCase.caseUrn,
-      waveUrn: args.waveUrn,
-      ...(args.demandUrn ? { demandUrn: args.demandUrn } : {}),
-    };
-    const attemptsOf = (groups: readonly { groupId: string }[]) =>
-      groups.flatMap((g) => waveBooking(g.groupId)?.attemptedHotels ?? []);
-    const paymentRefused = notBooked.filter(
-      (g) => waveBooking(g.groupId)?.failure?.category === "PAYMENT_FAILED",
-    );
-    const refused = notBooked.filter((g) => waveBooking(g.groupId)?.failure?.category === "BOOKING_FAILED");
-    const requests: ReviewItemRequestedData[] = [];
-    if (outcome === "PARTIAL") {
-      requests.push({
-        ...common,
-        reviewItemUrn: reviewItemUrnFor(bookingCase.caseUrn, `${args.waveUrn}#PARTIAL_FULFILLMENT`),
-        category: "PARTIAL_FULFILLMENT",
-        attemptedHotels: attemptsOf(notBooked),
-        affectedGroups: notBooked.map((g) => g.groupId),
-        reason: `${notBooked.length} group(s) of the wave could not be booked: ${notBooked
-          .map((g) => `${g.groupId} (${groupFailureReason(waveBooking(g.groupId))})`)
-          .join(", ")}`,
-      });
-    }
-    if (outcome === "FAILED" && refused.length > 0) {
-      requests.push({
-        ...common,
-        reviewItemUrn: reviewItemUrnFor(bookingCase.caseUrn, `${args.waveUrn}#BOOKING_FAILED`),
-        category: "BOOKING_FAILED",
-        attemptedHotels: attemptsOf(refused),
-        affectedGroups: refused.map((g) => g.groupId),
-        reason: `Every attempted hotel refused or errored for ${refused.map((g) => g.groupId).join(", ")}`,
-      });
-    }
-    if (paymentRefused.length > 0) {
-      requests.push({
-        ...common,
-        reviewItemUrn: reviewItemUrnFor(bookingCase.caseUrn, `${args.waveUrn}#PAYMENT_FAILED`),
-        category: "PAYMENT_FAILED",
-        attemptedHotels: attemptsOf(paymentRefused),
-        affectedGroups: paymentRefused.map((g) => g.groupId),
-        reason: `The vendor refused the payment for ${paymentRefused.map((g) => g.groupId).join(", ")}; correct the payment details`,
-      });
-    }
-    return requests;
-  }
-
   private announceConfirmed(bookingCase: CaseRef, reservation: Reservation, correlationUrn: string): void {
-    this.emit(bookingCase, BOOKING_EVENTS.reservationConfirmed, correlationUrn, reservationData(reservation));
-    this.emit(bookingCase, BOOKING_EVENTS.voucherIssued, correlationUrn, voucherData(reservation));
-  }
-
-  private answerReview(
-    bookingCase: CaseRef,
-    booking: GroupBooking,
-    type: string,
-    correlationUrn: string,
-    extra: Partial<GroupBookingAnswer>,
-  ): void {
-    const answer: GroupBookingAnswer = {
-      caseUrn: bookingCase.caseUrn,
-      groupId: booking.groupId,
-      reviewItemUrn: booking.reviewItemUrn ?? "",
-      ...extra,
-    };
-    this.emit(bookingCase, type, correlationUrn, answer);
+    this.emit(
+      bookingCase,
+      BOOKING_EVENTS.reservationConfirmed,
+      correlationUrn,
+      reservationEventData(reservation),
+    );
+    this.emit(bookingCase, BOOKING_EVENTS.voucherIssued, correlationUrn, voucherEventData(reservation));
   }
 
   private async caseFor(ref: CaseRef): Promise<BookingCase> {
@@ -806,6 +473,12 @@ export class BookingActor {
     return this.context.state.get<Reservation>(KEYS.reservation(id));
   }
 
+  private async reservationIn(id: string): Promise<Reservation> {
+    const reservation = await this.reservationOf(id);
+    if (!reservation) throw reservationNotFound(id);
+    return reservation;
+  }
+
   private async entriesOf(groupId: string): Promise<GroupEntries> {
     return (
       (await this.context.state.get<GroupEntries>(KEYS.group(groupId))) ?? {
@@ -819,7 +492,7 @@ export class BookingActor {
   private async holdingOf(groupId: string): Promise<Reservation | undefined> {
     const { reservationIds } = await this.entriesOf(groupId);
     const reservations = await Promise.all(reservationIds.map((id) => this.reservationOf(id)));
-    return reservations.find((r) => r && HOLDING_STATUSES.has(r.status));
+    return holdingReservationAmong(reservations, groupId);
   }
 
   private putBooking(booking: GroupBooking): void {
@@ -877,53 +550,12 @@ export class BookingActor {
 
 /** The reservation that houses the group now, if any. */
 export function holdingReservation(ledger: BookingLedger, groupId: string): Reservation | undefined {
-  return Object.values(ledger.reservations).find(
-    (r) => r.groupId === groupId && HOLDING_STATUSES.has(r.status),
-  );
-}
-
-export function waveBookingKey(waveUrn: string, groupId: string): string {
-  return `${waveUrn}#${groupId}`;
+  return holdingReservationAmong(Object.values(ledger.reservations), groupId);
 }
 
 /** Review items booking asks for get URNs derived from their cause, so a replay asks for the same one. */
 export function reviewItemUrnFor(caseUrn: string, cause: string): string {
   return `urn:review-item:${reservationIdFor("review-item", caseUrn, cause)}`;
-}
-
-export function reservationNotFound(reference: string): DomainError {
-  return new DomainError("not-found", "reservation", `No reservation ${reference}`);
-}
-
-function groupFailureReason(booking: GroupBooking | undefined): string {
-  if (!booking) return "not allocated";
-  return booking.failure?.reason ?? booking.state.toLowerCase();
-}
-
-function reservationData(reservation: Reservation): ReservationEventData {
-  return {
-    reservationUrn: reservation.urn,
-    groupId: reservation.groupId,
-    status: reservation.status,
-    checkIn: reservation.checkIn,
-    checkOut: reservation.checkOut,
-    vendor: reservation.vendor,
-    hotelUrn: reservation.hotel.hotelUrn,
-    waveUrn: reservation.waveUrn,
-  };
-}
-
-function voucherData(reservation: Reservation): VoucherIssuedData {
-  return {
-    voucherUrn: reservation.voucher.urn,
-    reservationUrn: reservation.urn,
-    groupId: reservation.groupId,
-    passengerUrns: reservation.guests.map((g) => `urn:passenger:${g.passengerId}`),
-  };
-}
-
-function claimedBy(booking: GroupBooking | undefined, turn: ClaimedTurn): GroupBooking | undefined {
-  return booking?.state === "BOOKING" && booking.claim?.token === turn.token ? booking : undefined;
 }
 
 function appendOnce(list: string[], value: string | undefined): string[] {

@@ -4,8 +4,8 @@ import { parseUrn } from "./urn.js";
 
 /**
  * A reservation: the rooms one passenger group holds at one hotel (spec 2.1 reservations[], 3.6).
- * This file holds its record, its URN form and the pure rules of a vendor-side change; BookingActor
- * applies them one turn at a time per case.
+ * This file holds its record and its URN form; how it is created, cancelled and changed by the
+ * vendor lives in `booking/`.
  */
 export const RESERVATION_STATUSES = ["CONFIRMED", "CANCELLED", "CHECKED_IN", "CHECKED_OUT"] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
@@ -166,69 +166,11 @@ export function verificationCodeFrom(bytes: Uint8Array): string {
   return Array.from(bytes.subarray(0, 8), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join("");
 }
 
-/** What the vendor now says about a reservation (reconciliation, spec 6.3). */
-export interface VendorView {
-  status: "CONFIRMED" | "CANCELLED";
-  checkIn: string;
-  checkOut: string;
-  rooms: number;
-  total: Money;
-  updatedAt: string;
-}
-
+/** One field of a reservation the vendor changed (reconciliation, spec 6.3). */
 export interface FieldChange {
   field: "status" | "checkIn" | "checkOut" | "rooms" | "cost";
   before: unknown;
   after: unknown;
-}
-
-export interface VendorChangeOutcome {
-  reservation: Reservation;
-  changes: FieldChange[];
-  /** The hotel cancelled a reservation the service still counted on. */
-  cancelledByHotel: boolean;
-}
-
-/**
- * Applies the vendor's view to the stored reservation. Only what the vendor owns moves (status,
- * dates, rooms, cost); a reservation already cancelled here stays as it is, and one a passenger
- * checked into keeps its check-in status unless the hotel cancels it. A view older than the last
- * one applied is ignored, so reconciliation may list a change again (its polls overlap) without
- * undoing a later one. No change, no new version.
- */
-export function applyVendorView(reservation: Reservation, view: VendorView, now: Date): VendorChangeOutcome {
-  const unchanged = { reservation, changes: [], cancelledByHotel: false };
-  if (reservation.status === "CANCELLED") return unchanged;
-  if (reservation.vendorUpdatedAt && Date.parse(view.updatedAt) < Date.parse(reservation.vendorUpdatedAt)) {
-    return unchanged;
-  }
-  const changes: FieldChange[] = [];
-  const note = (field: FieldChange["field"], before: unknown, after: unknown) => {
-    if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ field, before, after });
-  };
-  const cancelledByHotel = view.status === "CANCELLED";
-  if (cancelledByHotel) note("status", reservation.status, "CANCELLED");
-  note("checkIn", reservation.checkIn, view.checkIn);
-  note("checkOut", reservation.checkOut, view.checkOut);
-  note("rooms", reservation.rooms, view.rooms);
-  note("cost", reservation.cost, view.total);
-  if (changes.length === 0) return unchanged;
-  const at = now.toISOString();
-  return {
-    reservation: {
-      ...reservation,
-      status: cancelledByHotel ? "CANCELLED" : reservation.status,
-      checkIn: view.checkIn,
-      checkOut: view.checkOut,
-      rooms: view.rooms,
-      cost: view.total,
-      updatedAt: at,
-      vendorUpdatedAt: view.updatedAt,
-      voucher: { ...reservation.voucher, version: reservation.voucher.version + 1, amendedAt: at },
-    },
-    changes,
-    cancelledByHotel,
-  };
 }
 
 /** Nights between two ISO dates (YYYY-MM-DD). */

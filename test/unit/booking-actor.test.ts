@@ -8,14 +8,9 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  BookingActor,
-  type BookingPlan,
-  type CaseRef,
-  type ClaimArgs,
-  type ConfirmedDraft,
-  waveBookingKey,
-} from "../../actors/BookingActor.js";
+import { BookingActor, type CaseRef, type ClaimArgs } from "../../actors/BookingActor.js";
+import { type BookingPlan, waveBookingKey } from "../../src/domain/booking/group-booking.js";
+import type { ConfirmedDraft } from "../../src/domain/booking/reservation-lifecycle.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { money } from "../../src/domain/money.js";

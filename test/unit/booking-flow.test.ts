@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BookingActor, type BookingLedger, waveBookingKey } from "../../actors/BookingActor.js";
+import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
+import { waveBookingKey } from "../../src/domain/booking/group-booking.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import { BOOKING_EVENTS, type ReviewItemRequestedData } from "../../src/domain/events/booking.js";
 import type { WaveRankingInput } from "../../src/app/booking/wave-document.js";

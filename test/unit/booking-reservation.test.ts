@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { applyVendorView } from "../../src/domain/booking/vendor-change.js";
 import { money } from "../../src/domain/money.js";
 import {
-  applyVendorView,
   nightsBetween,
   parseReservationUrn,
   type Reservation,

@@ -1,4 +1,5 @@
-import { BookingActor, type BookingState } from "../../../actors/BookingActor.js";
+import { BookingActor } from "../../../actors/BookingActor.js";
+import type { BookingState } from "../../domain/booking/group-booking.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal } from "../../http/access.js";

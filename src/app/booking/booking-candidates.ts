@@ -1,11 +1,5 @@
+import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { WaveAllocation, WaveRankingInput } from "./wave-document.js";
-
-/** One offer the booking may try for a group. */
-export interface OfferCandidate {
-  hotelUrn: string;
-  vendor: string;
-  providerOfferId: string;
-}
 
 /** An offer found stale stays stale for the group: its key is vendor and offer id. */
 export function offerKey(offer: Pick<OfferCandidate, "vendor" | "providerOfferId">): string {

@@ -1,17 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import {
-  BookingActor,
-  type BookingPlan,
-  type BookingState,
-  type CaseRef,
-  type ConfirmedDraft,
-  type GroupBooking,
-  holdingReservation,
-  waveBookingKey,
-} from "../../../actors/BookingActor.js";
+import { BookingActor, type CaseRef, holdingReservation } from "../../../actors/BookingActor.js";
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import {
+  type BookingPlan,
+  type BookingState,
+  type GroupBooking,
+  waveBookingKey,
+} from "../../domain/booking/group-booking.js";
+import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
+import type { ConfirmedDraft } from "../../domain/booking/reservation-lifecycle.js";
 import type { PassengerGroup } from "../../domain/case.js";
 import { roomsNeededFor } from "../../domain/demand.js";
 import { DomainError } from "../../domain/domain-error.js";
@@ -21,7 +20,7 @@ import type { InventoryVendors } from "../../vendors/vendor-port.js";
 import type { HotelSearch } from "../hotel-search.js";
 import { caseRefOf } from "../cases/case-changes.js";
 import type { AcceptedPayments } from "./accepted-payments.js";
-import { bookingCandidates, type OfferCandidate } from "./booking-candidates.js";
+import { bookingCandidates } from "./booking-candidates.js";
 import type { GroupRequestedData } from "../../domain/events/booking.js";
 import { type DirectContracts, isDirect } from "./direct-contracts.js";
 import type { GroupBooker, GroupBookingOutcome } from "./group-booker.js";

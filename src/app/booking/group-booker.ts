@@ -1,10 +1,11 @@
-import type { BookingFailure, BookingPlan } from "../../../actors/BookingActor.js";
 import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { BookingFailure, BookingPlan } from "../../domain/booking/group-booking.js";
+import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { AttemptedHotel } from "../../domain/reservation.js";
 import { CircuitOpenError } from "../../http/errors.js";
 import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
-import { type OfferCandidate, offerKey } from "./booking-candidates.js";
+import { offerKey } from "./booking-candidates.js";
 import { DirectContracts, isDirect } from "./direct-contracts.js";
 import { type BookingCard, choosePayment } from "./payment-choice.js";
 import type { StayOffers } from "./stay-offers.js";

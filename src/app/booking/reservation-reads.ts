@@ -1,4 +1,4 @@
-import { reservationNotFound } from "../../../actors/BookingActor.js";
+import { reservationNotFound } from "../../domain/booking/reservation-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
 import {
   parseReservationUrn,

@@ -1,0 +1,142 @@
+import { DomainError } from "../domain-error.js";
+import type { ReservationEventData, VoucherIssuedData } from "../events/booking.js";
+import {
+  type AttemptedHotel,
+  HOLDING_STATUSES,
+  type Reservation,
+  type ReservationSource,
+  reservationUrn,
+  voucherUrnFor,
+} from "../reservation.js";
+
+/**
+ * How a reservation comes to be and ends (spec 1 step 5, 3.6): it is created CONFIRMED with its
+ * voucher (version 1) in the same turn, whether a vendor confirmed it or an operator booked it out
+ * of band, and it is cancelled once. Its URN is minted at creation and never changes.
+ */
+
+/** The stay as it was booked: what the vendor confirmed, or what the operator recorded. */
+export type ConfirmedDraft = Omit<
+  Reservation,
+  | "id"
+  | "urn"
+  | "tenant"
+  | "caseUrn"
+  | "airport"
+  | "groupId"
+  | "waveUrn"
+  | "demandUrn"
+  | "status"
+  | "source"
+  | "attemptedHotels"
+  | "voucher"
+  | "bookedBy"
+  | "reason"
+  | "createdAt"
+  | "updatedAt"
+>;
+
+/** Whose the reservation is and how it came about. */
+export interface ReservationOrigin {
+  tenant: string;
+  caseUrn: string;
+  /** The case's airport (its flight origin), for airport-scoped operators. */
+  airport: string;
+  groupId: string;
+  waveUrn: string | null;
+  demandUrn: string | null;
+  source: ReservationSource;
+  attemptedHotels: AttemptedHotel[];
+  bookedBy: string;
+  reason: string | null;
+}
+
+/** A new CONFIRMED reservation under `id`, with its voucher. */
+export function createReservation(
+  id: string,
+  origin: ReservationOrigin,
+  stay: ConfirmedDraft,
+  verificationCode: string,
+  now: Date,
+): Reservation {
+  const at = now.toISOString();
+  return {
+    ...stay,
+    id,
+    urn: reservationUrn(id, stay.vendor, "CONFIRMED"),
+    tenant: origin.tenant,
+    caseUrn: origin.caseUrn,
+    airport: origin.airport,
+    groupId: origin.groupId,
+    waveUrn: origin.waveUrn,
+    demandUrn: origin.demandUrn,
+    status: "CONFIRMED",
+    source: origin.source,
+    attemptedHotels: origin.attemptedHotels,
+    voucher: { urn: voucherUrnFor(id), verificationCode, issuedAt: at, version: 1, amendedAt: null },
+    bookedBy: origin.bookedBy,
+    reason: origin.reason,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** The service cancelled the reservation (the group moved); one already cancelled stays as it is. */
+export function cancelReservation(
+  reservation: Reservation,
+  now: Date,
+): { reservation: Reservation; changed: boolean } {
+  if (reservation.status === "CANCELLED") return { reservation, changed: false };
+  return {
+    reservation: { ...reservation, status: "CANCELLED", updatedAt: now.toISOString() },
+    changed: true,
+  };
+}
+
+/** The reservation among these that houses the group now, if any. */
+export function holdingReservationAmong(
+  reservations: Iterable<Reservation | undefined>,
+  groupId: string,
+): Reservation | undefined {
+  for (const reservation of reservations) {
+    if (reservation?.groupId === groupId && HOLDING_STATUSES.has(reservation.status)) return reservation;
+  }
+  return undefined;
+}
+
+export function reservationNotFound(reference: string): DomainError {
+  return new DomainError("not-found", "reservation", `No reservation ${reference}`);
+}
+
+/** The reservation as its events (reservation.confirmed, reservation.cancelled) carry it. */
+export function reservationEventData(reservation: Reservation): ReservationEventData {
+  return {
+    reservationUrn: reservation.urn,
+    groupId: reservation.groupId,
+    status: reservation.status,
+    checkIn: reservation.checkIn,
+    checkOut: reservation.checkOut,
+    vendor: reservation.vendor,
+    hotelUrn: reservation.hotel.hotelUrn,
+    waveUrn: reservation.waveUrn,
+  };
+}
+
+/** The reservation.cancelled payload: who cancelled it (a user URN, or `hotel`) and why. */
+export function cancellationEventData(
+  reservation: Reservation,
+  cancelledBy: string,
+  reason: string,
+): ReservationEventData & { cancelledBy: string; reason: string } {
+  return { ...reservationEventData(reservation), cancelledBy, reason };
+}
+
+/** The reservation's voucher as its events (voucher.issued, voucher.amended) carry it. */
+export function voucherEventData(reservation: Reservation): VoucherIssuedData {
+  return {
+    voucherUrn: reservation.voucher.urn,
+    reservationUrn: reservation.urn,
+    groupId: reservation.groupId,
+    passengerUrns: reservation.guests.map((g) => `urn:passenger:${g.passengerId}`),
+  };
+}
