@@ -185,7 +185,7 @@ export class BookingActor {
     correlationUrn: string;
   }): Promise<Record<BookingState, number>> {
     const bookingCase = await this.caseFor(args.case);
-    this.emit(bookingCase, BOOKING_EVENTS.waveRequested, args.correlationUrn, {
+    this.emitter(bookingCase, args.correlationUrn)(BOOKING_EVENTS.waveRequested, {
       waveUrn: args.waveUrn,
       caseUrn: bookingCase.caseUrn,
       requestedBy: args.requestedBy,
@@ -227,12 +227,11 @@ export class BookingActor {
     this.putReservation(reservation);
     await this.addToGroup(booking.groupId, { reservationId: reservation.id });
     const next = this.commit(bookingCase);
-    this.announceConfirmed(next, reservation, args.correlationUrn);
+    const emit = this.emitter(next, args.correlationUrn);
+    announceConfirmed(emit, reservation);
     if (booking.source === "manual-review") {
-      this.emit(
-        next,
+      emit(
         BOOKING_EVENTS.groupBooked,
-        args.correlationUrn,
         reviewAnswer(next.caseUrn, booking, { reservationUrn: reservation.urn }),
       );
     }
@@ -272,7 +271,7 @@ export class BookingActor {
     const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
     const bookingKeys = (await this.context.state.get<string[]>(KEYS.pending)) ?? [];
     if (!bookingCase || bookingKeys.length === 0) return;
-    this.emit(bookingCase, BOOKING_EVENTS.retryDue, bookingCase.caseUrn, {
+    this.emitter(bookingCase, bookingCase.caseUrn)(BOOKING_EVENTS.retryDue, {
       caseUrn: bookingCase.caseUrn,
       bookingKeys,
     });
@@ -305,11 +304,9 @@ export class BookingActor {
     if (!decision.settled) return { settled: false };
     if (!decision.changed) return { settled: true, settlement: decision.settlement };
     this.context.state.set(KEYS.settlement(args.waveUrn), decision.settlement);
-    const next = this.commit(bookingCase);
-    for (const request of decision.reviewRequests) {
-      this.emit(next, BOOKING_EVENTS.reviewItemRequested, args.correlationUrn, request);
-    }
-    this.emit(next, BOOKING_EVENTS.waveSettled, args.correlationUrn, decision.event);
+    const emit = this.emitter(this.commit(bookingCase), args.correlationUrn);
+    for (const request of decision.reviewRequests) emit(BOOKING_EVENTS.reviewItemRequested, request);
+    emit(BOOKING_EVENTS.waveSettled, decision.event);
     return { settled: true, settlement: decision.settlement };
   }
 
@@ -327,7 +324,7 @@ export class BookingActor {
     this.putReservation(reservation);
     await this.addToGroup(reservation.groupId, { reservationId: reservation.id });
     const next = this.commit(bookingCase);
-    this.announceConfirmed(next, reservation, args.correlationUrn);
+    announceConfirmed(this.emitter(next, args.correlationUrn), reservation);
     return { reservation, ...this.turnOf(next, [reservation]) };
   }
 
@@ -341,10 +338,8 @@ export class BookingActor {
     if (!changed) return this.turnOf(bookingCase, [reservation]);
     this.putReservation(reservation);
     const next = this.commit(bookingCase);
-    this.emit(
-      next,
+    this.emitter(next, args.correlationUrn)(
       BOOKING_EVENTS.reservationCancelled,
-      args.correlationUrn,
       cancellationEventData(reservation, args.by, args.reason),
     );
     return this.turnOf(next, [reservation]);
@@ -362,23 +357,13 @@ export class BookingActor {
     const updated = outcome.reservation;
     this.putReservation(updated);
     const next = this.commit(bookingCase);
-    this.emit(
-      next,
-      BOOKING_EVENTS.voucherAmended,
-      args.correlationUrn,
-      amendedVoucherEventData(updated, outcome.changes),
-    );
+    const emit = this.emitter(next, args.correlationUrn);
+    emit(BOOKING_EVENTS.voucherAmended, amendedVoucherEventData(updated, outcome.changes));
     if (outcome.cancelledByHotel) {
-      this.emit(
-        next,
-        BOOKING_EVENTS.reservationCancelled,
-        args.correlationUrn,
-        cancellationEventData(updated, "hotel", "the hotel cancelled the reservation"),
-      );
-      this.emit(
-        next,
+      const reason = "the hotel cancelled the reservation";
+      emit(BOOKING_EVENTS.reservationCancelled, cancellationEventData(updated, "hotel", reason));
+      emit(
         BOOKING_EVENTS.reviewItemRequested,
-        args.correlationUrn,
         hotelCancellationReview(next.caseUrn, updated, reviewItemUrnFor),
       );
     }
@@ -415,35 +400,21 @@ export class BookingActor {
   private recordFailed(bookingCase: BookingCase, failed: GroupBooking, turn: ClaimedTurn): BookingTurn {
     this.putBooking(failed);
     const next = this.commit(bookingCase);
+    const emit = this.emitter(next, turn.correlationUrn);
     const failure = failed.failure!;
     if (failed.source === "manual-review") {
-      this.emit(
-        next,
+      const { vendorErrorCode } = failure;
+      emit(
         BOOKING_EVENTS.groupFailed,
-        turn.correlationUrn,
-        reviewAnswer(next.caseUrn, failed, {
-          ...(failure.vendorErrorCode ? { vendorErrorCode: failure.vendorErrorCode } : {}),
-        }),
+        reviewAnswer(next.caseUrn, failed, vendorErrorCode ? { vendorErrorCode } : {}),
       );
     } else if (failed.source === "override") {
-      this.emit(
-        next,
+      emit(
         BOOKING_EVENTS.reviewItemRequested,
-        turn.correlationUrn,
         overrideFailureReview(next.caseUrn, failed, failure, reviewItemUrnFor),
       );
     }
     return this.turnOf(next);
-  }
-
-  private announceConfirmed(bookingCase: CaseRef, reservation: Reservation, correlationUrn: string): void {
-    this.emit(
-      bookingCase,
-      BOOKING_EVENTS.reservationConfirmed,
-      correlationUrn,
-      reservationEventData(reservation),
-    );
-    this.emit(bookingCase, BOOKING_EVENTS.voucherIssued, correlationUrn, voucherEventData(reservation));
   }
 
   private async caseFor(ref: CaseRef): Promise<BookingCase> {
@@ -533,19 +504,22 @@ export class BookingActor {
     return { revision: bookingCase.revision, reservations };
   }
 
-  private emit(bookingCase: CaseRef, type: string, correlationUrn: string, data: unknown): void {
-    this.context.emit({
-      type,
-      tenant: bookingCase.tenant,
-      caseUrn: bookingCase.caseUrn,
-      correlationUrn,
-      data,
-    });
+  /** Emits the turn's events for the case, under one correlation. */
+  private emitter(bookingCase: CaseRef, correlationUrn: string): Emit {
+    const { tenant, caseUrn } = bookingCase;
+    return (type, data) => this.context.emit({ type, tenant, caseUrn, correlationUrn, data });
   }
 
   private now(): Date {
     return new Date(this.context.clock.now());
   }
+}
+
+type Emit = (type: string, data: unknown) => void;
+
+function announceConfirmed(emit: Emit, reservation: Reservation): void {
+  emit(BOOKING_EVENTS.reservationConfirmed, reservationEventData(reservation));
+  emit(BOOKING_EVENTS.voucherIssued, voucherEventData(reservation));
 }
 
 /** The reservation that houses the group now, if any. */
