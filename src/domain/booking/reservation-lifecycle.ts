@@ -1,13 +1,6 @@
 import { DomainError } from "../domain-error.js";
 import type { ReservationEventData, VoucherIssuedData } from "../events/booking.js";
-import {
-  type AttemptedHotel,
-  HOLDING_STATUSES,
-  type Reservation,
-  type ReservationSource,
-  reservationUrn,
-  voucherUrnFor,
-} from "../reservation.js";
+import { HOLDING_STATUSES, type Reservation, reservationUrn, voucherUrnFor } from "../reservation.js";
 
 /**
  * How a reservation comes to be and ends (spec 1 step 5, 3.6): it is created CONFIRMED with its
@@ -15,41 +8,26 @@ import {
  * of band, and it is cancelled once. Its URN is minted at creation and never changes.
  */
 
-/** The stay as it was booked: what the vendor confirmed, or what the operator recorded. */
-export type ConfirmedDraft = Omit<
+/** Whose the reservation is and how it came about. */
+export type ReservationOrigin = Pick<
   Reservation,
-  | "id"
-  | "urn"
   | "tenant"
   | "caseUrn"
   | "airport"
   | "groupId"
   | "waveUrn"
   | "demandUrn"
-  | "status"
   | "source"
   | "attemptedHotels"
-  | "voucher"
   | "bookedBy"
   | "reason"
-  | "createdAt"
-  | "updatedAt"
 >;
 
-/** Whose the reservation is and how it came about. */
-export interface ReservationOrigin {
-  tenant: string;
-  caseUrn: string;
-  /** The case's airport (its flight origin), for airport-scoped operators. */
-  airport: string;
-  groupId: string;
-  waveUrn: string | null;
-  demandUrn: string | null;
-  source: ReservationSource;
-  attemptedHotels: AttemptedHotel[];
-  bookedBy: string;
-  reason: string | null;
-}
+/** The stay as it was booked: what the vendor confirmed, or what the operator recorded. */
+export type ConfirmedDraft = Omit<
+  Reservation,
+  keyof ReservationOrigin | "id" | "urn" | "status" | "voucher" | "createdAt" | "updatedAt"
+>;
 
 /** A new CONFIRMED reservation under `id`, with its voucher. */
 export function createReservation(
