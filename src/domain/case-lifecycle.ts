@@ -1,4 +1,4 @@
-import type { CaseRecord, CaseStatus } from "./case.js";
+import type { CaseRecord, CaseStatus, RecordedChange } from "./case.js";
 import { DomainError } from "./domain-error.js";
 import { roleSatisfies, type ServiceRole } from "./roles.js";
 
@@ -116,6 +116,21 @@ export function reopen(
     now,
     [],
   );
+}
+
+/** The audit entry of a move: who made it and why, the status before and after. */
+export function recordedMove(
+  transition: CaseTransition,
+  action: string,
+  acting: { by: string; reason?: string },
+): RecordedChange {
+  return {
+    action,
+    by: acting.by,
+    reason: transition.record.statusChange?.reason ?? acting.reason ?? "",
+    before: { status: transition.from },
+    after: { status: transition.to },
+  };
 }
 
 function moved(

@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { DomainError } from "./domain-error.js";
 
 /**
  * The case: the unit of work opened for one disruption (spec 2.1, 3.3). This file holds the
@@ -80,6 +81,15 @@ export interface CaseStatusChange {
   at: string;
 }
 
+/** What a change did, for the audit entry the caller writes (spec 3.3: actor and reason). */
+export interface RecordedChange {
+  action: string;
+  by: string;
+  reason?: string;
+  before: unknown;
+  after: unknown;
+}
+
 /** Manual-review categories and their priorities (spec 2.5). */
 export const REVIEW_PRIORITY_OF = {
   ALLOCATION_FAILED: "HIGH",
@@ -124,6 +134,12 @@ export function uuidFromDigest(prefix: string, hexDigest: string): string {
   return `${prefix}${hexDigest.slice(0, 8)}-${hexDigest.slice(8, 12)}-${hexDigest.slice(12, 16)}-${hexDigest.slice(16, 20)}-${hexDigest.slice(20, 32)}`;
 }
 
+export function caseNotFound(caseId: string): DomainError {
+  return new DomainError("not-found", "case-not-found", `No case urn:case:${caseId}`, {
+    caseUrn: `urn:case:${caseId}`,
+  });
+}
+
 export function openCase(command: OpenCaseCommand, now: Date): CaseRecord {
   const at = now.toISOString();
   return {
@@ -143,4 +159,9 @@ export function openCase(command: OpenCaseCommand, now: Date): CaseRecord {
 
 export function passengerCount(record: Pick<CaseRecord, "passengerGroups">): number {
   return record.passengerGroups.reduce((sum, group) => sum + group.passengers.length, 0);
+}
+
+/** Every change to a case bumps its version and stamps it. */
+export function revised(record: CaseRecord, now: Date): CaseRecord {
+  return { ...record, version: record.version + 1, updatedAt: now.toISOString() };
 }

@@ -222,10 +222,13 @@ export function groupReviewDrafts(groups: readonly PassengerGroup[]): ReviewItem
   return [...mixedTierGroups(groups), ...incompleteGroups(groups)];
 }
 
+export function groupNotFound(groupId: string): DomainError {
+  return new DomainError("not-found", "group-not-found", `No passenger group ${groupId}`, { groupId });
+}
+
 function findGroup(groups: readonly PassengerGroup[], groupId: string): PassengerGroup {
   const group = groups.find((g) => g.id === groupId);
-  if (!group)
-    throw new DomainError("not-found", "group-not-found", `No passenger group ${groupId}`, { groupId });
+  if (!group) throw groupNotFound(groupId);
   return group;
 }
 

@@ -1,3 +1,6 @@
+import { type CaseRecord, type NextFlight, type RecordedChange, revised } from "./case.js";
+import { assertCaseOpen } from "./case-lifecycle.js";
+import type { ReservationRecord } from "./case-reservations.js";
 import { DomainError } from "./domain-error.js";
 import type { PolicyBuffers } from "./policy/policy.js";
 
@@ -165,6 +168,72 @@ export function planStays(input: ReaccommodationInput): StayPlan {
       }
       return { ...base, decision: "unchanged", reason: "the reservation still covers every night" };
     }),
+  };
+}
+
+export interface CaseReaccommodationArgs {
+  nextFlight: NextFlight;
+  utcOffsetMinutes: number;
+  buffers: PolicyBuffers;
+  by: string;
+  reason?: string;
+}
+
+export interface CaseReaccommodation {
+  record: CaseRecord;
+  plan: StayPlan;
+  /** Groups the plan leaves without an overnight gap (spec 2.2). */
+  localResidentGroups: string[];
+  change: RecordedChange;
+}
+
+/**
+ * The case's next flight moved: the stay plan is recomputed for every group from its current
+ * reservation; groups left without an overnight gap become LOCAL_RESIDENT and groups that need a
+ * hotel again stop being so. The booking flow carries out the plan's extend, shorten and rebook.
+ */
+export function reaccommodateCase(
+  record: CaseRecord,
+  reservations: readonly ReservationRecord[],
+  localResidentsBefore: readonly string[],
+  args: CaseReaccommodationArgs,
+  now: Date,
+): CaseReaccommodation {
+  assertCaseOpen(record);
+  const plan = planStays({
+    groups: record.passengerGroups.map((group) => groupStayOf(group.id, reservations)),
+    disruptedDeparture: record.flight.scheduledDeparture,
+    nextDeparture: args.nextFlight.scheduledDeparture,
+    utcOffsetMinutes: args.utcOffsetMinutes,
+    buffers: args.buffers,
+  });
+  const localResidentGroups = plan.groups
+    .filter((g) => g.decision === "local-resident")
+    .map((g) => g.groupId);
+  return {
+    record: revised({ ...record, nextFlight: args.nextFlight }, now),
+    plan,
+    localResidentGroups,
+    change: {
+      action: "case.reaccommodated",
+      by: args.by,
+      ...(args.reason ? { reason: args.reason } : {}),
+      before: { nextFlight: record.nextFlight ?? null, localResidentGroups: localResidentsBefore },
+      after: { nextFlight: args.nextFlight, localResidentGroups },
+    },
+  };
+}
+
+/** A group's current stay: its latest reservation with known dates that is not cancelled. */
+function groupStayOf(groupId: string, reservations: readonly ReservationRecord[]): GroupStay {
+  const stay = reservations
+    .filter((r) => r.groupId === groupId && r.checkIn && r.checkOut && r.status !== "CANCELLED")
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+  return {
+    groupId,
+    ...(stay
+      ? { stay: { reservationUrn: stay.reservationUrn, checkIn: stay.checkIn!, checkOut: stay.checkOut! } }
+      : {}),
   };
 }
 

@@ -1,9 +1,5 @@
-import {
-  CaseActor,
-  type CaseChangeResult,
-  type CaseSnapshot,
-  caseNotFound,
-} from "../../../actors/CaseActor.js";
+import { CaseActor, type CaseChangeResult, type CaseSnapshot } from "../../../actors/CaseActor.js";
+import { caseNotFound } from "../../domain/case.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { Principal } from "../../http/access.js";
 import { assertAirport, assertTenant } from "../../http/auth/authorization.js";

@@ -1,6 +1,7 @@
 import { latestWaveOf } from "../allocation/wave-documents.js";
-import type { CaseSnapshot, ReservationRecord } from "../../../actors/CaseActor.js";
+import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { CaseStatus, Passenger, PassengerGroup } from "../../domain/case.js";
+import type { ReservationRecord } from "../../domain/case-reservations.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { Principal } from "../../http/access.js";
