@@ -11,43 +11,14 @@ import type { ServiceRole } from "../../src/domain/roles.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
 import { settle } from "../../src/runtime/clock.js";
 import { startActorStage } from "./actor-stage.js";
+import { opening } from "./case-fixture.js";
 
 const tenant = "urn:airline:ZX";
 const correlationUrn = "urn:trace:abc";
 const operator = "urn:user:ops-1";
 
 function command(externalEventId = "evt-1", overrides: Partial<OpenCaseArgs> = {}): OpenCaseArgs {
-  return {
-    tenant,
-    externalEventId,
-    flight: {
-      number: "ZX100",
-      origin: "JFK",
-      destination: "LHR",
-      scheduledDeparture: "2026-11-21T22:00:00Z",
-      status: "CANCELLED",
-    },
-    nextFlight: { number: "ZX102", scheduledDeparture: "2026-11-22T18:00:00Z" },
-    passengerGroups: [
-      {
-        id: "ABC123",
-        pnr: "ABC123",
-        passengers: [
-          { id: "p1", lastName: "Rivera", tier: "ECONOMY", contact: { email: "a@example.com" } },
-          { id: "p2", lastName: "Rivera", tier: "ECONOMY" },
-        ],
-      },
-      {
-        id: "XYZ789",
-        pnr: "XYZ789",
-        passengers: [{ id: "p3", lastName: "Okafor", tier: "BUSINESS", contact: { phone: "+14155550100" } }],
-      },
-    ],
-    openedBy: "urn:user:supervisor-1",
-    correlationUrn,
-    intake: { source: "operator" },
-    ...overrides,
-  };
+  return opening({ tenant, externalEventId, correlationUrn, ...overrides });
 }
 
 /** Each passenger's PNR as PNR login sees it: kept apart, else its group's. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type CaseRecord, type CaseStatus, openCase } from "../../src/domain/case.js";
+import type { CaseRecord } from "../../src/domain/case.js";
 import {
   assertCaseOpen,
   close,
   closeWhenCheckedOut,
+  recordedMove,
   reopen,
   returnToFlow,
   SYSTEM_ACTOR,
@@ -11,29 +12,7 @@ import {
 } from "../../src/domain/case-lifecycle.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import type { ServiceRole } from "../../src/domain/roles.js";
-
-const t0 = new Date("2026-11-21T22:30:00.000Z");
-const t1 = new Date("2026-11-22T09:00:00.000Z");
-
-function caseIn(status: CaseStatus): CaseRecord {
-  const record = openCase(
-    {
-      tenant: "urn:airline:ZX",
-      externalEventId: "evt-1",
-      flight: {
-        number: "ZX100",
-        origin: "JFK",
-        destination: "LHR",
-        scheduledDeparture: "2026-11-21T22:00:00Z",
-      },
-      passengerGroups: [{ id: "ABC123", passengers: [{ id: "p1", lastName: "Rivera" }] }],
-      openedBy: "urn:user:ops-1",
-      correlationUrn: "urn:trace:t",
-    },
-    t0,
-  );
-  return { ...record, status };
-}
+import { caseIn, later as t1 } from "./case-fixture.js";
 
 function thrown(action: () => unknown): DomainError {
   try {
@@ -160,5 +139,24 @@ describe("automatic close when every reservation is checked out", () => {
       effects: ["revoke-passenger-tokens"],
       record: { status: "CLOSED", statusChange: { by: SYSTEM_ACTOR } },
     });
+  });
+});
+
+describe("the audit entry of a move", () => {
+  it("records who moved the case, the reason stored with the move, and the status before and after", () => {
+    const transition = toManualReview(caseIn("OPEN"), { by: "urn:user:op-1", reason: " no policy " }, t1);
+    expect(recordedMove(transition, "case.manual-review", { by: "urn:user:op-1" })).toEqual({
+      action: "case.manual-review",
+      by: "urn:user:op-1",
+      reason: "no policy",
+      before: { status: "OPEN" },
+      after: { status: "MANUAL_REVIEW" },
+    });
+  });
+
+  it("falls back to the acting reason, then to none, for a record without a status change", () => {
+    const transition = returnToFlow(caseIn("OPEN"), who, t1);
+    expect(recordedMove(transition, "case.returned-to-flow", { by: "u", reason: "why" }).reason).toBe("why");
+    expect(recordedMove(transition, "case.returned-to-flow", { by: "u" }).reason).toBe("");
   });
 });
