@@ -1,15 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { BATCH_DUE_EVENT, type BatchScope } from "../src/domain/events/allocation.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 /** How often BATCH waves run for an airport while approved demand waits (spec 2.4 mode BATCH). */
 export const BATCH_INTERVAL_MS = 15 * 60_000;
-
-export const BATCH_DUE_EVENT = "allocation.batch-due";
-
-export interface BatchScope {
-  tenant: string;
-  airport: string;
-}
 
 interface ScheduleState extends BatchScope {
   armed: boolean;

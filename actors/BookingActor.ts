@@ -41,6 +41,7 @@ import {
 import { settleWave, type WaveGroups, type WaveSettlement } from "../src/domain/booking/wave-settlement.js";
 import { DomainError } from "../src/domain/domain-error.js";
 import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
+import type { EventDataByType, EventType } from "../src/domain/events/catalogue.js";
 import { type Reservation, reservationIdFor } from "../src/domain/reservation.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
@@ -515,7 +516,7 @@ export class BookingActor {
   }
 }
 
-type Emit = (type: string, data: unknown) => void;
+type Emit = <T extends EventType>(type: T, data: EventDataByType[T]) => void;
 
 function announceConfirmed(emit: Emit, reservation: Reservation): void {
   emit(BOOKING_EVENTS.reservationConfirmed, reservationEventData(reservation));

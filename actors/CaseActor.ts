@@ -42,6 +42,8 @@ import {
   reaccommodateCase,
   type StayPlan,
 } from "../src/domain/reaccommodation.js";
+import type { CaseEventDetails, CaseEventType, CaseStatusEventType } from "../src/domain/events/case.js";
+import type { EventDataByType } from "../src/domain/events/catalogue.js";
 import type { ServiceRole } from "../src/domain/roles.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
@@ -299,7 +301,7 @@ export class CaseActor {
 
   private async transition(
     transition: CaseTransition,
-    eventType: string,
+    eventType: CaseStatusEventType,
     acting: Acting & { reason?: string },
   ): Promise<CaseChangeResult> {
     if (!transition.changed) return { snapshot: await this.snapshotOf(transition.record) };
@@ -363,18 +365,19 @@ export class CaseActor {
     this.context.state.set(KEYS.reviewItems, [...existing, ...raised]);
   }
 
-  private emit(
+  private emit<T extends CaseEventType>(
     record: CaseRecord,
-    type: string,
+    type: T,
     correlationUrn: string,
-    data: Record<string, unknown>,
+    details: CaseEventDetails<T>,
   ): void {
+    const data = { caseUrn: record.urn, status: record.status, version: record.version, ...details };
     this.context.emit({
       type,
       tenant: record.tenant,
       correlationUrn,
       caseUrn: record.urn,
-      data: { caseUrn: record.urn, status: record.status, version: record.version, ...data },
+      data: data as EventDataByType[T],
     });
   }
 

@@ -3,12 +3,14 @@ import {
   approve,
   createDemand,
   type Demand,
+  type DemandState,
   type DemandType,
   markFulfilled,
   markPartial,
   reject,
 } from "../src/domain/demand.js";
 import { DomainError } from "../src/domain/domain-error.js";
+import type { DemandApprovedData } from "../src/domain/events/demand.js";
 import type { Policy } from "../src/domain/policy/policy.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
@@ -63,16 +65,6 @@ export interface DemandTurn {
   before?: Demand;
   after: Demand;
   ledger: DemandLedger;
-}
-
-/** The `demand.approved` payload: what allocation needs to start (spec 3.1 "allocation job enqueued"). */
-export interface DemandApprovedData {
-  demandUrn: string;
-  caseUrn: string;
-  type: DemandType;
-  roomsRequested: number;
-  policyUrn: string | null;
-  policyVersion: number | null;
 }
 
 const LEDGER = "ledger";
@@ -183,7 +175,7 @@ export class DemandActor {
     } else {
       this.context.emit({
         ...event,
-        type: `demand.${demand.state.toLowerCase()}`,
+        type: `demand.${demand.state.toLowerCase() as Lowercase<Exclude<DemandState, "APPROVED">>}`,
         data: {
           demandUrn: demand.urn,
           caseUrn: demand.caseUrn,

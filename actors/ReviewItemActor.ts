@@ -21,17 +21,13 @@ import {
   takeForAction,
   withRecommendations,
 } from "../src/domain/review-item.js";
+import type { EventDataByType } from "../src/domain/events/catalogue.js";
+import {
+  REVIEW_ITEM_EVENT,
+  type ReviewItemEventDetails,
+  type ReviewItemEventType,
+} from "../src/domain/events/review-item.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
-
-/** The events a review item emits; the queue's projection follows all of them. */
-export const REVIEW_ITEM_EVENT = {
-  created: "review-item.created",
-  assigned: "review-item.assigned",
-  escalated: "review-item.escalated",
-  resolved: "review-item.resolved",
-  slaBreached: "review-item.sla-breached",
-  updated: "review-item.updated",
-} as const;
 
 /** The URN automatic changes (SLA breaches, resolution by booking's answer) are recorded under. */
 export const MANUAL_REVIEW_SYSTEM = "urn:system:manual-review";
@@ -409,13 +405,25 @@ export class ReviewItemActor {
     this.emit(item, REVIEW_ITEM_EVENT.updated, correlationUrn, { change });
   }
 
-  private emit(item: ReviewItem, type: string, correlationUrn: string, data: Record<string, unknown>): void {
+  private emit<T extends ReviewItemEventType>(
+    item: ReviewItem,
+    type: T,
+    correlationUrn: string,
+    details: ReviewItemEventDetails<T>,
+  ): void {
+    const data = {
+      urn: item.urn,
+      caseUrn: item.caseUrn,
+      state: item.state,
+      version: item.version,
+      ...details,
+    };
     this.context.emit({
       type,
       tenant: item.tenant,
       correlationUrn,
       caseUrn: item.caseUrn,
-      data: { urn: item.urn, caseUrn: item.caseUrn, state: item.state, version: item.version, ...data },
+      data: data as EventDataByType[T],
     });
   }
 

@@ -8,11 +8,17 @@ import {
   reopenWithCase,
   type SubCase,
   type SubCaseLock,
-  type SubCaseStatus,
   submitCompensation,
   subCaseUrnFor,
 } from "../src/domain/sub-case.js";
 import { parseUrn } from "../src/domain/urn.js";
+import {
+  type LockReleaseReason,
+  SUB_CASE_EVENT,
+  type SubCaseEventData,
+  type SubCaseEventDataByType,
+  type SubCaseView,
+} from "../src/domain/events/sub-case.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 /** What the actor keeps: the pure sub-case plus what authorization and the index need. */
@@ -41,48 +47,6 @@ export interface CompensationRecord {
   /** The sub-case version the request produced; a replay is only a replay while it still holds. */
   acceptedVersion: number;
 }
-
-/**
- * The sub-case as everyone else sees it: events, the index and HTTP answers. The fencing token is
- * never in it: the token is the holder's proof, handed to the holder alone.
- */
-export interface SubCaseView {
-  subCaseUrn: string;
-  caseUrn: string;
-  groupId: string;
-  tenant: string;
-  airport: string;
-  status: SubCaseStatus;
-  version: number;
-  revision: number;
-  lockedBy: string | null;
-  lockExpiresAt: string | null;
-  retiredAt: string | null;
-  /** Set while the case is CLOSED: the sub-case is frozen with it. */
-  caseClosedAt: string | null;
-  updatedAt: string;
-}
-
-/** Event types the actor emits; each carries a `SubCaseView` (plus `change` details) as data. */
-export const SUB_CASE_EVENT = {
-  opened: "subcase.opened",
-  locked: "subcase.locked",
-  unlocked: "subcase.unlocked",
-  lockExpired: "subcase.lock-expired",
-  processing: "subcase.processing",
-  retired: "subcase.retired",
-  caseClosed: "subcase.case-closed",
-  caseReopened: "subcase.case-reopened",
-} as const;
-
-export type SubCaseEventData = SubCaseView & {
-  /** For `subcase.locked`: true when the holder renewed its own live lock. */
-  renewed?: boolean;
-  /** For `subcase.unlocked`: why the lock went. */
-  releasedBecause?: LockReleaseReason;
-};
-
-export type LockReleaseReason = "unlock" | "disconnect" | "logout";
 
 export interface OpenSubCaseCommand {
   caseUrn: string;
@@ -354,7 +318,7 @@ export class SubCaseActor {
   /** Stores the record one revision on and emits `type` with the new view. */
   private commit(
     record: SubCaseRecord,
-    type: string,
+    type: keyof SubCaseEventDataByType,
     correlationUrn: string,
     details: Pick<SubCaseEventData, "renewed" | "releasedBecause"> = {},
   ): SubCaseView {

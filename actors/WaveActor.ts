@@ -1,6 +1,7 @@
 import { waveUrnFor } from "../src/domain/allocation/wave-addresses.js";
-import type { WaveAllocation } from "../src/domain/allocation/wave-allocation.js";
 import { DomainError } from "../src/domain/domain-error.js";
+import type { GroupOverriddenData, WaveCompletedData } from "../src/domain/events/allocation.js";
+import type { ReviewItemRequestedData } from "../src/domain/events/review-item.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 /** How long a started wave holds its case before another may start (a crashed wave lets go). */
@@ -27,26 +28,6 @@ export type WaveBeginning =
   /** An automatic trigger for a demand, or a request, that a wave (or a policy violation) already handled. */
   | { kind: "handled"; outcome: string };
 
-/** `allocation.wave-completed` (hand-off 2): booking books the allocations when `autoBook`. */
-export interface WaveCompletedData {
-  waveUrn: string;
-  caseUrn: string;
-  demandUrn: string | null;
-  autoBook: boolean;
-  allocations: WaveAllocation[];
-}
-
-/** `review-item.requested` (hand-off 3): the manual-review queue creates the item. */
-export interface ReviewItemRequestedData {
-  caseUrn: string;
-  category: "ALLOCATION_FAILED";
-  attemptedHotels: { hotelUrn: string; reason: string; providerError?: string }[];
-  affectedGroups: string[];
-  reason: string;
-  demandUrn?: string;
-  waveUrn: string;
-}
-
 export type WaveOutcome =
   | { kind: "completed"; completed: WaveCompletedData; reviewItem?: ReviewItemRequestedData }
   /** No policy matched: the case went to manual review and no wave was written. */
@@ -59,14 +40,6 @@ export interface FinishWaveCommand {
   demandUrn?: string;
   outcome: WaveOutcome;
   correlationUrn: string;
-}
-
-/** `allocation.group-overridden` (hand-off 2): booking re-books that group only. */
-export interface GroupOverriddenData {
-  waveUrn: string;
-  caseUrn: string;
-  groupId: string;
-  allocation: WaveAllocation;
 }
 
 export interface WaveLedger {

@@ -6,8 +6,8 @@ import type { Route } from "../src/http/route.js";
 import type { Directory } from "../src/identity/directory.js";
 import type { PassengerIdentity } from "../src/passenger-identity/passenger-identity.js";
 import type { ActorClass } from "../src/runtime/actor-runtime.js";
-import type { Subscription } from "../src/runtime/event-bus.js";
 import type { Runtime } from "../src/runtime/runtime.js";
+import type { EventSubscription } from "../src/runtime/subscription-policy.js";
 import type { WorkflowRegistry } from "../src/runtime/workflow-engine.js";
 
 /**
@@ -43,9 +43,10 @@ export interface ServiceModule {
   /**
    * Subscriptions are registered before the runtime starts (Dapr reads them once); their handlers
    * read the context when an event arrives, through `context()`. Events travel on one topic per
-   * tenant (spec 5.4), so the tenants this deployment serves are given here.
+   * tenant (spec 5.4), so the tenants this deployment serves are given here. Each declares what
+   * its failures lead to (src/runtime/subscription-policy.ts).
    */
-  subscriptions?(context: () => ModuleContext, tenants: readonly string[]): Subscription[];
+  subscriptions?(context: () => ModuleContext, tenants: readonly string[]): EventSubscription[];
   /** The module's routes, given the use cases they call from the context's container. */
   routes?(context: ModuleContext): Route[];
   /** Runs once the runtime has started (seed data, indexes, schedules). */

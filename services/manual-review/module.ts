@@ -3,7 +3,7 @@ import { ReviewQueueIndex } from "../../src/app/manual-review/review-queue-index
 import type { ServiceModule } from "../module.js";
 import { manualReviewRoutes } from "./review-routes.js";
 import { registerReviewUseCases, reviewUseCases } from "./review-use-cases.js";
-import { manualReviewSubscriptions } from "./subscriptions.js";
+import { manualReviewSubscriptions } from "./review-subscriptions.js";
 
 /** The manual-review queue: one actor per item, the queue routes and the events that feed it. */
 export const manualReviewModule: ServiceModule = {

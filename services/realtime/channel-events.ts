@@ -1,5 +1,5 @@
-import { SUB_CASE_EVENT, type SubCaseEventData } from "../../actors/SubCaseActor.js";
-import type { DomainEvent } from "../../src/domain/domain-event.js";
+import { SUB_CASE_EVENT, type SubCaseEventData } from "../../src/domain/events/sub-case.js";
+import type { EventOf, EventType } from "../../src/domain/events/catalogue.js";
 import type { ChannelEventName, EventMessage } from "./protocol.js";
 
 /**
@@ -17,10 +17,10 @@ import type { ChannelEventName, EventMessage } from "./protocol.js";
  * screen pages through it from the manifest route (groupCount and passengerCount still come).
  */
 export async function channelEventsOf(
-  event: DomainEvent,
+  event: EventOf,
   caseStatus: (caseUrn: string) => Promise<string | undefined>,
 ): Promise<EventMessage[]> {
-  const data = (event.data ?? {}) as Record<string, unknown>;
+  const data: Record<string, unknown> = { ...(event.data as object) };
   const caseUrn = caseUrnOf(event);
   if (!caseUrn) return [];
   const message = (name: ChannelEventName, payload: Record<string, unknown>): EventMessage => ({
@@ -64,7 +64,7 @@ export async function channelEventsOf(
 }
 
 /** The case an event is about: its own `caseUrn`, else its data's. */
-export function caseUrnOf(event: DomainEvent): string | undefined {
+export function caseUrnOf(event: EventOf): string | undefined {
   const data = event.data as { caseUrn?: unknown } | null | undefined;
   return event.caseUrn ?? (typeof data?.caseUrn === "string" ? data.caseUrn : undefined);
 }
@@ -73,12 +73,12 @@ export function caseUrnOf(event: DomainEvent): string | undefined {
  * Whether `event` becomes a `case:updated`, which is logged for replay whether or not anyone
  * watches: everything else only matters to a room with someone in it.
  */
-export function updatesTheCase(event: DomainEvent): boolean {
+export function updatesTheCase(event: EventOf): boolean {
   return event.type.startsWith("case.") || TRANSITIONS_OF_THE_CASE.has(event.type);
 }
 
 /** Sub-case events that move the work on, as opposed to its bookkeeping (creation, locks). */
-const TRANSITIONS_OF_THE_CASE: ReadonlySet<string> = new Set([
+const TRANSITIONS_OF_THE_CASE: ReadonlySet<EventType> = new Set<EventType>([
   SUB_CASE_EVENT.processing,
   "subcase.offer-ready",
   "subcase.resolved",
@@ -87,7 +87,7 @@ const TRANSITIONS_OF_THE_CASE: ReadonlySet<string> = new Set([
   "subcase.compensation-failed",
 ]);
 
-const PASSED_THROUGH: Readonly<Record<string, ChannelEventName>> = {
+const PASSED_THROUGH: Readonly<Partial<Record<EventType, ChannelEventName>>> = {
   "graph.step.started": "graph:step:started",
   "graph.step.completed": "graph:step:completed",
   "graph.step.progress": "graph:step:progress",

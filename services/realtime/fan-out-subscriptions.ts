@@ -1,29 +1,27 @@
-import type { Subscription } from "../../src/runtime/event-bus.js";
+import { topicFor } from "../../src/domain/domain-event.js";
+import { EVENT_TYPES } from "../../src/domain/events/catalogue.js";
+import { type EventSubscription, eventSubscription } from "../../src/runtime/subscription-policy.js";
 import type { ModuleContext } from "../module.js";
 import { RealtimeHub } from "./realtime-hub.js";
 
 /**
  * Every event of every tenant topic goes to this process's operator connections (spec 4.1: each
- * API replica fans out what it receives). In the distributed runtime each replica must receive
- * every event, so this subscription's pub/sub component needs a consumer group per replica.
+ * API replica fans out what it receives); a failed fan-out is retried with backoff. In the
+ * distributed runtime each replica must receive every event, so this subscription's pub/sub
+ * component needs a consumer group per replica.
  */
 export function realtimeSubscriptions(
   context: () => ModuleContext,
-  topics: readonly string[],
-): Subscription[] {
-  return topics.map(
-    (topic): Subscription => ({
-      name: `realtime.fan-out.${topic}`,
-      topic,
-      handler: async (event) => {
-        try {
-          await context().container.resolve(RealtimeHub).fanOut(event);
-          return "SUCCESS";
-        } catch (error) {
-          context().logger.warn({ err: error, event: event.id }, "operator channel fan-out failed; retrying");
-          return "RETRY";
-        }
-      },
+  tenants: readonly string[],
+): EventSubscription[] {
+  return tenants.map((tenant) =>
+    eventSubscription({
+      name: `realtime.fan-out.${topicFor({ tenant })}`,
+      tenant,
+      types: EVENT_TYPES,
+      onFailure: "retry-with-backoff",
+      log: () => context().logger,
+      handle: (event) => context().container.resolve(RealtimeHub).fanOut(event),
     }),
   );
 }

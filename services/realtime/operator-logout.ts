@@ -1,9 +1,9 @@
-import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import { publishEvent } from "../../src/runtime/event-bus.js";
 import { urn } from "../../src/domain/urn.js";
 import type { OperatorPrincipal } from "../../src/http/access.js";
 import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
-import { OPERATOR_LOGGED_OUT, type RealtimeHub, type SessionsClosed } from "./realtime-hub.js";
+import type { RealtimeHub, SessionsClosed } from "./realtime-hub.js";
 import type { RefreshTokenRevocation } from "./refresh-token-revocation.js";
 
 /**
@@ -27,15 +27,14 @@ export class OperatorLogout {
     correlationUrn: string,
   ): Promise<SessionsClosed> {
     const closed = await this.hub.closeOperatorSessions(principal);
-    const loggedOut: DomainEvent<{ operatorUrn: string }> = {
+    await publishEvent(this.runtime.bus, {
       id: urn("event"),
-      type: OPERATOR_LOGGED_OUT,
+      type: "operator.logged-out",
       tenant: principal.tenant,
       occurredAt: new Date(this.runtime.clock.now()).toISOString(),
       correlationUrn,
       data: { operatorUrn: principal.actorUrn },
-    };
-    await this.runtime.bus.publish(topicFor(loggedOut), loggedOut);
+    });
     if (refreshToken) await this.revocation.revoke(refreshToken);
     else if (principal.grantId)
       await new CounterStoreRevokedGrants(this.runtime.counters).add(principal.grantId);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Logger, pino } from "pino";
 import { CaseActor } from "../../actors/CaseActor.js";
 import type { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
-import type { DomainEvent } from "../../src/domain/domain-event.js";
+import type { EventOf } from "../../src/domain/events/catalogue.js";
 import { parseUrn } from "../../src/domain/urn.js";
 import type { OperatorPrincipal } from "../../src/http/access.js";
 import type { TimerHandle } from "../../src/runtime/clock.js";
@@ -18,9 +18,6 @@ export interface ChannelMember {
   /** Closes the connection without releasing its operator's locks; resolves once it is closed. */
   end(code: number, reason: string): Promise<void>;
 }
-
-/** Published by a logout so that every replica closes the operator's connections it holds. */
-export const OPERATOR_LOGGED_OUT = "operator.logged-out";
 
 export interface SessionsClosed {
   connectionsClosed: number;
@@ -104,10 +101,10 @@ export class RealtimeHub {
    * A domain event from the tenant topic: `case:updated` events are logged for replay whether or
    * not anyone watches now; then every member in the case's room gets the channel events.
    */
-  async fanOut(event: DomainEvent): Promise<void> {
-    if (event.type === OPERATOR_LOGGED_OUT) {
-      const operatorUrn = (event.data as { operatorUrn?: unknown }).operatorUrn;
-      if (typeof operatorUrn === "string") await this.endConnectionsOf(operatorUrn);
+  async fanOut(event: EventOf): Promise<void> {
+    // A logout: every replica closes the operator's connections it holds.
+    if (event.type === "operator.logged-out") {
+      await this.endConnectionsOf(event.data.operatorUrn);
       return;
     }
     // Most events (a sub-case opening with its case) reach no one: no messages are made for them.

@@ -4,7 +4,6 @@ import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
 import { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
 import { SyncSubCases } from "../../src/app/sub-cases/sync-sub-cases.js";
-import { topicFor } from "../../src/domain/domain-event.js";
 import { CONSOLE_CLIENT_ID } from "../../src/identity/identity-provider.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { registerSingletons, type ServiceModule } from "../module.js";
@@ -15,7 +14,7 @@ import { OperatorLogout } from "../realtime/operator-logout.js";
 import { RealtimeHub } from "../realtime/realtime-hub.js";
 import { RefreshTokenRevocation } from "../realtime/refresh-token-revocation.js";
 import { subCaseRoutes } from "./sub-case-routes.js";
-import { subCaseSubscriptions } from "./subscriptions.js";
+import { subCaseSubscriptions } from "./sub-case-subscriptions.js";
 
 /**
  * Sub-cases and their operator locks, with the operator real-time channel that releases a lock
@@ -34,10 +33,10 @@ export const subCasesModule: ServiceModule = {
       ),
     });
   },
-  subscriptions: (context, tenants) => {
-    const topics = tenants.map((tenant) => topicFor({ tenant }));
-    return [...subCaseSubscriptions(context, topics), ...realtimeSubscriptions(context, topics)];
-  },
+  subscriptions: (context, tenants) => [
+    ...subCaseSubscriptions(context, tenants),
+    ...realtimeSubscriptions(context, tenants),
+  ],
   routes: ({ config, runtime, container }) => {
     const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
     const revocation = new RefreshTokenRevocation(authUrl, CONSOLE_CLIENT_ID);

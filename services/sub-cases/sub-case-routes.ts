@@ -1,4 +1,4 @@
-import type { SubCaseView } from "../../actors/SubCaseActor.js";
+import type { SubCaseView } from "../../src/domain/events/sub-case.js";
 import { findSubCase } from "../../src/app/sub-cases/find-sub-case.js";
 import { LOCK_TTL_MS, type SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
 import type { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";

@@ -18,7 +18,13 @@ export interface DomainEvent<D = unknown> {
 /** What actor code hands to its outbox: the runtime stamps `id` and `occurredAt` at commit. */
 export type NewDomainEvent<D = unknown> = Omit<DomainEvent<D>, "id" | "occurredAt">;
 
-/** Events are published on one topic per tenant (spec 5.4: topics are partitioned per tenant). */
-export function topicFor(event: Pick<DomainEvent, "tenant">): string {
-  return `events.${event.tenant.replaceAll(":", ".")}`;
+/**
+ * Every event travels on its tenant's topic (`events.<airline>`, spec 5.4: topics are partitioned
+ * per tenant), so one tenant's events keep their order across areas.
+ */
+export const TENANT_EVENTS_TOPIC = "events";
+
+/** The tenant's topic of a topic family (the event catalogue gives each event type its family). */
+export function topicFor(event: Pick<DomainEvent, "tenant">, family: string = TENANT_EVENTS_TOPIC): string {
+  return `${family}.${event.tenant.replaceAll(":", ".")}`;
 }

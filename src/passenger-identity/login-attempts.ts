@@ -7,7 +7,7 @@
  *   per window, through `onLoginLocked`.
  * Over a limit the attempt is refused with 429 and Retry-After (the seconds left in the window).
  */
-import type { DomainEvent } from "../domain/domain-event.js";
+import type { EventOf } from "../domain/events/catalogue.js";
 import { ProblemError } from "../http/errors.js";
 import type { Clock } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
@@ -29,19 +29,7 @@ export const SPEC_LOGIN_ATTEMPT_LIMITS: LoginAttemptLimits = {
   perPnr: { max: 10, windowMs: 24 * 60 * 60 * 1000 },
 };
 
-export const LOGIN_LOCKED_EVENT = "passenger.login-locked";
-
-export interface LoginLockedData {
-  /** First and last character only: enough for the contact to recognise, useless to an attacker. */
-  pnr: string;
-  /** The address whose attempt reached the limit. */
-  ip: string;
-  attempts: number;
-  /** ISO 8601 UTC; attempts for the PNR are refused until then. */
-  lockedUntil: string;
-}
-
-export type LoginLockedEvent = DomainEvent<LoginLockedData>;
+export type LoginLockedEvent = EventOf<"passenger.login-locked">;
 
 export interface LoginAttempt {
   tenant: string;
@@ -94,7 +82,7 @@ export class LoginAttempts {
     const now = clock.now();
     const event: LoginLockedEvent = {
       id: randomUuid("urn:event:"),
-      type: LOGIN_LOCKED_EVENT,
+      type: "passenger.login-locked",
       tenant: attempt.tenant,
       occurredAt: new Date(now).toISOString(),
       correlationUrn: attempt.correlationUrn,

@@ -1,4 +1,5 @@
 import type { NewDomainEvent } from "../domain/domain-event.js";
+import type { EventDataByType } from "../domain/events/catalogue.js";
 import type { Clock } from "./clock.js";
 
 /**
@@ -27,14 +28,19 @@ export interface ActorReminders {
   cancel(name: string): Promise<void>;
 }
 
-export interface ActorContext {
+/**
+ * What an actor's turn may do. `Events` maps the event types it may emit to their data: the product's
+ * catalogue (src/domain/events/catalogue.ts), so emitting a type that is not listed there fails the
+ * typecheck; the runtime's own tests pass a map of their own.
+ */
+export interface ActorContext<Events extends object = EventDataByType> {
   readonly actorType: string;
   readonly actorId: string;
   readonly clock: Clock;
   readonly state: ActorState;
   readonly reminders: ActorReminders;
   /** Appends to the turn's outbox; published once the turn commits. */
-  emit(event: NewDomainEvent): void;
+  emit<T extends keyof Events & string>(event: NewDomainEvent<Events[T]> & { type: T }): void;
 }
 
 /** Optional hooks an actor class may implement. */
@@ -43,8 +49,8 @@ export interface ActorHooks {
   receiveReminder?(name: string, data: unknown): Promise<void>;
 }
 
-/** An actor class: its name is the actor type (never minify it). */
-export type ActorClass<A = object> = new (context: ActorContext) => A;
+/** An actor class: its name is the actor type (never minify it). Whatever its events, the runtimes host it. */
+export type ActorClass<A = object> = new (context: ActorContext<any>) => A;
 
 type AnyMethod = (arg: any) => Promise<any>;
 /** Public async methods an actor exposes to callers (hooks excluded). */

@@ -1,4 +1,5 @@
 import type { DomainEvent } from "../domain/domain-event.js";
+import { type EventDataByType, type EventType, eventTopic } from "../domain/events/catalogue.js";
 
 /** A subscriber's verdict on one delivery, as Dapr pub/sub understands it. */
 export type DeliveryResult = "SUCCESS" | "RETRY" | "DROP";
@@ -42,4 +43,15 @@ export class EventBusClosedError extends Error {
     super("The event bus is closed");
     this.name = "EventBusClosedError";
   }
+}
+
+/**
+ * Publishes an event of the catalogue on its topic, straight to the bus: for events an actor's
+ * outbox does not carry (progress heartbeats, alerts, logouts), where the caller handles a failure.
+ */
+export function publishEvent<T extends EventType>(
+  bus: EventBus,
+  event: DomainEvent<EventDataByType[T]> & { type: T },
+): Promise<void> {
+  return bus.publish(eventTopic(event.type, event.tenant), event);
 }

@@ -32,7 +32,7 @@ interface Reminded {
 
 /** A tiny actor: a counter that can announce, refuse, crash and be reminded. */
 class Counter {
-  constructor(private readonly context: ActorContext) {}
+  constructor(private readonly context: ActorContext<Record<string, unknown>>) {}
 
   async increment(by: number): Promise<number> {
     const next = ((await this.context.state.get<number>("count")) ?? 0) + by;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BATCH_DUE_EVENT } from "../../actors/AllocationScheduleActor.js";
+import { BATCH_DUE_EVENT } from "../../src/domain/events/allocation.js";
 import { simulatorsOf } from "../support/container.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { allocationPlatform, enc, json, ZX } from "./allocation-fixture.js";

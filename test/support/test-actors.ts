@@ -5,7 +5,7 @@ export const TEST_TENANT = "urn:airline:ZX";
 
 /** A small actor exercising every runtime capability the contract suite checks. */
 export class CounterActor {
-  constructor(private readonly context: ActorContext) {}
+  constructor(private readonly context: ActorContext<Record<string, unknown>>) {}
 
   async increment(input: { by?: number; emit?: boolean } = {}): Promise<number> {
     const value = ((await this.context.state.get<number>("count")) ?? 0) + (input.by ?? 1);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
 import { waveBookingKey } from "../../src/domain/booking/group-booking.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
-import { BOOKING_EVENTS, type ReviewItemRequestedData } from "../../src/domain/events/booking.js";
+import { BOOKING_EVENTS, type BookingReviewRequest } from "../../src/domain/events/booking.js";
 import type { WaveRankingInput } from "../../src/app/booking/wave-document.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import {
@@ -54,10 +54,8 @@ function failAt(
   h.simulators.byId[vendor as SimulatedVendorId].failNext(kind, times);
 }
 
-function reviewRequests(caseUrn: string): ReviewItemRequestedData[] {
-  return h
-    .eventsOf(BOOKING_EVENTS.reviewItemRequested, caseUrn)
-    .map((e) => e.data as ReviewItemRequestedData);
+function reviewRequests(caseUrn: string): BookingReviewRequest[] {
+  return h.eventsOf(BOOKING_EVENTS.reviewItemRequested, caseUrn).map((e) => e.data as BookingReviewRequest);
 }
 
 describe("booking a wave", () => {

@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import {
   BOOKING_EVENTS,
-  type ReviewItemRequestedData,
+  type BookingReviewRequest,
   type VoucherAmendedData,
 } from "../../src/domain/events/booking.js";
 import type { Reservation } from "../../src/domain/reservation.js";
@@ -85,8 +85,7 @@ describe("vendor reconciliation", () => {
       "the review request",
     );
 
-    const request = h.eventsOf(BOOKING_EVENTS.reviewItemRequested, caseUrn)[0]!
-      .data as ReviewItemRequestedData;
+    const request = h.eventsOf(BOOKING_EVENTS.reviewItemRequested, caseUrn)[0]!.data as BookingReviewRequest;
     expect(request).toMatchObject({
       category: "BOOKING_FAILED",
       affectedGroups: ["G1"],

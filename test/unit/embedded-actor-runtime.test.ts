@@ -75,7 +75,7 @@ describe("embedded actor runtime", () => {
     const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
     const fired: string[] = [];
     class AlarmActor {
-      constructor(private readonly context: ActorContext) {}
+      constructor(private readonly context: ActorContext<Record<string, unknown>>) {}
       async set(input: { dueInMs: number }): Promise<void> {
         await this.context.reminders.set("alarm", { dueInMs: input.dueInMs });
       }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { REVIEW_ITEM_EVENT, ReviewItemActor } from "../../actors/ReviewItemActor.js";
+import { ReviewItemActor } from "../../actors/ReviewItemActor.js";
+import { REVIEW_ITEM_EVENT } from "../../src/domain/events/review-item.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import type { NewReviewItem } from "../../src/domain/review-item.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";

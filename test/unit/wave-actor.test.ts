@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   AllocationScheduleActor,
-  BATCH_DUE_EVENT,
   BATCH_INTERVAL_MS,
   batchScheduleId,
 } from "../../actors/AllocationScheduleActor.js";
-import { WAVE_LEASE_MS, WaveActor, type WaveCompletedData } from "../../actors/WaveActor.js";
+import { WAVE_LEASE_MS, WaveActor } from "../../actors/WaveActor.js";
+import { BATCH_DUE_EVENT, type WaveCompletedData } from "../../src/domain/events/allocation.js";
 import type { WaveAllocation } from "../../src/domain/allocation/wave-allocation.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";

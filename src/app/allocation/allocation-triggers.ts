@@ -1,17 +1,13 @@
-import {
-  AllocationScheduleActor,
-  type BatchScope,
-  batchScheduleId,
-} from "../../../actors/AllocationScheduleActor.js";
+import { AllocationScheduleActor, batchScheduleId } from "../../../actors/AllocationScheduleActor.js";
 import { CaseActor } from "../../../actors/CaseActor.js";
-import type { DemandApprovedData } from "../../../actors/DemandActor.js";
 import { DomainError } from "../../domain/domain-error.js";
+import type { BatchScope, RerunRequestedData } from "../../domain/events/allocation.js";
+import type { DemandApprovedData } from "../../domain/events/demand.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { caseRefOf } from "../cases/case-changes.js";
 import { policyForCase } from "../cases/case-policy.js";
 import { DEMANDS_COLLECTION, type DemandDocument } from "../demand/demand-index.js";
-import type { ConstraintOverride } from "../manual-review/policy-overrides.js";
 import { PolicyIndex } from "../policies/policy-index.js";
 import { AllocationWaves, type WaveResult } from "./allocation-waves.js";
 import { latestWaveOf } from "./wave-documents.js";
@@ -20,16 +16,6 @@ import { TOKENS } from "../../runtime/tokens.js";
 
 /** Who starts the waves the platform runs by itself. */
 export const ALLOCATION_ACTOR = "urn:system:allocation";
-
-/** `allocation.rerun-requested`: manual review relaxed the case's policy (its `relax` action). */
-export interface RerunRequestedData {
-  caseUrn: string;
-  reason: string;
-  reviewItemUrn: string;
-  requestedBy: string;
-  /** What this relaxation changed; the wave reads every relaxation of the case, merged, from `policy-overrides`. */
-  fields: ConstraintOverride;
-}
 
 export type ApprovalOutcome =
   | WaveResult

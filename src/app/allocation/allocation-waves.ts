@@ -1,6 +1,7 @@
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import { DemandActor } from "../../../actors/DemandActor.js";
-import { type ReviewItemRequestedData, WaveActor, type WaveOutcome } from "../../../actors/WaveActor.js";
+import { WaveActor, type WaveOutcome } from "../../../actors/WaveActor.js";
+import type { ReviewItemRequestedData } from "../../domain/events/review-item.js";
 import type { HotelOffer } from "../../domain/allocation/offer.js";
 import { planWave, type WavePlan } from "../../domain/allocation/wave.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";

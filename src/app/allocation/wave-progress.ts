@@ -1,7 +1,7 @@
-import { type DomainEvent, topicFor } from "../../domain/domain-event.js";
+import type { EventDataByType } from "../../domain/events/catalogue.js";
 import { urn } from "../../domain/urn.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { EventBus } from "../../runtime/event-bus.js";
+import { type EventBus, publishEvent } from "../../runtime/event-bus.js";
 
 /**
  * A wave's progress as `graph.step.started|progress|completed` events, which the operator channel
@@ -16,30 +16,40 @@ export class WaveProgress {
   ) {}
 
   started(name: string): Promise<void> {
-    return this.publish("graph.step.started", { name, startedAt: this.now() });
+    return this.publish("graph.step.started", { ...this.stepOf(), name, startedAt: this.now() });
   }
 
   /** `progress` from 0 to 1. */
   progress(progress: number, message?: string): Promise<void> {
-    return this.publish("graph.step.progress", { progress, ...(message ? { message } : {}) });
+    return this.publish("graph.step.progress", {
+      ...this.stepOf(),
+      progress,
+      ...(message ? { message } : {}),
+    });
   }
 
   completed(result: Record<string, unknown>): Promise<void> {
-    return this.publish("graph.step.completed", { completedAt: this.now(), result });
+    return this.publish("graph.step.completed", { ...this.stepOf(), completedAt: this.now(), result });
   }
 
-  private async publish(type: string, data: Record<string, unknown>): Promise<void> {
-    const { tenant, caseUrn, stepUrn, correlationUrn } = this.step;
-    const event: DomainEvent = {
+  private stepOf(): { caseUrn: string; stepUrn: string } {
+    return { caseUrn: this.step.caseUrn, stepUrn: this.step.stepUrn };
+  }
+
+  private publish<T extends "graph.step.started" | "graph.step.progress" | "graph.step.completed">(
+    type: T,
+    data: EventDataByType[T],
+  ): Promise<void> {
+    const { tenant, caseUrn, correlationUrn } = this.step;
+    return publishEvent(this.bus, {
       id: urn("event"),
       type,
       tenant,
       caseUrn,
       occurredAt: this.now(),
       correlationUrn,
-      data: { caseUrn, stepUrn, ...data },
-    };
-    await this.bus.publish(topicFor(event), event);
+      data,
+    });
   }
 
   private now(): string {

@@ -27,7 +27,8 @@ import type { GroupBooker, GroupBookingOutcome } from "./group-booker.js";
 import type { BookingCard } from "./payment-choice.js";
 import type { ReservationIndex } from "./reservation-index.js";
 import { StayOffers } from "./stay-offers.js";
-import type { GroupOverriddenData, WaveAllocation, WaveDocument, WaveReader } from "./wave-document.js";
+import type { GroupOverriddenData } from "../../domain/events/allocation.js";
+import type { WaveAllocation, WaveDocument, WaveReader } from "./wave-document.js";
 
 export interface BookingSettings {
   /** How long a claim protects a group being booked before another worker may take it over. */

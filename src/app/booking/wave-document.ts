@@ -73,23 +73,6 @@ export interface WaveDocument extends Doc {
   createdAt: string;
 }
 
-/** The `allocation.wave-completed` payload (hand-off between allocation and booking). */
-export interface WaveCompletedData {
-  waveUrn: string;
-  caseUrn: string;
-  demandUrn: string | null;
-  autoBook: boolean;
-  allocations: WaveAllocation[];
-}
-
-/** The `allocation.group-overridden` payload: one group moved to another hotel by an operator. */
-export interface GroupOverriddenData {
-  waveUrn: string;
-  caseUrn: string;
-  groupId: string;
-  allocation: WaveAllocation;
-}
-
 @injectable()
 export class WaveReader {
   constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {}

@@ -1,7 +1,8 @@
 import { ReviewItemActor } from "../../../actors/ReviewItemActor.js";
-import { REVIEW_CATEGORIES, type ReviewCategory, type ReviewPriority } from "../../domain/case.js";
+import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
 import type { DomainEvent } from "../../domain/domain-event.js";
-import type { AttemptedHotel, ReviewItem } from "../../domain/review-item.js";
+import type { ReviewItemRaisedData, ReviewItemRequestedData } from "../../domain/events/review-item.js";
+import type { ReviewItem } from "../../domain/review-item.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import { AGENT_CATEGORIES, ExceptionAgent } from "./exception-agent.js";
@@ -9,33 +10,6 @@ import { reviewItemRefOf, reviewItemUrnForRequest } from "./review-item-addresse
 import { ReviewQueueIndex } from "./review-queue-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
-
-/** Hand-off 3 of issue 5: what booking and allocation publish when automation gives up. */
-export interface ReviewItemRequest {
-  caseUrn: string;
-  category: "BOOKING_FAILED" | "PARTIAL_FULFILLMENT" | "PAYMENT_FAILED" | "ALLOCATION_FAILED";
-  attemptedHotels: AttemptedHotel[];
-  affectedGroups: string[];
-  reason: string;
-  demandUrn?: string;
-  /**
-   * The item's URN, when the publisher must name it before the item exists (the demand a PARTIAL
-   * outcome records points at it); otherwise it is derived from the event id.
-   */
-  reviewItemUrn?: string;
-}
-
-/** `review-item.raised` from the case actor: a draft with its URN (src/domain/case.ts). */
-interface RaisedItem {
-  urn: string;
-  caseUrn: string;
-  airport: string;
-  category: ReviewCategory;
-  priority: ReviewPriority;
-  affectedGroups: string[];
-  reason: string;
-  raisedAt: string;
-}
 
 /** Why an event cannot become an item; the subscription drops it. */
 export class UnusableReviewEvent extends Error {
@@ -93,7 +67,7 @@ export class ReviewIntake {
   }
 
   async adoptRaised(event: DomainEvent): Promise<ReviewItem> {
-    const raised = event.data as RaisedItem;
+    const raised = event.data as ReviewItemRaisedData;
     if (typeof raised?.urn !== "string" || !isCategory(raised.category)) {
       throw new UnusableReviewEvent("review-item.raised without an item");
     }
@@ -139,8 +113,8 @@ const REQUESTABLE: readonly string[] = [
   "ALLOCATION_FAILED",
 ];
 
-function requestOf(data: unknown): ReviewItemRequest {
-  const request = data as Partial<ReviewItemRequest> | null;
+function requestOf(data: unknown): ReviewItemRequestedData {
+  const request = data as Partial<ReviewItemRequestedData> | null;
   const strings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === "string");
   const hotels = (value: unknown) =>
     Array.isArray(value) &&
@@ -160,7 +134,7 @@ function requestOf(data: unknown): ReviewItemRequest {
   ) {
     throw new UnusableReviewEvent("review-item.requested does not carry the fields of hand-off 3");
   }
-  return { ...request, attemptedHotels: request.attemptedHotels ?? [] } as ReviewItemRequest;
+  return { ...request, attemptedHotels: request.attemptedHotels ?? [] } as ReviewItemRequestedData;
 }
 
 function isCategory(value: unknown): value is ReviewCategory {

@@ -1,4 +1,5 @@
-import { SubCaseActor, type SubCaseView, subCaseActorId } from "../../../actors/SubCaseActor.js";
+import { SubCaseActor, subCaseActorId } from "../../../actors/SubCaseActor.js";
+import type { SubCaseView } from "../../domain/events/sub-case.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 

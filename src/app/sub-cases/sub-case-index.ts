@@ -1,4 +1,4 @@
-import type { SubCaseView } from "../../../actors/SubCaseActor.js";
+import type { SubCaseView } from "../../domain/events/sub-case.js";
 import type { DocumentCollection, DocumentStore } from "../../runtime/document-store.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
 import { inject, injectable } from "tsyringe";

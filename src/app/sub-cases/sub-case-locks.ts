@@ -1,9 +1,5 @@
-import {
-  type LockReleaseReason,
-  SubCaseActor,
-  type SubCaseView,
-  subCaseActorId,
-} from "../../../actors/SubCaseActor.js";
+import { SubCaseActor, subCaseActorId } from "../../../actors/SubCaseActor.js";
+import type { LockReleaseReason, SubCaseView } from "../../domain/events/sub-case.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
 import { SubCaseIndex } from "./sub-case-index.js";

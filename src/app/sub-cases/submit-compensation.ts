@@ -1,4 +1,5 @@
-import { SubCaseActor, type SubCaseView, subCaseActorId } from "../../../actors/SubCaseActor.js";
+import { SubCaseActor, subCaseActorId } from "../../../actors/SubCaseActor.js";
+import type { SubCaseView } from "../../domain/events/sub-case.js";
 import { payloadHash } from "../../domain/canonical-json.js";
 import type { SubCaseStatus } from "../../domain/sub-case.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";

@@ -1,10 +1,6 @@
 import { CaseActor, type CaseOutline } from "../../../actors/CaseActor.js";
-import {
-  SubCaseActor,
-  type SubCaseView,
-  subCaseActorId,
-  subCaseActorIdFor,
-} from "../../../actors/SubCaseActor.js";
+import { SubCaseActor, subCaseActorId, subCaseActorIdFor } from "../../../actors/SubCaseActor.js";
+import type { SubCaseView } from "../../domain/events/sub-case.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { SubCaseIndex } from "./sub-case-index.js";

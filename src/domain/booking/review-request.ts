@@ -1,4 +1,4 @@
-import type { GroupBookingAnswer, ReviewItemRequestedData, WaveOutcome } from "../events/booking.js";
+import type { GroupBookingAnswer, BookingReviewRequest, WaveOutcome } from "../events/booking.js";
 import type { Reservation } from "../reservation.js";
 import { type BookingFailure, type GroupBooking, whyNotBooked } from "./group-booking.js";
 
@@ -17,7 +17,7 @@ export function overrideFailureReview(
   failed: GroupBooking,
   failure: BookingFailure,
   reviewItemUrnFor: ReviewItemUrnFor,
-): ReviewItemRequestedData {
+): BookingReviewRequest {
   return {
     reviewItemUrn: reviewItemUrnFor(caseUrn, failed.key),
     caseUrn,
@@ -35,7 +35,7 @@ export function hotelCancellationReview(
   caseUrn: string,
   cancelled: Reservation,
   reviewItemUrnFor: ReviewItemUrnFor,
-): ReviewItemRequestedData {
+): BookingReviewRequest {
   return {
     reviewItemUrn: reviewItemUrnFor(caseUrn, `cancelled:${cancelled.id}`),
     caseUrn,
@@ -69,7 +69,7 @@ export function waveReviewRequests(
   caseUrn: string,
   wave: SettledWave,
   reviewItemUrnFor: ReviewItemUrnFor,
-): ReviewItemRequestedData[] {
+): BookingReviewRequest[] {
   const { waveUrn, outcome, notBooked, bookingOf } = wave;
   const common = { caseUrn, waveUrn, ...(wave.demandUrn ? { demandUrn: wave.demandUrn } : {}) };
   const attemptsOf = (groups: readonly { groupId: string }[]) =>
@@ -79,7 +79,7 @@ export function waveReviewRequests(
     (g) => bookingOf(g.groupId)?.failure?.category === "PAYMENT_FAILED",
   );
   const refused = notBooked.filter((g) => bookingOf(g.groupId)?.failure?.category === "BOOKING_FAILED");
-  const requests: ReviewItemRequestedData[] = [];
+  const requests: BookingReviewRequest[] = [];
   if (outcome === "PARTIAL") {
     requests.push({
       ...common,

@@ -1,4 +1,4 @@
-import type { ReviewItemRequestedData, WaveOutcome, WaveSettledData } from "../events/booking.js";
+import type { BookingReviewRequest, WaveOutcome, WaveSettledData } from "../events/booking.js";
 import type { GroupBooking } from "./group-booking.js";
 import { type ReviewItemUrnFor, waveReviewRequests } from "./review-request.js";
 
@@ -52,7 +52,7 @@ export type SettlementDecision =
       changed: true;
       settlement: WaveSettlement;
       /** The review items to ask for, first settlement only. */
-      reviewRequests: ReviewItemRequestedData[];
+      reviewRequests: BookingReviewRequest[];
       /** The booking.wave-settled payload. */
       event: WaveSettledData;
     };

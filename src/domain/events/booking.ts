@@ -1,4 +1,5 @@
-import type { AttemptedHotel, FieldChange } from "../reservation.js";
+import type { FieldChange } from "../reservation.js";
+import type { ReviewItemRequestedData } from "./review-item.js";
 
 /**
  * Events booking emits and consumes. Allocation hands over `allocation.wave-completed` and
@@ -31,20 +32,10 @@ export const BOOKING_SYSTEM_ACTOR = "urn:system:booking";
 
 export type BookingReviewCategory = "BOOKING_FAILED" | "PARTIAL_FULFILLMENT" | "PAYMENT_FAILED";
 
-/**
- * Hand-off 3: what the manual-review queue needs to create an item. `reviewItemUrn` is minted here
- * (an addition to the hand-off) so a PARTIAL demand can name the item that explains it before the
- * queue has created it; the queue creates the item under that URN.
- */
-export interface ReviewItemRequestedData {
+/** A review item booking asks for; booking names it before the queue creates it. */
+export interface BookingReviewRequest extends ReviewItemRequestedData {
   reviewItemUrn: string;
-  caseUrn: string;
   category: BookingReviewCategory;
-  attemptedHotels: AttemptedHotel[];
-  affectedGroups: string[];
-  reason: string;
-  demandUrn?: string;
-  waveUrn?: string;
 }
 
 export interface GroupRequestedData {
@@ -118,4 +109,24 @@ export interface ReconciliationDueData {
   vendor: string;
   /** ISO timestamp: changes after it are asked for. */
   since: string;
+}
+
+export interface ReservationCancelledData extends ReservationEventData {
+  /** The operator's URN, or `hotel` when reconciliation found the hotel cancelled it. */
+  cancelledBy: string;
+  reason: string;
+}
+
+export interface BookingEventDataByType {
+  "booking.group-requested": GroupRequestedData;
+  "booking.wave-requested": WaveRequestedData;
+  "booking.retry-due": RetryDueData;
+  "booking.wave-settled": WaveSettledData;
+  "booking.group-booked": GroupBookingAnswer;
+  "booking.group-failed": GroupBookingAnswer;
+  "booking.reconciliation-due": ReconciliationDueData;
+  "reservation.confirmed": ReservationEventData;
+  "reservation.cancelled": ReservationCancelledData;
+  "voucher.issued": VoucherIssuedData;
+  "voucher.amended": VoucherAmendedData;
 }

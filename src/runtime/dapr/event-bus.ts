@@ -1,4 +1,5 @@
 import type { DomainEvent } from "../../domain/domain-event.js";
+import type { DeadLetterOffice } from "../dead-letters.js";
 import { type DeliveryResult, type EventBus, EventBusClosedError, type Subscription } from "../event-bus.js";
 import { type SidecarAddress, SidecarHttp } from "./sidecar-http.js";
 
@@ -14,6 +15,11 @@ export interface DaprEventBusOptions {
   sidecar: SidecarAddress;
   /** The pub/sub component name (`components/pubsub.yaml`). */
   pubsubName: string;
+  /**
+   * Keeps, counts and reports what subscriptions give up on: what they drop, and what the sidecar
+   * sends to a topic's dead-letter topic once its retries run out (then the app subscribes to it).
+   */
+  deadLetters?: DeadLetterOffice;
   onError?: (error: unknown, subscription: string, event: DomainEvent) => void;
 }
 
@@ -71,6 +77,10 @@ export class DaprEventBus implements EventBus {
   private readonly byTopic = new Map<string, Subscription[]>();
   /** `<subscription>|<event id>` of deliveries that need no rerun, oldest first. */
   private readonly settled = new Set<string>();
+  /** Ids of events this app dead-lettered itself, until they come back on the dead-letter topic. */
+  private readonly droppedHere = new Set<string>();
+  /** Dead-letter topics the app watches for what the sidecar gave up delivering. */
+  private readonly undeliverable = new Set<string>();
   private readonly deliveries = new Set<Promise<DeliveryResult>>();
   private closed = false;
 
@@ -90,7 +100,9 @@ export class DaprEventBus implements EventBus {
       throw new Error(`Duplicate subscription name ${subscription.name}`);
     }
     this.subscriptions.set(subscription.name, subscription);
+    const known = this.byTopic.has(subscription.topic);
     this.byTopic.set(subscription.topic, [...(this.byTopic.get(subscription.topic) ?? []), subscription]);
+    if (!known && !this.undeliverable.has(subscription.topic)) this.watchDeadLetters(subscription.topic);
   }
 
   daprSubscriptions(): DaprSubscriptionEntry[] {
@@ -98,7 +110,8 @@ export class DaprEventBus implements EventBus {
       pubsubname: this.options.pubsubName,
       topic,
       route: subscriptionRoute(topic),
-      // Reached only when a payload is not an event at all; subscriptions dead-letter their own drops.
+      // Reached when a payload is not an event at all or the sidecar's retries run out; subscriptions
+      // dead-letter their own drops.
       deadLetterTopic: `${topic}.dead-letter`,
     }));
   }
@@ -117,6 +130,38 @@ export class DaprEventBus implements EventBus {
     await Promise.allSettled([...this.deliveries]);
   }
 
+  /**
+   * What the sidecar sends to `<topic>.dead-letter` after its retries (dapr/resiliency.yaml) ran out
+   * is dead for every subscription that had not settled it; what this app dropped itself comes back
+   * there too, already recorded. After a restart the app cannot tell its subscriptions apart any
+   * more, and names every one that takes the event's type.
+   */
+  private watchDeadLetters(topic: string): void {
+    const office = this.options.deadLetters;
+    if (!office) return;
+    const deadLetterTopic = `${topic}.dead-letter`;
+    this.undeliverable.add(deadLetterTopic);
+    this.subscribe({
+      name: `dead-letters.${topic}`,
+      topic: deadLetterTopic,
+      handler: async (event) => {
+        if (this.droppedHere.delete(event.id)) return "SUCCESS";
+        const unsettled = (this.byTopic.get(topic) ?? []).filter(
+          (s) => takes(s, event) && !this.settled.has(`${s.name}|${event.id}`),
+        );
+        for (const subscription of unsettled) {
+          await office.receive({
+            subscription: subscription.name,
+            topic,
+            event,
+            reason: "retries-exhausted",
+          });
+        }
+        return "SUCCESS";
+      },
+    });
+  }
+
   private async fanOut(subscriptions: Subscription[], body: unknown): Promise<DeliveryResult> {
     // A closing app asks for redelivery, which the next instance then gets.
     if (this.closed) return "RETRY";
@@ -131,11 +176,20 @@ export class DaprEventBus implements EventBus {
     const key = `${subscription.name}|${event.id}`;
     if (this.settled.has(key)) return "SUCCESS";
     let result: DeliveryResult = "SUCCESS";
-    if (!subscription.types || subscription.types.includes(event.type)) {
+    if (takes(subscription, event)) {
       try {
         result = await subscription.handler(event);
-        if (result === "DROP")
-          await this.publish(subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`, event);
+        if (result === "DROP") {
+          await this.options.deadLetters?.receive({
+            subscription: subscription.name,
+            topic: subscription.topic,
+            event,
+            reason: "dropped",
+          });
+          const deadLetterTopic = subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`;
+          if (this.undeliverable.has(deadLetterTopic)) this.droppedHere.add(event.id);
+          await this.publish(deadLetterTopic, event);
+        }
       } catch (error) {
         this.options.onError?.(error, subscription.name, event);
         result = "RETRY";
@@ -149,4 +203,8 @@ export class DaprEventBus implements EventBus {
     this.settled.add(key);
     if (this.settled.size > SETTLED_MEMORY) this.settled.delete(this.settled.values().next().value!);
   }
+}
+
+function takes(subscription: Subscription, event: DomainEvent): boolean {
+  return !subscription.types || subscription.types.includes(event.type);
 }

@@ -1,5 +1,6 @@
 import type { DomainEvent } from "../../domain/domain-event.js";
 import type { Clock } from "../clock.js";
+import type { DeadLetter, DeadLetterOffice } from "../dead-letters.js";
 import {
   type DeliveryResult,
   type EventBus,
@@ -10,17 +11,12 @@ import {
   retryDelay,
 } from "../event-bus.js";
 
-export interface DeadLetter {
-  subscription: string;
-  topic: string;
-  event: DomainEvent;
-  reason: "dropped" | "retries-exhausted";
-}
-
 export interface EmbeddedEventBusOptions {
   clock: Clock;
   retry?: RetryPolicy;
   random?: () => number;
+  /** Keeps, counts and reports what subscriptions give up on. */
+  deadLetters?: DeadLetterOffice;
   onError?: (error: unknown, subscription: string, event: DomainEvent) => void;
 }
 
@@ -119,6 +115,12 @@ export class EmbeddedEventBus implements EventBus {
   }
 
   private async deadLetter(subscription: Subscription, event: DomainEvent, reason: DeadLetter["reason"]) {
+    await this.options.deadLetters?.receive({
+      subscription: subscription.name,
+      topic: subscription.topic,
+      event,
+      reason,
+    });
     const topic = subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`;
     if ((this.subscriptions.get(topic) ?? []).length === 0) {
       this.unclaimedDeadLetters.push({ subscription: subscription.name, topic, event, reason });

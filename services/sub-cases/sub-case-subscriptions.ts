@@ -1,0 +1,53 @@
+import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
+import { SyncSubCases } from "../../src/app/sub-cases/sync-sub-cases.js";
+import { topicFor } from "../../src/domain/domain-event.js";
+import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
+import {
+  EventRefused,
+  type EventSubscription,
+  eventSubscription,
+} from "../../src/runtime/subscription-policy.js";
+import type { ModuleContext } from "../module.js";
+
+/**
+ * Per tenant topic: (1) a case opened or amended gets one sub-case per passenger group, and
+ * loses the sub-cases of groups that left it; closing and reopening the case freeze and thaw its
+ * sub-cases; (2) every sub-case change is copied into the
+ * `sub-cases` index. The routes copy their own changes at once; this copy also covers the changes
+ * nobody waits for (a lock expiring) and a crash between an actor's commit and the route's copy.
+ * Both are idempotent, so redeliveries are harmless, and both retry failures with backoff.
+ */
+export function subCaseSubscriptions(
+  context: () => ModuleContext,
+  tenants: readonly string[],
+): EventSubscription[] {
+  return tenants.flatMap((tenant) => {
+    const topic = topicFor({ tenant });
+    return [
+      eventSubscription({
+        name: `sub-cases.sync.${topic}`,
+        tenant,
+        types: ["case.opened", "case.amended", "case.closed", "case.reopened"],
+        onFailure: "retry-with-backoff",
+        log: () => context().logger,
+        handle: async (event) => {
+          const caseUrn = event.caseUrn ?? event.data.caseUrn;
+          if (!caseUrn) throw new EventRefused("The event names no case");
+          const sync = context().container.resolve(SyncSubCases);
+          // The case commits before its event goes out, so a case not found yet is a store lagging behind.
+          if (!(await sync.execute(caseUrn, event.correlationUrn))) {
+            throw new Error(`Case ${caseUrn} not found yet`);
+          }
+        },
+      }),
+      eventSubscription({
+        name: `sub-cases.index.${topic}`,
+        tenant,
+        types: Object.values(SUB_CASE_EVENT),
+        onFailure: "retry-with-backoff",
+        log: () => context().logger,
+        handle: (event) => context().container.resolve(SubCaseIndex).record(event.data),
+      }),
+    ];
+  });
+}
