@@ -2,6 +2,7 @@ import type { Middleware } from "koa";
 import type { ActorClass, ActorRuntime } from "./actor-runtime.js";
 import type { Clock } from "./clock.js";
 import type { CounterStore } from "./counter-store.js";
+import type { DeadLetterStore } from "./dead-letters.js";
 import type { DocumentStore } from "./document-store.js";
 import type { EventBus, Subscription } from "./event-bus.js";
 import type { StateStore } from "./state-store.js";
@@ -17,6 +18,8 @@ export interface Runtime {
   readonly state: StateStore;
   readonly documents: DocumentStore;
   readonly counters: CounterStore;
+  /** What subscriptions gave up on, kept in the document store. */
+  readonly deadLetters: DeadLetterStore;
   /** Dapr only: the callback routes the sidecar calls (actors, subscriptions, health), mounted first. */
   readonly sidecarRoutes?: Middleware;
   /** Re-arms reminders, resumes workflows, republishes outboxes. */

@@ -6,6 +6,8 @@ import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { type ActorContext, type ActorRuntime, OUTBOX_KEY } from "../../src/runtime/actor-runtime.js";
 import { ManualClock } from "../../src/runtime/clock.js";
+import { DeadLetterOffice, DocumentDeadLetters } from "../../src/runtime/dead-letters.js";
+import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import type { DeliveryResult, EventBus } from "../../src/runtime/event-bus.js";
 import { daprActorClass } from "../../src/runtime/dapr/actor-host.js";
 import { DaprActorRuntime } from "../../src/runtime/dapr/actor-runtime.js";
@@ -99,9 +101,13 @@ let sidecar: StandinSidecar;
 const apps = new Set<App>();
 
 /** One app process: Koa with the sidecar routes on a free port, attached to the stand-in. */
-async function startAppWith(setup: RuntimeSetup): Promise<App> {
+async function startAppWith(setup: RuntimeSetup, deadLetters?: DeadLetterOffice): Promise<App> {
   const address = { httpPort: sidecar.httpPort };
-  const bus = new DaprEventBus({ sidecar: address, pubsubName: "pubsub" });
+  const bus = new DaprEventBus({
+    sidecar: address,
+    pubsubName: "pubsub",
+    ...(deadLetters ? { deadLetters } : {}),
+  });
   const actors = new DaprActorRuntime({ sidecar: address, bus, clock, onError: () => {} });
   setup({ actors, bus });
   const koa = new Koa();
@@ -386,6 +392,52 @@ describe("Dapr pub/sub through the stand-in sidecar", () => {
     await expect(bus.publish(TOPIC, event)).rejects.toThrow(/500/);
     await bus.publish(TOPIC, event);
     expect(sidecar.http.published(TOPIC).map((e) => e.data)).toEqual([event]);
+  });
+});
+
+describe("Dapr dead letters through the stand-in sidecar", () => {
+  /** An app whose bus keeps what its subscriptions give up on, as the Dapr runtime's does. */
+  async function startAppKeepingDeadLetters(subscribe: (bus: EventBus) => void) {
+    const store = new DocumentDeadLetters(new MemoryDocumentStore());
+    const office = new DeadLetterOffice({ store, clock, report: () => {} });
+    const app = await startAppWith(({ actors, bus }) => {
+      actors.register(Counter);
+      subscribe(bus);
+    }, office);
+    return { ...app, store };
+  }
+
+  it("keeps a dropped event, which also reaches the dead-letter topic", async () => {
+    const { actors, store } = await startAppKeepingDeadLetters((bus) =>
+      bus.subscribe({ name: "picky", topic: TOPIC, handler: async () => "DROP" }),
+    );
+    await actors.invoke(Counter, "dropped", "incrementAndAnnounce", 1);
+    await settled();
+    const [event] = sidecar.http.published(TOPIC).map((e) => e.data as DomainEvent);
+    expect(sidecar.http.published(`${TOPIC}.dead-letter`).map((e) => e.data)).toEqual([event]);
+    expect((await store.list(TENANT, {})).items.map((l) => [l.subscription, l.reason, l.event])).toEqual([
+      ["picky", "dropped", event],
+    ]);
+  });
+
+  it("keeps what the sidecar dead-letters once its retries run out, for the subscriptions that kept failing", async () => {
+    const { actors, store, port } = await startAppKeepingDeadLetters((bus) => {
+      bus.subscribe({ name: "steady", topic: TOPIC, handler: async () => "SUCCESS" });
+      bus.subscribe({ name: "failing", topic: TOPIC, handler: async () => "RETRY" });
+    });
+    const subscribed = (await (await fetch(`http://127.0.0.1:${port}/dapr/subscribe`)).json()) as unknown[];
+    expect(subscribed).toContainEqual(expect.objectContaining({ topic: `${TOPIC}.dead-letter` }));
+    await actors.invoke(Counter, "exhausted", "incrementAndAnnounce", 1);
+    await settled();
+    for (let i = 0; i < retry.maxAttempts; i++) {
+      await clock.advance(1_000);
+      await settled();
+    }
+    const [event] = sidecar.http.published(TOPIC).map((e) => e.data as DomainEvent);
+    expect(sidecar.http.published(`${TOPIC}.dead-letter`).map((e) => e.data)).toEqual([event]);
+    expect((await store.list(TENANT, {})).items.map((l) => [l.subscription, l.reason, l.event])).toEqual([
+      ["failing", "retries-exhausted", event],
+    ]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Middleware } from "koa";
 import type { Config } from "../../config.js";
 import type { Clock } from "../clock.js";
 import type { CounterStore } from "../counter-store.js";
+import { DeadLetterOffice, DocumentDeadLetters } from "../dead-letters.js";
 import type { DocumentStore } from "../document-store.js";
 import type { Runtime, RuntimeContributions } from "../runtime.js";
 import { DaprActorRuntime } from "./actor-runtime.js";
@@ -22,9 +23,15 @@ export interface DaprRuntimeOptions extends RuntimeContributions {
 export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
   const { config, clock, documents, counters, onError } = options;
   const sidecar = { httpPort: config.dapr.httpPort };
+  const deadLetters = new DocumentDeadLetters(documents);
   const bus = new DaprEventBus({
     sidecar,
     pubsubName: config.dapr.pubsubName,
+    deadLetters: new DeadLetterOffice({
+      store: deadLetters,
+      clock,
+      report: (deadLettered) => onError?.(deadLettered, `subscription ${deadLettered.letter.subscription}`),
+    }),
     onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
   });
   const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
@@ -49,6 +56,7 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
     state,
     documents,
     counters,
+    deadLetters,
     sidecarRoutes: (ctx, next) => routes(ctx, () => allowed(ctx, next)),
     start: () => workflows.start(),
     async close() {

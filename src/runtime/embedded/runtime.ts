@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { CounterStore } from "../counter-store.js";
+import { DeadLetterOffice, DocumentDeadLetters } from "../dead-letters.js";
 import type { DocumentStore } from "../document-store.js";
 import type { Runtime, RuntimeContributions } from "../runtime.js";
 import type { ScannableStateStore } from "../state-store.js";
@@ -20,8 +21,14 @@ export interface EmbeddedRuntimeOptions extends RuntimeContributions {
 /** Actors, bus, workflows and stores in this process. */
 export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime {
   const { clock, state, documents, counters, onError } = options;
+  const deadLetters = new DocumentDeadLetters(documents);
   const bus = new EmbeddedEventBus({
     clock,
+    deadLetters: new DeadLetterOffice({
+      store: deadLetters,
+      clock,
+      report: (deadLettered) => onError?.(deadLettered, `subscription ${deadLettered.letter.subscription}`),
+    }),
     onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
   });
   const actors = new EmbeddedActorRuntime({ store: state, bus, clock, onError });
@@ -38,6 +45,7 @@ export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime 
     state,
     documents,
     counters,
+    deadLetters,
     async start() {
       await actors.start();
       await workflows.start();
