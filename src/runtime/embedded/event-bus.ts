@@ -35,7 +35,10 @@ export class EmbeddedEventBus implements EventBus {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timers = new Set<{ cancel(): void }>();
   private closed = false;
-  /** Dead letters with no subscriber on their dead-letter topic are kept here for inspection. */
+  /**
+   * Without a dead-letter office, dead letters with no subscriber on their dead-letter topic are
+   * kept here for inspection (with that topic).
+   */
   readonly unclaimedDeadLetters: DeadLetter[] = [];
 
   constructor(private readonly options: EmbeddedEventBusOptions) {
@@ -123,7 +126,9 @@ export class EmbeddedEventBus implements EventBus {
     });
     const topic = subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`;
     if ((this.subscriptions.get(topic) ?? []).length === 0) {
-      this.unclaimedDeadLetters.push({ subscription: subscription.name, topic, event, reason });
+      if (!this.options.deadLetters) {
+        this.unclaimedDeadLetters.push({ subscription: subscription.name, topic, event, reason });
+      }
       return;
     }
     await this.publish(topic, event);
