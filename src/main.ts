@@ -39,7 +39,7 @@ import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, loadConfig } from "./config.js";
 import { createDemoDirectory } from "./demo/demo-directory.js";
-import { topicFor } from "./domain/domain-event.js";
+import { publishEvent } from "./runtime/event-bus.js";
 import { auditRecorder } from "./http/audit-recorder.js";
 import { createAuthenticator } from "./http/auth/authenticator.js";
 import { EmergencyRevocationList } from "./http/auth/emergency-revocations.js";
@@ -243,7 +243,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     audience: audiences.passenger,
     ...(config.passengerSigningKey ? { signingKey: JSON.parse(config.passengerSigningKey) } : {}),
     ...(config.captchaSecret ? { captchaSecret: config.captchaSecret } : {}),
-    onLoginLocked: (event) => runtime.bus.publish(topicFor(event), event),
+    onLoginLocked: (event) => publishEvent(runtime.bus, event),
     counters: runtime.counters,
     documents: runtime.documents,
     clock,

@@ -41,7 +41,7 @@ export interface LoginAttempt {
 export interface LoginAttemptsOptions {
   counters: CounterStore;
   clock: Clock;
-  /** Tells the partner contact; e.g. `(event) => bus.publish(topicFor(event), event)`. */
+  /** Tells the partner contact; e.g. `(event) => publishEvent(bus, event)`. */
   onLoginLocked: (event: LoginLockedEvent) => Promise<void>;
   limits?: LoginAttemptLimits;
 }
