@@ -3,7 +3,7 @@ import type { DependencyContainer } from "tsyringe";
 import type { AuditLog } from "../src/app/audit-log.js";
 import type { Config } from "../src/config.js";
 import type { Route } from "../src/http/route.js";
-import type { Directory } from "../src/identity/directory.js";
+import type { Directory } from "../src/app/directory.js";
 import type { PassengerIdentity } from "../src/passenger-identity/passenger-identity.js";
 import type { ActorClass } from "../src/runtime/actor-runtime.js";
 import type { Runtime } from "../src/runtime/runtime.js";

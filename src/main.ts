@@ -48,7 +48,7 @@ import { scaledRateLimits } from "./http/rate-limit.js";
 import type { Route } from "./http/route.js";
 import { defaultAudiences } from "./identity/audiences.js";
 import { createIdentityProvider } from "./identity/identity-provider.js";
-import { CounterStoreRevokedGrants } from "./identity/revoked-grants.js";
+import { CounterStoreRevokedGrants } from "./http/auth/revoked-grants.js";
 import { createLogger } from "./logger.js";
 import { DocumentPassengerDirectory } from "./passenger-identity/document-passenger-directory.js";
 import { createPassengerIdentity, type PassengerIdentity } from "./passenger-identity/passenger-identity.js";
@@ -149,7 +149,15 @@ async function createRuntime(
     const contributed = contributions(context, tenants);
     // Under Dapr one app id hosts the actors (workers); the APIs call them through their sidecars.
     const actorTypes = config.services.includes("workers") ? contributed.actorTypes : [];
-    return createDaprRuntime({ config, clock, documents, counters, onError, ...contributed, actorTypes });
+    return createDaprRuntime({
+      dapr: config.dapr,
+      clock,
+      documents,
+      counters,
+      onError,
+      ...contributed,
+      actorTypes,
+    });
   }
   const state =
     config.stateStore === "redis"

@@ -3,7 +3,7 @@
  * filters, the same newest-first order, the same page. Each surface adds its own path, access and
  * operation id, so the two lists cannot drift apart.
  */
-import type { Principal } from "../../src/http/access.js";
+import type { Principal } from "../../src/app/principals.js";
 import type { Infer } from "../../src/http/json-schema.js";
 import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { caseListQuery, casePageSchema } from "./case-schemas.js";

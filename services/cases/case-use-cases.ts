@@ -1,13 +1,16 @@
 import type { DependencyContainer } from "tsyringe";
+import { latestWaveOf } from "../../src/app/allocation/wave-documents.js";
 import { CaseChanges } from "../../src/app/cases/case-changes.js";
 import { CaseDashboard } from "../../src/app/cases/case-dashboard.js";
 import { CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
 import { CaseProjection } from "../../src/app/cases/case-projection.js";
-import { CaseReads } from "../../src/app/cases/case-reads.js";
+import { CaseReads, type LatestWaveLookup } from "../../src/app/cases/case-reads.js";
 import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
 import { DisruptionIntake } from "../../src/app/cases/intake.js";
 import { ManifestCommands } from "../../src/app/cases/manifest-commands.js";
 import { Reaccommodation } from "../../src/app/cases/reaccommodation.js";
+import type { DocumentStore } from "../../src/runtime/document-store.js";
+import { TOKENS } from "../../src/runtime/tokens.js";
 import { registerSingletons } from "../module.js";
 
 /** The case lifecycle's use cases, as its routes and event handlers receive them. */
@@ -23,6 +26,12 @@ export interface CaseUseCases {
 }
 
 export function registerCaseUseCases(container: DependencyContainer): void {
+  container.register<LatestWaveLookup>(TOKENS.latestWave, {
+    useFactory: (c) => {
+      const documents = c.resolve<DocumentStore>(TOKENS.documents);
+      return (tenant, caseUrn) => latestWaveOf(documents, tenant, caseUrn);
+    },
+  });
   registerSingletons(container, [
     CaseProjection,
     CaseChanges,

@@ -3,7 +3,7 @@ import { waveView } from "../../src/app/allocation/wave-documents.js";
 import { compose } from "../../src/app/cases/case-dashboard.js";
 import { demandAddress } from "../../src/domain/demand-addresses.js";
 import { DomainError } from "../../src/domain/domain-error.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import { type AuditSubject, defineRoute } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";
 import type { Clock } from "../../src/runtime/clock.js";

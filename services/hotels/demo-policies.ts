@@ -1,7 +1,7 @@
 import type { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import { airlineCodeOf, type PolicyIndex } from "../../src/app/policies/policy-index.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
-import type { Directory } from "../../src/identity/directory.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
+import type { Directory } from "../../src/app/directory.js";
 
 /** Who writes the demo policies into the audit trail. */
 export const DEMO_SEED_ACTOR = "urn:system:demo-seed";

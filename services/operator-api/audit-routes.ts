@@ -1,5 +1,6 @@
-import type { AuditEntry, AuditLog } from "../../src/app/audit-log.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { AuditLog } from "../../src/app/audit-log.js";
+import type { AuditEntry } from "../../src/app/audit-entry.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { pageSchema, urnSchema } from "../../src/http/schemas/common.js";

@@ -3,12 +3,12 @@ import { airlineCodeOf, type PolicyIndex } from "../../src/app/policies/policy-i
 import { synthesizePolicy } from "../../src/app/policies/policy-synthesis.js";
 import type { PolicyInput } from "../../src/domain/policy/policy.js";
 import type { PolicyPatch } from "../../src/domain/policy/policy-patch.js";
-import { assertAirport } from "../../src/http/auth/authorization.js";
+import { assertAirport } from "../../src/app/authorization.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { validationFailed } from "../../src/http/validation.js";
 import { defineRoute, type HandlerInput } from "../../src/http/route.js";
 import { pageSchema } from "../../src/http/schemas/common.js";
-import type { Directory } from "../../src/identity/directory.js";
+import type { Directory } from "../../src/app/directory.js";
 import {
   policyActivateBody,
   policyCreateBody,

@@ -1,11 +1,11 @@
+import { DomainError } from "../../src/domain/domain-error.js";
 import type { Logger } from "pino";
 import { WebSocket } from "ws";
 import { CaseActor } from "../../actors/CaseActor.js";
 import { roleSatisfies } from "../../src/domain/roles.js";
 import { parseUrn } from "../../src/domain/urn.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
-import { assertAirport, assertTenant } from "../../src/http/auth/authorization.js";
-import { ForbiddenError } from "../../src/http/errors.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
+import { assertAirport, assertTenant } from "../../src/app/authorization.js";
 import { asProblemError } from "../../src/http/problem.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
 import type { Clock, TimerHandle } from "../../src/runtime/clock.js";
@@ -138,7 +138,7 @@ export class OperatorConnection implements ChannelMember {
     try {
       principal = await this.deps.authenticate(token);
       if (!roleSatisfies(principal.role, WATCHER_ROLES)) {
-        throw new ForbiddenError("role-not-allowed", `Role ${principal.role} may not watch cases`);
+        throw new DomainError("forbidden", "role-not-allowed", `Role ${principal.role} may not watch cases`);
       }
     } catch (error) {
       const problem = asProblemError(error);
@@ -209,7 +209,8 @@ export class OperatorConnection implements ChannelMember {
       assertAirport(this.principal, outline.airport);
       return undefined;
     } catch (error) {
-      if (error instanceof ForbiddenError) return { code: error.code, message: error.message };
+      if (error instanceof DomainError && error.kind === "forbidden")
+        return { code: error.code, message: error.message };
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { publishEvent } from "../../src/runtime/event-bus.js";
 import { urn } from "../../src/domain/urn.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
-import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
+import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import type { RealtimeHub, SessionsClosed } from "./realtime-hub.js";
 import type { RefreshTokenRevocation } from "./refresh-token-revocation.js";

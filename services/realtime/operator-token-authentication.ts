@@ -1,5 +1,5 @@
 import { OPERATOR_ROLES } from "../../src/domain/roles.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import type { Authenticator } from "../../src/http/auth/authenticator.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 

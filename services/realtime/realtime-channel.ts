@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import type { Clock, TimerHandle } from "../../src/runtime/clock.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { OperatorConnection } from "./operator-connection.js";

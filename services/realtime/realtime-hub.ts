@@ -4,7 +4,7 @@ import { CaseActor } from "../../actors/CaseActor.js";
 import type { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
 import type { EventOf } from "../../src/domain/events/catalogue.js";
 import { parseUrn } from "../../src/domain/urn.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import type { TimerHandle } from "../../src/runtime/clock.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { CaseUpdateLog } from "./case-update-log.js";

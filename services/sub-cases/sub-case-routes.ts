@@ -4,8 +4,8 @@ import { LOCK_TTL_MS, type SubCaseLocks } from "../../src/app/sub-cases/sub-case
 import type { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { SUB_CASE_STATUSES } from "../../src/domain/sub-case.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
-import { assertAirport, assertTenant } from "../../src/http/auth/authorization.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
+import { assertAirport, assertTenant } from "../../src/app/authorization.js";
 import { defineRoute } from "../../src/http/route.js";
 import { reasonSchema, timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";

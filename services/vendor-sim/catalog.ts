@@ -5,7 +5,7 @@
  */
 import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
 import { type Coordinates, greatCircleKm } from "../../src/domain/geo.js";
-import type { Airport } from "../../src/identity/directory.js";
+import type { Airport } from "../../src/app/directory.js";
 import { roundTo } from "./rounding.js";
 import { SeededRandom } from "./seeded-random.js";
 

@@ -2,36 +2,11 @@ import { payloadHash } from "../domain/canonical-json.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Filter, Page } from "../runtime/document-store.js";
 import { copyOf } from "../runtime/plain-copy.js";
-import type { AuditTrail } from "./audit-trail.js";
+import type { AuditEntry } from "./audit-entry.js";
+import type { AuditQuery, AuditTrail } from "./audit-trail.js";
 import { randomUuid } from "../domain/uuid.js";
 
-/**
- * The audit trail (spec 3.2, 3.3, 5.5, 8): one entry per authenticated write and per partner
- * read, appended and never changed. Entries are tenant-scoped; queries always filter by tenant.
- */
-export interface AuditEntry {
-  _id: string;
-  urn: string;
-  tenant: string;
-  /** The user, service token, partner or passenger session that acted. */
-  actorUrn: string;
-  /** A verb in the spec's words, e.g. `case.open`, `policy.activate`, or the route's operationId. */
-  action: string;
-  /** The entity acted on; `entityKind` is its URN kind (case, policy, sub-case...). */
-  entityUrn: string | null;
-  entityKind: string | null;
-  /** The case the entity belongs to, so a case's whole trail is one query. */
-  caseUrn: string | null;
-  correlationUrn: string;
-  /** SHA-256 of the canonical request payload; the payload itself is not kept. */
-  payloadHash: string | null;
-  reason?: string;
-  before?: unknown;
-  after?: unknown;
-  outcome?: { status: number };
-  at: string;
-}
-
+/** What a use case or the audit recorder hands the log: the log stamps the id, URN, time and hash. */
 export type NewAuditEntry = Omit<AuditEntry, "_id" | "urn" | "at" | "entityKind" | "payloadHash"> & {
   payload?: unknown;
   /** The payload's hash when the caller knows it already; then `payload` is not hashed again. */
@@ -45,16 +20,6 @@ function kindOf(urn: string | null): string | null {
   if (!urn) return null;
   const parts = urn.split(":");
   return parts[1] ?? null;
-}
-
-export interface AuditQuery {
-  tenant: string;
-  caseUrn?: string;
-  entityUrn?: string;
-  entityKind?: string;
-  action?: string;
-  limit: number;
-  cursor?: string;
 }
 
 export class AuditLog {

@@ -1,5 +1,5 @@
 import type { Filter, Page } from "../runtime/document-store.js";
-import type { AuditEntry, AuditQuery } from "./audit-log.js";
+import type { AuditEntry } from "./audit-entry.js";
 
 /**
  * Where the audit log keeps its entries: append-only, read by the log's queries. Chosen in the
@@ -12,4 +12,15 @@ export interface AuditTrail {
   query(query: AuditQuery): Promise<Page<AuditEntry>>;
   /** Any one entry matching a document-store filter (which names the tenant), or undefined. */
   findOne(filter: Filter & { tenant: string }): Promise<AuditEntry | undefined>;
+}
+
+/** One page of a tenant's trail, narrowed by case, entity or action. */
+export interface AuditQuery {
+  tenant: string;
+  caseUrn?: string;
+  entityUrn?: string;
+  entityKind?: string;
+  action?: string;
+  limit: number;
+  cursor?: string;
 }

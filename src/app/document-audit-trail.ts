@@ -1,5 +1,6 @@
 import type { DocumentCollection, DocumentStore, Filter, Page } from "../runtime/document-store.js";
-import type { AuditEntry, AuditQuery } from "./audit-log.js";
+import type { AuditQuery } from "./audit-trail.js";
+import type { AuditEntry } from "./audit-entry.js";
 import type { AuditTrail } from "./audit-trail.js";
 
 export const AUDIT_COLLECTION = "audit";

@@ -9,7 +9,7 @@ import { type Hotel, dedupOffers } from "../domain/allocation/dedup.js";
 import type { HotelOffer } from "../domain/allocation/offer.js";
 import { DomainError } from "../domain/domain-error.js";
 import { type ExchangeRates, convert } from "../domain/money.js";
-import { CircuitOpenError } from "../http/errors.js";
+import { CircuitOpenError } from "../vendors/circuit-open-error.js";
 import type { Clock, TimerHandle } from "../runtime/clock.js";
 import type { HotelSearchRequest, InventoryVendor, InventoryVendors } from "../vendors/vendor-port.js";
 

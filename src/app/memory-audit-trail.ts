@@ -3,7 +3,8 @@ import type { AnyObject } from "mingo/types";
 import { pageSize } from "../runtime/document-cursor.js";
 import { type Filter, InvalidCursorError, type Page } from "../runtime/document-store.js";
 import { copyOf } from "../runtime/plain-copy.js";
-import type { AuditEntry, AuditQuery } from "./audit-log.js";
+import type { AuditQuery } from "./audit-trail.js";
+import type { AuditEntry } from "./audit-entry.js";
 import type { AuditTrail } from "./audit-trail.js";
 
 /** Positions of entries in the trail, ascending. */

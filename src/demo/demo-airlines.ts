@@ -1,4 +1,4 @@
-import type { Organization } from "../identity/directory.js";
+import type { Organization } from "../app/directory.js";
 
 /** Two fictional airlines (tenants) flying from real airports, with the airports' real coordinates. */
 export const ZEPHYR_AIR: Organization = {

@@ -1,6 +1,6 @@
 import type { Clock } from "../runtime/clock.js";
 import { systemClock } from "../runtime/clock.js";
-import type { Directory } from "../identity/directory.js";
+import type { Directory } from "../app/directory.js";
 import { StaticDirectory } from "../identity/static-directory.js";
 import { DEMO_AIRLINES } from "./demo-airlines.js";
 import { demoPartnerRegistrations } from "./demo-partners.js";

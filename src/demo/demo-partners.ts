@@ -1,4 +1,4 @@
-import type { PartnerRegistration } from "../identity/directory.js";
+import type { PartnerRegistration } from "../app/directory.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Spec 5.3 / 8.2: old and new secrets are both accepted for 14 days after a rotation. */

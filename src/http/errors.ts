@@ -1,7 +1,8 @@
 /**
- * Errors that already know their HTTP answer. Code anywhere below the routes (auth, use cases,
- * vendor clients) throws these; the problem middleware turns them into RFC 7807 bodies.
- * Domain refusals use `DomainError` from src/domain instead; these are the transport-level ones.
+ * Errors that already know their HTTP answer, thrown by the surfaces (auth, request reading); the
+ * problem middleware turns them into RFC 7807 bodies. Refusals decided below the surfaces (a
+ * forbidden action, a conflict, a vendor outage) are `DomainError`s or `CircuitOpenError`, which
+ * problem.ts maps; these are the transport-level ones.
  */
 
 /** The `{errors_url}/<category>/<code>` pair plus the status and members of one problem. */
@@ -64,31 +65,3 @@ const defaultUnauthorizedDetail: Record<UnauthorizedReason, string> = {
   expired_token: "The access token has expired",
   insufficient_scope: "The access token does not carry the scope this operation requires",
 };
-
-/** 403: authenticated, but role, scope, airport or tenant do not allow this operation. */
-export class ForbiddenError extends ProblemError {
-  constructor(code: string, detail: string, extensions?: Record<string, unknown>) {
-    super({ status: 403, category: "forbidden", code, detail, ...(extensions ? { extensions } : {}) });
-    this.name = "ForbiddenError";
-  }
-}
-
-/**
- * A downstream domain (booking, inventory, wallet...) is behind an open circuit breaker. Spec part 7:
- * 503 with `failedDomain` and `Retry-After: 30`; clients must not retry automatically.
- * Recognised by name and shape too, so an adapter may throw its own error of the same shape.
- */
-export class CircuitOpenError extends Error {
-  readonly failedDomain: string;
-
-  constructor(failedDomain: string, message = `The ${failedDomain} service is temporarily unavailable`) {
-    super(message);
-    this.name = "CircuitOpenError";
-    this.failedDomain = failedDomain;
-  }
-
-  static is(error: unknown): error is CircuitOpenError {
-    const e = error as CircuitOpenError | null;
-    return typeof e === "object" && e?.name === "CircuitOpenError" && typeof e.failedDomain === "string";
-  }
-}

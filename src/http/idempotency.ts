@@ -13,7 +13,7 @@ import { canonicalJson } from "../domain/canonical-json.js";
 import { createHash } from "node:crypto";
 import type { Clock, TimerHandle } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
-import type { Principal } from "./access.js";
+import type { Principal } from "../app/principals.js";
 import { ProblemError } from "./errors.js";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";

@@ -9,7 +9,8 @@ import type { Context, Middleware, Next } from "koa";
 import type { Logger } from "pino";
 import { DomainError, type DomainErrorKind } from "../domain/domain-error.js";
 import { InvalidCursorError } from "../runtime/document-store.js";
-import { CircuitOpenError, ProblemError } from "./errors.js";
+import { ProblemError } from "./errors.js";
+import { CircuitOpenError } from "../vendors/circuit-open-error.js";
 import { traceOf } from "./tracing.js";
 
 /** Prefix of problem type URIs ({errors_url} in the spec); override with `errorsUrl`. */

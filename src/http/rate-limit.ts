@@ -10,7 +10,7 @@
 import type { Context } from "koa";
 import type { Clock } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
-import type { Principal } from "./access.js";
+import type { Principal } from "../app/principals.js";
 import { ProblemError } from "./errors.js";
 
 export interface RatePair {

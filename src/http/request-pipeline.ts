@@ -14,7 +14,8 @@ import type { Context, Middleware } from "koa";
 import { type Logger, pino } from "pino";
 import type { Clock } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
-import type { Access, Principal } from "./access.js";
+import type { Access } from "./access.js";
+import type { Principal } from "../app/principals.js";
 import { ProblemError, UnauthorizedError } from "./errors.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -41,7 +42,7 @@ import { compileRequestValidator, type RequestValidator } from "./validation.js"
 
 /**
  * Verifies the caller's token for a route's access rule and returns who it is; throws
- * UnauthorizedError (401) or ForbiddenError (403). Never called for public routes.
+ * UnauthorizedError (401) or a forbidden refusal (403). Never called for public routes.
  */
 export type Authenticate = (ctx: Context, access: Exclude<Access, { kind: "public" }>) => Promise<Principal>;
 

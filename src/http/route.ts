@@ -5,7 +5,13 @@
  */
 import type { Context } from "koa";
 import type { Logger } from "pino";
-import type { Access, OperatorPrincipal, PartnerPrincipal, PassengerPrincipal, Principal } from "./access.js";
+import type { Access } from "./access.js";
+import type {
+  OperatorPrincipal,
+  PartnerPrincipal,
+  PassengerPrincipal,
+  Principal,
+} from "../app/principals.js";
 import { closeObjectSchemas, type Infer, type JsonSchema, type ObjectSchema } from "./json-schema.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -5,8 +5,8 @@ import {
   type JWTStructured,
   type KoaContextWithOIDC,
 } from "oidc-provider";
-import { CLAIM } from "./claims.js";
-import type { Directory } from "./directory.js";
+import { CLAIM } from "../http/auth/claims.js";
+import type { Directory } from "../app/directory.js";
 
 /**
  * Writes the access-token payload from scratch, so tokens carry exactly the claims of spec 5.1 / 5.3

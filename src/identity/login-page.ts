@@ -2,8 +2,8 @@ import { Router } from "@koa/router";
 import type { Context, Middleware } from "koa";
 import type Provider from "oidc-provider";
 import type { Clock } from "../runtime/clock.js";
-import { OPERATOR_SCOPE } from "./claims.js";
-import type { Directory } from "./directory.js";
+import { OPERATOR_SCOPE } from "../http/auth/claims.js";
+import type { Directory } from "../app/directory.js";
 import { checkOperatorLogin } from "./operator-login.js";
 import { readRequestBody } from "./request-body.js";
 

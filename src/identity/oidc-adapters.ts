@@ -1,7 +1,7 @@
 import type { Adapter, AdapterFactory, AdapterPayload } from "oidc-provider";
 import type { Clock } from "../runtime/clock.js";
-import type { Directory } from "./directory.js";
-import type { RevokedGrants } from "./revoked-grants.js";
+import type { Directory } from "../app/directory.js";
+import type { RevokedGrants } from "../http/auth/revoked-grants.js";
 
 interface Entry {
   payload: AdapterPayload;

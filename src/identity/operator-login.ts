@@ -1,6 +1,6 @@
 import type { Clock } from "../runtime/clock.js";
-import { MFA_REQUIRED_ROLES } from "./claims.js";
-import type { Directory, DirectoryUser } from "./directory.js";
+import { MFA_REQUIRED_ROLES } from "../http/auth/claims.js";
+import type { Directory, DirectoryUser } from "../app/directory.js";
 import { verifyTotp } from "./totp.js";
 
 export interface LoginAttempt {

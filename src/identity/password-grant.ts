@@ -1,7 +1,7 @@
 import { errors, type TokenEndpointGrantContext } from "oidc-provider";
 import type { Clock } from "../runtime/clock.js";
-import { OPERATOR_SCOPE } from "./claims.js";
-import type { Directory } from "./directory.js";
+import { OPERATOR_SCOPE } from "../http/auth/claims.js";
+import type { Directory } from "../app/directory.js";
 import { checkOperatorLogin } from "./operator-login.js";
 import type { ResourceServerLookup } from "./resource-servers.js";
 

@@ -1,4 +1,4 @@
-import { TOKEN_LIFETIME } from "./claims.js";
+import { TOKEN_LIFETIME } from "../http/auth/claims.js";
 
 /**
  * Seconds a new refresh token lives (spec 5.1, 8.2): 7 days of inactivity, each rotation starting a

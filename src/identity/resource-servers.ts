@@ -1,7 +1,7 @@
 import { errors, type ResourceServer } from "oidc-provider";
 import type { Audiences } from "./audiences.js";
-import { OPERATOR_SCOPE, TOKEN_LIFETIME } from "./claims.js";
-import type { Directory } from "./directory.js";
+import { OPERATOR_SCOPE, TOKEN_LIFETIME } from "../http/auth/claims.js";
+import type { Directory } from "../app/directory.js";
 
 export type ResourceServerLookup = (resource: string, clientId: string) => Promise<ResourceServer>;
 

@@ -1,8 +1,8 @@
 import { SignJWT } from "jose";
 import type { ServiceRole } from "../domain/roles.js";
 import type { Clock } from "../runtime/clock.js";
-import { CLAIM } from "./claims.js";
-import type { Directory } from "./directory.js";
+import { CLAIM } from "../http/auth/claims.js";
+import type { Directory } from "../app/directory.js";
 import type { SigningKey } from "./signing-keys.js";
 import { randomUuid } from "../domain/uuid.js";
 

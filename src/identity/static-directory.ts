@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Directory, DirectoryUser, Organization, PartnerRegistration } from "./directory.js";
+import type { Directory, DirectoryUser, Organization, PartnerRegistration } from "../app/directory.js";
 
 /** A user of a fixed list, with the password it logs in with. */
 export interface StaticUser extends DirectoryUser {

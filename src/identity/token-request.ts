@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Context, Middleware } from "koa";
 import type { Clock } from "../runtime/clock.js";
-import type { Directory } from "./directory.js";
+import type { Directory } from "../app/directory.js";
 import { readRequestBody, UnreadableBodyError } from "./request-body.js";
 
 export interface TokenRequestOptions {

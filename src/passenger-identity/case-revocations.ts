@@ -8,7 +8,9 @@
  * Token times are whole seconds, so a token issued in the very second of the close counts as
  * issued before it.
  */
-import { ForbiddenError, UnauthorizedError } from "../http/errors.js";
+import type { CaseTokenRevocations } from "../app/cases/passenger-sign-in.js";
+import { DomainError } from "../domain/domain-error.js";
+import { UnauthorizedError } from "../http/errors.js";
 import type { Doc, DocumentStore } from "../runtime/document-store.js";
 
 export const CASE_REVOCATIONS_COLLECTION = "passenger-case-revocations";
@@ -21,7 +23,7 @@ export interface CaseRevocation extends Doc {
   caseClosed: boolean;
 }
 
-export class CaseRevocations {
+export class CaseRevocations implements CaseTokenRevocations {
   constructor(private readonly store: DocumentStore) {}
 
   private get records() {
@@ -56,6 +58,6 @@ export class CaseRevocations {
   }
 }
 
-export function caseClosed(): ForbiddenError {
-  return new ForbiddenError("case-closed", "The case of this passenger is closed");
+export function caseClosed(): DomainError {
+  return new DomainError("forbidden", "case-closed", "The case of this passenger is closed");
 }

@@ -1,3 +1,4 @@
+import type { PassengerLogin, PassengerLogins } from "../app/cases/passenger-sign-in.js";
 import type { CaseStatus } from "../domain/case.js";
 import type { Doc, DocumentStore } from "../runtime/document-store.js";
 import {
@@ -21,20 +22,11 @@ export interface PassengerLoginEntry extends Doc {
   caseStatus: CaseStatus;
 }
 
-export interface PassengerLogin {
-  tenant: string;
-  pnr: string;
-  lastName: string;
-  caseUrn: string;
-  groupId: string;
-  caseStatus: CaseStatus;
-}
-
 /**
  * The passenger directory over a document collection. A PNR may appear in several cases (a booking
  * disrupted twice), so each entry is keyed by case as well; an open case wins over a closed one.
  */
-export class DocumentPassengerDirectory implements PassengerDirectory {
+export class DocumentPassengerDirectory implements PassengerDirectory, PassengerLogins {
   constructor(private readonly store: DocumentStore) {}
 
   private get entries() {

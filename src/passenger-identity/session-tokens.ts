@@ -5,7 +5,7 @@
  * asks CaseRevocations whether the case closed since.
  */
 import type { JWTPayload } from "jose";
-import type { PassengerPrincipal } from "../http/access.js";
+import type { PassengerPrincipal } from "../app/principals.js";
 import { passengerPrincipal } from "../http/auth/principals.js";
 import type { TokenVerifier } from "../http/auth/token-verifier.js";
 import { UnauthorizedError } from "../http/errors.js";

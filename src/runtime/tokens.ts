@@ -22,6 +22,8 @@ export const TOKENS = {
   passengers: Symbol.for("PassengerIdentity"),
   /** Where PNR login looks passengers up; the case projection writes to it. */
   passengerLogins: Symbol.for("PassengerLogins"),
+  /** The latest allocation wave of a case, for the case detail (waves build on cases). */
+  latestWave: Symbol.for("LatestWaveLookup"),
   /** Passenger sessions revoked when their case closes. */
   caseRevocations: Symbol.for("CaseRevocations"),
   /** Every tenant's hotel vendor clients, over the transport main chose (simulators or HTTP). */

@@ -5,7 +5,7 @@
  * it is half-open: one trial call passes (others are still refused); its success closes the
  * circuit, its failure opens it for another cool-down.
  */
-import { CircuitOpenError } from "../http/errors.js";
+import { CircuitOpenError } from "./circuit-open-error.js";
 import type { Clock } from "../runtime/clock.js";
 
 export type CircuitState = "closed" | "open" | "half-open";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AuditEntry, AuditLog, type NewAuditEntry } from "../../src/app/audit-log.js";
+import { AuditLog, type NewAuditEntry } from "../../src/app/audit-log.js";
+import { type AuditEntry } from "../../src/app/audit-entry.js";
 import type { AuditTrail } from "../../src/app/audit-trail.js";
 import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { MemoryAuditTrail } from "../../src/app/memory-audit-trail.js";

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuditEntry } from "../../src/app/audit-log.js";
+import type { AuditEntry } from "../../src/app/audit-entry.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import { caseUrnFor } from "../../src/domain/case.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
@@ -22,7 +22,7 @@ import { topicFor } from "../../src/domain/domain-event.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
 import { type Coordinates, greatCircleKm } from "../../src/domain/geo.js";
-import type { Airport } from "../../src/identity/directory.js";
+import type { Airport } from "../../src/app/directory.js";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import type { HotelSearch } from "../../src/app/hotel-search.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { AuditEntry } from "../../src/app/audit-log.js";
+import type { AuditEntry } from "../../src/app/audit-entry.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";

@@ -14,7 +14,7 @@ import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { createAuthenticator } from "../../src/http/auth/authenticator.js";
 import { EmergencyRevocationList } from "../../src/http/auth/emergency-revocations.js";
 import { defaultAudiences } from "../../src/identity/audiences.js";
-import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
+import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { operatorTokenAuthentication } from "../../services/realtime/operator-token-authentication.js";
 import { REALTIME_PATH } from "../../services/realtime/protocol.js";

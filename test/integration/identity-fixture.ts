@@ -4,9 +4,9 @@ import Koa from "koa";
 import mount from "koa-mount";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
 import { type Audiences, defaultAudiences } from "../../src/identity/audiences.js";
-import type { Directory } from "../../src/identity/directory.js";
+import type { Directory } from "../../src/app/directory.js";
 import { createIdentityProvider, type IdentityProvider } from "../../src/identity/identity-provider.js";
-import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
+import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { type Clock, systemClock } from "../../src/runtime/clock.js";
 

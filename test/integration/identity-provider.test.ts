@@ -10,7 +10,7 @@ import {
 } from "../../src/http/auth/authenticator.js";
 import { EmergencyRevocationList } from "../../src/http/auth/emergency-revocations.js";
 import { ProblemError } from "../../src/http/errors.js";
-import { CLAIM } from "../../src/identity/claims.js";
+import { CLAIM } from "../../src/http/auth/claims.js";
 import { totpCode } from "../../src/identity/totp.js";
 import { ManualClock, systemClock } from "../../src/runtime/clock.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";

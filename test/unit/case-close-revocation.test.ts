@@ -9,7 +9,7 @@ import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { loadConfig } from "../../src/config.js";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import {
   createPassengerIdentity,
   type PassengerIdentity,

@@ -14,7 +14,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import type { PolicyInput } from "../../src/domain/policy/policy.js";
 import type { ServiceRole } from "../../src/domain/roles.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";

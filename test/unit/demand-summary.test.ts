@@ -5,7 +5,7 @@ import { ALLOCATIONS_COLLECTION, CaseFulfilmentReader } from "../../src/app/case
 import { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { caseIdFor, type PassengerGroup } from "../../src/domain/case.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";

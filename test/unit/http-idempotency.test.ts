@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../../src/domain/domain-error.js";
-import type { Principal } from "../../src/http/access.js";
+import type { Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import {
   type Authenticate,

@@ -5,8 +5,9 @@ import Koa from "koa";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainError, type DomainErrorKind } from "../../src/domain/domain-error.js";
-import type { Principal } from "../../src/http/access.js";
-import { CircuitOpenError, ForbiddenError, UnauthorizedError } from "../../src/http/errors.js";
+import type { Principal } from "../../src/app/principals.js";
+import { UnauthorizedError } from "../../src/http/errors.js";
+import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
 import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
@@ -41,7 +42,7 @@ const authenticate: Authenticate = async (ctx, access) => {
   const principal = token ? principals[token] : undefined;
   if (!principal) throw new UnauthorizedError("invalid_token");
   if (access.kind === "operator" && principal.surface === "operator" && principal.role !== "OPS_SUPERVISOR") {
-    throw new ForbiddenError("role-not-allowed", "no");
+    throw new DomainError("forbidden", "role-not-allowed", "no");
   }
   return principal;
 };

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PartnerPrincipal, PassengerPrincipal, Principal } from "../../src/http/access.js";
+import type { PartnerPrincipal, PassengerPrincipal, Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { RateLimiter } from "../../src/http/rate-limit.js";

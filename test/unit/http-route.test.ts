@@ -1,6 +1,6 @@
 import Router from "@koa/router";
 import { describe, expect, it } from "vitest";
-import type { Principal } from "../../src/http/access.js";
+import type { Principal } from "../../src/app/principals.js";
 import { closeObjectSchemas } from "../../src/http/json-schema.js";
 import { mountRoutes, type RouteDeps } from "../../src/http/request-pipeline.js";
 import { defineRoute, pathParamNames } from "../../src/http/route.js";

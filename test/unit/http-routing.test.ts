@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../src/http/access.js";
+import type { Principal } from "../../src/app/principals.js";
 import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { defineRoute, type Route } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";

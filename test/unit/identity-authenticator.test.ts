@@ -2,8 +2,9 @@ import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { base64url, exportJWK, type JWTPayload, SignJWT } from "jose";
 import type { Context } from "koa";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { OperatorPrincipal, Principal } from "../../src/http/access.js";
-import { assertAirport, assertTenant, InsufficientScopeError } from "../../src/http/auth/authorization.js";
+import type { OperatorPrincipal, Principal } from "../../src/app/principals.js";
+import { InsufficientScopeError } from "../../src/http/auth/insufficient-scope.js";
+import { assertAirport, assertTenant } from "../../src/app/authorization.js";
 import {
   type Authenticator,
   createAuthenticator,
@@ -11,9 +12,12 @@ import {
 } from "../../src/http/auth/authenticator.js";
 import { EmergencyRevocationList } from "../../src/http/auth/emergency-revocations.js";
 import { tokenVerifier } from "../../src/http/auth/token-verifier.js";
-import { CircuitOpenError, ForbiddenError, ProblemError, UnauthorizedError } from "../../src/http/errors.js";
-import { CLAIM } from "../../src/identity/claims.js";
-import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
+import { DomainError } from "../../src/domain/domain-error.js";
+import { ProblemError, UnauthorizedError } from "../../src/http/errors.js";
+import { asProblemError, problemBody } from "../../src/http/problem.js";
+import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
+import { CLAIM } from "../../src/http/auth/claims.js";
+import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
@@ -108,13 +112,18 @@ describe("authenticator", () => {
     return new SignJWT(claims).setProtectedHeader({ alg: "EdDSA" }).sign(passengerKeys.privateKey);
   }
 
+  /** The refusal as thrown (a ProblemError, or a DomainError for a forbidden role) and as answered. */
   async function refusal(ctx: Context, access: ProtectedAccess): Promise<ProblemError> {
-    const error = await authenticator.authenticate(ctx, access).then(
+    const error = await thrownBy(ctx, access);
+    expect(error instanceof ProblemError || error instanceof DomainError).toBe(true);
+    return asProblemError(error);
+  }
+
+  async function thrownBy(ctx: Context, access: ProtectedAccess): Promise<unknown> {
+    return authenticator.authenticate(ctx, access).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ProblemError);
-    return error as ProblemError;
   }
 
   async function expect401(ctx: Context, access: ProtectedAccess, reason: "invalid_token" | "expired_token") {
@@ -454,9 +463,20 @@ describe("authenticator", () => {
   describe("refuses with 403", () => {
     it("a role that does not satisfy the route", async () => {
       const operator = await rs256(operatorClaims({ [CLAIM.role]: "AIRPORT_OPERATOR", amr: ["pwd"] }));
-      const error = await refusal(bearer(operator), supervisorRoute);
-      expect(error).toBeInstanceOf(ForbiddenError);
+      const thrown = await thrownBy(bearer(operator), supervisorRoute);
+      expect(thrown).toBeInstanceOf(DomainError);
+      expect(thrown).toMatchObject({ kind: "forbidden", code: "role-not-allowed" });
+      const error = asProblemError(thrown);
       expect(error.status).toBe(403);
+      // The same problem body the surfaces answered before the decision moved into src/app.
+      expect(problemBody(error, "https://errors.test", "urn:trace:t")).toEqual({
+        type: "https://errors.test/forbidden/role-not-allowed",
+        title: "Forbidden",
+        status: 403,
+        detail: "Role AIRPORT_OPERATOR may not perform this operation",
+        instance: "urn:trace:t",
+        requiredRoles: ["OPS_SUPERVISOR"],
+      });
       const finance = await rs256(operatorClaims({ [CLAIM.role]: "FINANCE_AUDIT" }));
       expect((await refusal(bearer(finance), supervisorRoute)).status).toBe(403);
     });
@@ -515,15 +535,30 @@ describe("tenant and airport helpers", () => {
       expiresAt: 0,
     };
     expect(() => assertTenant(regulatorZx, "urn:airline:ZX")).not.toThrow();
-    expect(() => assertTenant(regulatorZx, "urn:airline:VQ")).toThrow(
-      expect.objectContaining({ status: 403, code: "tenant-mismatch" }),
-    );
+    const refused = refusalOf(() => assertTenant(regulatorZx, "urn:airline:VQ"));
+    expect(refused).toMatchObject({ kind: "forbidden", code: "tenant-mismatch" });
+    expect(asProblemError(refused)).toMatchObject({ status: 403, code: "tenant-mismatch" });
   });
 
   it("refuses an airport-scoped operator acting on another airport", () => {
     expect(() => assertAirport(operator, "JFK")).not.toThrow();
-    expect(() => assertAirport(operator, "BOS")).toThrow(ForbiddenError);
+    const refused = refusalOf(() => assertAirport(operator, "BOS"));
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(asProblemError(refused)).toMatchObject({
+      status: 403,
+      category: "forbidden",
+      code: "airport-mismatch",
+    });
     const airlineWide = { ...operator, airport: undefined };
     expect(() => assertAirport(airlineWide, "BOS")).not.toThrow();
   });
 });
+
+function refusalOf(act: () => void): unknown {
+  try {
+    act();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a refusal");
+}

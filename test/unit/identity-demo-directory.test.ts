@@ -4,7 +4,7 @@ import { createDemoDirectory } from "../../src/demo/demo-directory.js";
 import { DEMO_USERS } from "../../src/demo/demo-users.js";
 import { OPERATOR_ROLES } from "../../src/domain/roles.js";
 import { defaultAudiences } from "../../src/identity/audiences.js";
-import { MFA_REQUIRED_ROLES } from "../../src/identity/claims.js";
+import { MFA_REQUIRED_ROLES } from "../../src/http/auth/claims.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -11,7 +11,7 @@ import { EmergencyRevocationList } from "../../src/http/auth/emergency-revocatio
 import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { buildOpenApiDocument } from "../../src/http/openapi.js";
 import { defineRoute } from "../../src/http/route.js";
-import { CounterStoreRevokedGrants } from "../../src/identity/revoked-grants.js";
+import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import { DocumentPassengerDirectory } from "../../src/passenger-identity/document-passenger-directory.js";
 import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { sessionCookie } from "../../src/passenger-identity/session-cookie.js";

@@ -10,7 +10,7 @@ import {
 } from "../../src/app/policies/policy-index.js";
 import { writeRevisioned } from "../../src/app/revisioned-index.js";
 import type { Policy, PolicyInput } from "../../src/domain/policy/policy.js";
-import type { OperatorPrincipal } from "../../src/http/access.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import type { ServiceRole } from "../../src/domain/roles.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";

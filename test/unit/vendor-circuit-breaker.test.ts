@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators } from "../../services/vendor-sim/simulators.js";
 import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
-import { CircuitOpenError } from "../../src/http/errors.js";
+import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
 import { asProblemError } from "../../src/http/problem.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { CircuitBreaker } from "../../src/vendors/circuit-breaker.js";

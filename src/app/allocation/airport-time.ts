@@ -1,4 +1,4 @@
-import type { Airport } from "../../identity/directory.js";
+import type { Airport } from "../directory.js";
 
 /**
  * Time zones of the airports the service knows by name. A stay is planned in the airport's local

@@ -2,7 +2,7 @@ import { CaseActor } from "../../../actors/CaseActor.js";
 import { DemandActor } from "../../../actors/DemandActor.js";
 import type { Demand } from "../../domain/demand.js";
 import { roomsNeededFor } from "../../domain/demand.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { caseRefOf } from "../cases/case-changes.js";
 import { DemandAdministration } from "../demand/demand-administration.js";

@@ -3,7 +3,7 @@ import { WaveActor } from "../../../actors/WaveActor.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { minus, type Money, times } from "../../domain/money.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { DocumentStore } from "../../runtime/document-store.js";

@@ -1,7 +1,7 @@
 import { CaseActor } from "../../../actors/CaseActor.js";
 import { DomainError } from "../../domain/domain-error.js";
-import type { OperatorPrincipal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";

@@ -2,7 +2,7 @@ import { BookingActor } from "../../../actors/BookingActor.js";
 import type { BookingState } from "../../domain/booking/group-booking.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges, caseRefOf } from "../cases/case-changes.js";
 import { WaveReader } from "./wave-document.js";

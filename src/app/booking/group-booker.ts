@@ -2,7 +2,7 @@ import type { PaymentMethod } from "../../domain/allocation/offer.js";
 import type { BookingFailure, BookingPlan } from "../../domain/booking/group-booking.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { AttemptedHotel } from "../../domain/reservation.js";
-import { CircuitOpenError } from "../../http/errors.js";
+import { CircuitOpenError } from "../../vendors/circuit-open-error.js";
 import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
 import { offerKey } from "./booking-candidates.js";

@@ -9,7 +9,7 @@ import {
   reservationIdFor,
   verificationCodeFrom,
 } from "../../domain/reservation.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { CaseChanges, caseRefOf } from "../cases/case-changes.js";

@@ -8,8 +8,8 @@ import {
 } from "../../domain/reservation.js";
 import { parseUrn } from "../../domain/urn.js";
 import { voucherViewOf, type VoucherView } from "../../domain/voucher.js";
-import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { FindOptions, Page } from "../../runtime/document-store.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import { ReservationIndex } from "./reservation-index.js";

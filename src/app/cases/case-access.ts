@@ -1,8 +1,8 @@
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { CaseRecord } from "../../domain/case.js";
 import { DomainError } from "../../domain/domain-error.js";
-import type { OperatorPrincipal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { caseIdOf } from "../../domain/demand-addresses.js";
 

@@ -1,8 +1,8 @@
 import { CaseActor, type CaseChangeResult, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import { caseNotFound } from "../../domain/case.js";
 import { parseUrn } from "../../domain/urn.js";
-import type { Principal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { Principal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { CaseProjection } from "./case-projection.js";

@@ -1,9 +1,9 @@
 import { REVIEW_CATEGORIES } from "../../domain/case.js";
-import type { Principal } from "../../http/access.js";
+import type { Principal } from "../principals.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { DocumentStore, Filter } from "../../runtime/document-store.js";
 import { type CaseIndexEntry, COLLECTIONS, type ReviewItemDocument } from "./case-documents.js";
-import { scopedAirport } from "./case-reads.js";
+import { scopedAirport } from "../authorization.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 

@@ -1,9 +1,8 @@
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { passengerCount } from "../../domain/case.js";
-import type { CaseRevocations } from "../../passenger-identity/case-revocations.js";
-import type { PassengerLogin } from "../../passenger-identity/document-passenger-directory.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { writeRevisioned } from "../revisioned-index.js";
+import type { CaseTokenRevocations, PassengerLogins } from "./passenger-sign-in.js";
 import {
   type CaseIndexEntry,
   COLLECTIONS,
@@ -12,11 +11,6 @@ import {
 } from "./case-documents.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
-
-/** Where PNR login looks passengers up (the passenger identity's directory). */
-export interface PassengerLogins {
-  upsert(login: PassengerLogin): Promise<void>;
-}
 
 /**
  * Carries a case snapshot into everything that is read without asking the actor: the case index,
@@ -36,7 +30,7 @@ export class CaseProjection {
   constructor(
     @inject(TOKENS.documents) private readonly documents: DocumentStore,
     @inject(TOKENS.passengerLogins) private readonly logins: PassengerLogins,
-    @inject(TOKENS.caseRevocations) private readonly revocations: CaseRevocations,
+    @inject(TOKENS.caseRevocations) private readonly revocations: CaseTokenRevocations,
   ) {}
 
   apply(snapshot: CaseSnapshot): Promise<void> {

@@ -1,11 +1,10 @@
-import { latestWaveOf } from "../allocation/wave-documents.js";
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { CaseStatus, Passenger, PassengerGroup } from "../../domain/case.js";
 import type { ReservationRecord } from "../../domain/case-reservations.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
 import { parseUrn } from "../../domain/urn.js";
-import type { Principal } from "../../http/access.js";
-import { ForbiddenError } from "../../http/errors.js";
+import { scopedAirport } from "../authorization.js";
+import type { Principal } from "../principals.js";
 import {
   type DocumentStore,
   type Filter,
@@ -66,6 +65,18 @@ export interface CaseView {
   stayPlan: CaseSnapshot["stayPlan"] | null;
 }
 
+/**
+ * The latest allocation wave of a case (spec 2.6), as the case detail shows it. Waves belong to
+ * allocation, which builds on cases, so the detail is handed the lookup rather than importing it.
+ */
+export type LatestWaveLookup = (
+  tenant: string,
+  caseUrn: string,
+) => Promise<
+  | { _id: string; allocations: readonly { alternatives?: unknown }[]; totalCost?: unknown; savingsVsMarket?: unknown }
+  | undefined
+>;
+
 /** What the partner surface shows: case state and manifest, without passengers' contact details. */
 export interface ReadOptions {
   withContacts: boolean;
@@ -81,6 +92,7 @@ export class CaseReads {
   constructor(
     @inject(CaseChanges) private readonly changes: CaseChanges,
     @inject(TOKENS.documents) private readonly documents: DocumentStore,
+    @inject(TOKENS.latestWave) private readonly latestWave: LatestWaveLookup,
   ) {}
 
   async detail(caller: Principal, caseUrn: string, options: ReadOptions): Promise<CaseView> {
@@ -94,7 +106,7 @@ export class CaseReads {
         .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
         .findAll({ caseUrn: record.urn }, { sort: { createdAt: 1 } }),
       this.activeSubCases(record.urn),
-      latestWaveOf(this.documents, record.tenant, record.urn),
+      this.latestWave(record.tenant, record.urn),
     ]);
     const local = new Set(snapshot.localResidentGroups);
     const subCaseOf = new Map(subCases.map((s) => [s.groupId, s]));
@@ -242,15 +254,6 @@ export class CaseReads {
       .collection<SubCaseEntry & { retiredAt?: string | null }>(COLLECTIONS.subCases)
       .findAll({ caseUrn, retiredAt: null });
   }
-}
-
-/** An airport-scoped operator sees its own airport only; asking for another is refused. */
-export function scopedAirport(caller: Principal, requested: string | undefined): string | undefined {
-  if (caller.surface !== "operator" || caller.airport === undefined) return requested;
-  if (requested !== undefined && requested !== caller.airport) {
-    throw new ForbiddenError("airport-mismatch", `This operator may act on airport ${caller.airport} only`);
-  }
-  return caller.airport;
 }
 
 /** Timestamps are stored as `toISOString()`; bounds are normalised the same way to compare as text. */

@@ -1,6 +1,6 @@
 import { CaseActor, type CaseChangeResult } from "../../../actors/CaseActor.js";
 import { SYSTEM_ACTOR } from "../../domain/case-lifecycle.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { CaseChanges } from "./case-changes.js";

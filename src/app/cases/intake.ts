@@ -1,3 +1,4 @@
+import { DomainError } from "../../domain/domain-error.js";
 import { CaseActor, type OpenCaseArgs, type OpenCaseResult } from "../../../actors/CaseActor.js";
 import {
   caseIdFor,
@@ -7,9 +8,8 @@ import {
   type PassengerGroup,
 } from "../../domain/case.js";
 import { defaultGroups, type ManifestPassenger } from "../../domain/passenger-groups.js";
-import type { OperatorPrincipal, PartnerPrincipal } from "../../http/access.js";
-import { assertAirport } from "../../http/auth/authorization.js";
-import { ForbiddenError } from "../../http/errors.js";
+import type { OperatorPrincipal, PartnerPrincipal } from "../principals.js";
+import { assertAirport } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "./case-changes.js";
 import { nextPassengerId } from "../../domain/case-manifest.js";
@@ -89,7 +89,11 @@ export class DisruptionIntake {
     correlationUrn: string,
   ): Promise<OpenCaseResult> {
     if (push.airlineUrn !== caller.tenant) {
-      throw new ForbiddenError("tenant-mismatch", "airlineUrn is not the airline of this registration");
+      throw new DomainError(
+        "forbidden",
+        "tenant-mismatch",
+        "airlineUrn is not the airline of this registration",
+      );
     }
     return this.open(
       {

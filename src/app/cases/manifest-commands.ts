@@ -1,7 +1,7 @@
 import { CaseActor } from "../../../actors/CaseActor.js";
 import type { NextFlight } from "../../domain/case.js";
 import { type ManifestError, parseManifest } from "../../domain/manifest-spreadsheet.js";
-import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../../http/access.js";
+import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "./case-changes.js";
 import { manifestOf, type PushedPassenger } from "./intake.js";

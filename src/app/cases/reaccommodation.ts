@@ -1,7 +1,7 @@
 import { CaseActor } from "../../../actors/CaseActor.js";
 import type { NextFlight } from "../../domain/case.js";
 import { POLICY_DEFAULTS, type PolicyBuffers } from "../../domain/policy/policy.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import { PolicyIndex } from "../policies/policy-index.js";

@@ -2,7 +2,7 @@ import { DemandActor, type DemandTurn } from "../../../actors/DemandActor.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import type { Demand, DemandType } from "../../domain/demand.js";
 import { DomainError } from "../../domain/domain-error.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { PolicyIndex } from "../policies/policy-index.js";

@@ -1,6 +1,6 @@
 import { DemandActor } from "../../../actors/DemandActor.js";
 import { type DemandSummary, demandSummary } from "../../domain/demand.js";
-import type { OperatorPrincipal } from "../../http/access.js";
+import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { caseSnapshotFor } from "../cases/case-access.js";
 import { CaseFulfilmentReader } from "../cases/case-fulfilment.js";

@@ -1,6 +1,6 @@
 import { DomainError } from "../../domain/domain-error.js";
-import type { OperatorPrincipal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { Clock } from "../../runtime/clock.js";
 import type {
   Doc,

@@ -1,9 +1,9 @@
 import type { Hotel } from "../../domain/allocation/dedup.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { greatCircleKm } from "../../domain/geo.js";
-import type { OperatorPrincipal } from "../../http/access.js";
-import { assertAirport } from "../../http/auth/authorization.js";
-import type { Airport, Directory } from "../../identity/directory.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { assertAirport } from "../authorization.js";
+import type { Airport, Directory } from "../directory.js";
 import type { FindOptions, Page } from "../../runtime/document-store.js";
 import { HotelSearch, type HotelSearchResult } from "../hotel-search.js";
 import { type CatalogHotelDocument, HotelCatalogIndex } from "./hotel-catalog.js";

@@ -1,8 +1,8 @@
 import { ReviewItemActor, type ReviewItemTurn, reviewItemNotFound } from "../../../actors/ReviewItemActor.js";
 import { REVIEW_CATEGORIES, type ReviewCategory, type ReviewPriority } from "../../domain/case.js";
 import type { ReviewItem } from "../../domain/review-item.js";
-import type { OperatorPrincipal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { reviewItemRefOf } from "./review-item-addresses.js";

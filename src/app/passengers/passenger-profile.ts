@@ -1,7 +1,7 @@
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { passengerTier } from "../../domain/policy/tiers.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
-import type { PassengerPrincipal } from "../../http/access.js";
+import type { PassengerPrincipal } from "../principals.js";
 import { DomainError } from "../../domain/domain-error.js";
 
 /** GET /v1/me (spec 6.3): the passenger's own group within the case, and nothing of other groups. */

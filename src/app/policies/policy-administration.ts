@@ -7,9 +7,8 @@ import { DomainError } from "../../domain/domain-error.js";
 import { ANY, applyDefaults, type Policy, type PolicyInput } from "../../domain/policy/policy.js";
 import { policyContextKey } from "../../domain/policy/policy-context.js";
 import type { PolicyPatch } from "../../domain/policy/policy-patch.js";
-import type { OperatorPrincipal } from "../../http/access.js";
-import { assertAirport, assertTenant } from "../../http/auth/authorization.js";
-import { ForbiddenError } from "../../http/errors.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { policyAddress, policyContextId } from "../../domain/policy/policy-addresses.js";
@@ -43,7 +42,11 @@ export class PolicyAdministration {
     const { principal } = request;
     const airline = input.context.airline ?? ANY;
     if (airline !== ANY && airline !== airlineCodeOf(principal.tenant)) {
-      throw new ForbiddenError("tenant-mismatch", `Policies of airline ${airline} belong to another tenant`);
+      throw new DomainError(
+        "forbidden",
+        "tenant-mismatch",
+        `Policies of airline ${airline} belong to another tenant`,
+      );
     }
     assertAirport(principal, input.context.airport ?? ANY);
     const contextKey = policyContextKey(applyDefaults(input));

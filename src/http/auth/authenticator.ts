@@ -1,12 +1,14 @@
 import { decodeJwt, type JWTPayload } from "jose";
 import type { Context } from "koa";
 import type { ServiceRole } from "../../domain/roles.js";
-import { MFA_REQUIRED_ROLES } from "../../identity/claims.js";
-import type { RevokedGrants } from "../../identity/revoked-grants.js";
+import { MFA_REQUIRED_ROLES } from "./claims.js";
+import type { RevokedGrants } from "./revoked-grants.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { Access, Principal } from "../access.js";
+import type { Access } from "../access.js";
+import type { Principal } from "../../app/principals.js";
 import { UnauthorizedError } from "../errors.js";
-import { assertRole, assertScope } from "./authorization.js";
+import { assertScope } from "./insufficient-scope.js";
+import { assertRole } from "../../app/authorization.js";
 import { bearerToken } from "./bearer-token.js";
 import { type EmergencyRevocationList, revocationIdsOf } from "./emergency-revocations.js";
 import {
@@ -42,7 +44,8 @@ export type ProtectedAccess = Exclude<Access, { kind: "public" }>;
 export interface Authenticator {
   /**
    * The caller of a route with this access rule, or a thrown UnauthorizedError (401, with the
-   * WWW-Authenticate reason), ForbiddenError / InsufficientScopeError (403). Public routes never call it.
+   * WWW-Authenticate reason), a forbidden DomainError or InsufficientScopeError (403). Public routes
+   * never call it.
    */
   authenticate(ctx: Context, access: ProtectedAccess): Promise<Principal>;
   /** The same checks on a bare token, for channels that carry it outside a header (WebSocket). */

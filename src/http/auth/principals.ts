@@ -1,7 +1,7 @@
 import type { JWTPayload } from "jose";
 import { OPERATOR_ROLES, type ServiceRole } from "../../domain/roles.js";
-import { CLAIM } from "../../identity/claims.js";
-import type { OperatorPrincipal, PartnerPrincipal, PassengerPrincipal } from "../access.js";
+import { CLAIM } from "./claims.js";
+import type { OperatorPrincipal, PartnerPrincipal, PassengerPrincipal } from "../../app/principals.js";
 import { UnauthorizedError } from "../errors.js";
 
 /** What the platform's registry knows of a partner registration (the tier is not in the token). */

@@ -10,7 +10,8 @@ import {
   type KeyObject,
 } from "jose";
 import type { Clock } from "../../runtime/clock.js";
-import { CircuitOpenError, UnauthorizedError } from "../errors.js";
+import { UnauthorizedError } from "../errors.js";
+import { CircuitOpenError } from "../../vendors/circuit-open-error.js";
 import { TokenMemo } from "./token-memo.js";
 
 /** Where one surface's tokens come from and whom they are for. Give exactly one key source. */

@@ -1,5 +1,4 @@
 import type { Middleware } from "koa";
-import type { Config } from "../../config.js";
 import type { Clock } from "../clock.js";
 import type { CounterStore } from "../counter-store.js";
 import { DeadLetterOffice, DocumentDeadLetters } from "../dead-letters.js";
@@ -11,8 +10,16 @@ import { sidecarRouter } from "./sidecar-routes.js";
 import { DaprStateStore } from "./state-store.js";
 import { DaprWorkflowEngine } from "./workflow-engine.js";
 
+/** Where this app's sidecar listens and the components it uses (components/*.yaml). */
+export interface DaprSidecarSettings {
+  httpPort: number;
+  grpcPort: number;
+  pubsubName: string;
+  stateStoreName: string;
+}
+
 export interface DaprRuntimeOptions extends RuntimeContributions {
-  config: Config;
+  dapr: DaprSidecarSettings;
   clock: Clock;
   documents: DocumentStore;
   counters: CounterStore;
@@ -21,12 +28,12 @@ export interface DaprRuntimeOptions extends RuntimeContributions {
 
 /** Actors, pub/sub, state and workflows through this app's Dapr sidecar. */
 export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
-  const { config, clock, documents, counters, onError } = options;
-  const sidecar = { httpPort: config.dapr.httpPort };
+  const { dapr, clock, documents, counters, onError } = options;
+  const sidecar = { httpPort: dapr.httpPort };
   const deadLetters = new DocumentDeadLetters(documents);
   const bus = new DaprEventBus({
     sidecar,
-    pubsubName: config.dapr.pubsubName,
+    pubsubName: dapr.pubsubName,
     deadLetters: new DeadLetterOffice({
       store: deadLetters,
       clock,
@@ -35,11 +42,11 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
     onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
   });
   const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
-  const state = new DaprStateStore({ sidecar, storeName: config.dapr.stateStoreName });
+  const state = new DaprStateStore({ sidecar, storeName: dapr.stateStoreName });
   const workflows = new DaprWorkflowEngine({
     registry: options.workflows,
     daprHost: "127.0.0.1",
-    daprGrpcPort: config.dapr.grpcPort,
+    daprGrpcPort: dapr.grpcPort,
   });
   for (const actorType of options.actorTypes) actors.register(actorType);
   for (const subscription of options.subscriptions) bus.subscribe(subscription);

@@ -1,4 +1,4 @@
-import type { CounterStore } from "../runtime/counter-store.js";
+import type { CounterStore } from "../../runtime/counter-store.js";
 
 /**
  * Grant ids (refresh-token families) revoked at the identity provider: after a refresh-token reuse,
