@@ -1,13 +1,14 @@
 /**
- * Import rules: layers point down only, and no module or folder cycle (README "Layout").
+ * Import rules: layers point down only, and no module cycle (folder cycles:
+ * .dependency-cruiser-folders.cjs). `npm run lint` runs both.
  *
  *   src/main.ts                                   composes: the only module that may import everything
  *   services/  src/identity/  src/passenger-identity/  src/demo/  src/config.ts  src/logger.ts
  *                                                 surfaces and what they are built from
  *   src/http                                      Koa middleware; maps errors to problems
  *   src/app                                       use cases; who may act (principals, authorization)
- *   actors/                                       one aggregate each, decisions in src/domain
- *   src/vendors                                   vendor ports, their errors, and the adapters
+ *   actors/  beside  src/vendors                  one aggregate each (decisions in src/domain);
+ *                                                 vendor ports, their errors, and the adapters
  *   src/runtime                                   ports and their adapters
  *   src/domain                                    pure: no project import but domain, no I/O
  *
@@ -20,9 +21,10 @@
  *   (src/app/directory.ts, src/http/auth/claims.ts, src/http/auth/revoked-grants.ts).
  * - src/config.ts and src/logger.ts read the environment: only services and src/main.ts import
  *   them; everything below receives its settings as arguments.
- * - src/domain may use node:crypto (hashing, UUIDs: deterministic computation, no I/O); every other
- *   node: module that reaches outside the process (files, network, processes, timers) is refused.
+ * - src/domain may use node:crypto (hashing, UUIDs: computation, no I/O); every other node: module
+ *   is refused (files, network, processes, timers are I/O or belong to a port).
  * - The runtime adapters (embedded, dapr, redis, mongo, memory) are chosen by src/main.ts only.
+ * - A type-only import counts: a type is a dependency as much as a value is.
  * Tests, benches and scripts compose too, and are not cruised.
  *
  * Runs beside TypeScript 7 through @swc/core (dependency-cruiser 17 wants typescript < 7).
@@ -90,11 +92,10 @@ module.exports = {
     },
     {
       name: "domain-is-pure",
-      comment:
-        "src/domain does no I/O: node:crypto (hashing, UUIDs) and node:util are the only builtins allowed.",
+      comment: "src/domain does no I/O: node:crypto (hashing, UUIDs) is the only builtin it may import.",
       severity: "error",
       from: { path: DOMAIN },
-      to: { dependencyTypes: ["core"], pathNot: "^(node:)?(crypto|util)$" },
+      to: { dependencyTypes: ["core"], pathNot: "^crypto$" },
     },
     {
       name: "only-main-composes",
@@ -118,6 +119,5 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "node_modules" },
     tsPreCompilationDeps: true,
-    reporterOptions: { text: { highlightFocused: true } },
   },
 };
