@@ -2,7 +2,7 @@ import type { Context } from "koa";
 import type { PassengerPrincipal } from "../../src/app/principals.js";
 import type { ProtectedAccess } from "../../src/http/auth/authenticator.js";
 import { bearerToken } from "../../src/http/auth/bearer-token.js";
-import { DomainError } from "../../src/domain/domain-error.js";
+import { ForbiddenError } from "../../src/http/errors.js";
 import type { Authenticate } from "../../src/http/request-pipeline.js";
 import type { PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { PASSENGER_SESSION_COOKIE } from "../../src/passenger-identity/session-cookie.js";
@@ -23,7 +23,7 @@ export function passengerAuthentication(
     const token = ctx.get("Authorization") || !cookie ? bearerToken(ctx) : cookie;
     const principal: PassengerPrincipal = await identity.sessions.verify(token);
     if (principal.tenant !== tenantOfHost(ctx)) {
-      throw new DomainError("forbidden", "cross-tenant", "This session belongs to another airline");
+      throw new ForbiddenError("cross-tenant", "This session belongs to another airline");
     }
     return principal;
   };

@@ -1,8 +1,8 @@
 /**
- * Errors that already know their HTTP answer, thrown by the surfaces (auth, request reading); the
- * problem middleware turns them into RFC 7807 bodies. Refusals decided below the surfaces (a
- * forbidden action, a conflict, a vendor outage) are `DomainError`s or `CircuitOpenError`, which
- * problem.ts maps; these are the transport-level ones.
+ * Errors that already know their HTTP answer, thrown by the surfaces (authentication, request
+ * reading); the problem middleware turns them into RFC 7807 bodies. Refusals decided below the
+ * surfaces (who may act, a conflict, a vendor outage) are `DomainError`s or `CircuitOpenError`,
+ * which problem.ts maps; these are the transport-level ones.
  */
 
 /** The `{errors_url}/<category>/<code>` pair plus the status and members of one problem. */
@@ -65,3 +65,14 @@ const defaultUnauthorizedDetail: Record<UnauthorizedReason, string> = {
   expired_token: "The access token has expired",
   insufficient_scope: "The access token does not carry the scope this operation requires",
 };
+
+/**
+ * 403 refused by a surface while it authenticates: a passenger session or link of another airline's
+ * site, or of a closed case. Who may act on a resource is decided in src/app (a forbidden DomainError).
+ */
+export class ForbiddenError extends ProblemError {
+  constructor(code: string, detail: string, extensions?: Record<string, unknown>) {
+    super({ status: 403, category: "forbidden", code, detail, ...(extensions ? { extensions } : {}) });
+    this.name = "ForbiddenError";
+  }
+}

@@ -9,8 +9,7 @@
  * issued before it.
  */
 import type { CaseTokenRevocations } from "../app/cases/passenger-sign-in.js";
-import { DomainError } from "../domain/domain-error.js";
-import { UnauthorizedError } from "../http/errors.js";
+import { ForbiddenError, UnauthorizedError } from "../http/errors.js";
 import type { Doc, DocumentStore } from "../runtime/document-store.js";
 
 export const CASE_REVOCATIONS_COLLECTION = "passenger-case-revocations";
@@ -58,6 +57,6 @@ export class CaseRevocations implements CaseTokenRevocations {
   }
 }
 
-export function caseClosed(): DomainError {
-  return new DomainError("forbidden", "case-closed", "The case of this passenger is closed");
+export function caseClosed(): ForbiddenError {
+  return new ForbiddenError("case-closed", "The case of this passenger is closed");
 }

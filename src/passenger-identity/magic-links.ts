@@ -5,8 +5,7 @@
  * `jti` is remembered in the CounterStore until the link would have expired anyway.
  */
 import type { TokenVerifier } from "../http/auth/token-verifier.js";
-import { DomainError } from "../domain/domain-error.js";
-import { UnauthorizedError } from "../http/errors.js";
+import { ForbiddenError, UnauthorizedError } from "../http/errors.js";
 import type { Clock } from "../runtime/clock.js";
 import type { CounterStore } from "../runtime/counter-store.js";
 import { type CaseRevocations, caseClosed } from "./case-revocations.js";
@@ -83,11 +82,7 @@ export class MagicLinks {
       groupId: stringClaim(claims.group_id, "group_id"),
     };
     if (group.tenant !== host.tenant) {
-      throw new DomainError(
-        "forbidden",
-        "cross-tenant",
-        "This link belongs to another airline's passenger site",
-      );
+      throw new ForbiddenError("cross-tenant", "This link belongs to another airline's passenger site");
     }
     await this.options.revocations.assertTokenAlive(group.caseUrn, issuedAt(claims));
     const now = this.options.clock.now();

@@ -425,10 +425,10 @@ describe("demand under the case's policy", () => {
     });
     await expect(
       s.demand.request(s.request(principal("AIRPORT_OPERATOR", { tenant: "urn:airline:VQ" })), caseUrn, body),
-    ).rejects.toMatchObject({ status: 403, code: "tenant-mismatch" });
+    ).rejects.toMatchObject({ kind: "forbidden", code: "tenant-mismatch" });
     await expect(
       s.demand.request(s.request(principal("AIRPORT_OPERATOR", { airport: "BOS" })), caseUrn, body),
-    ).rejects.toMatchObject({ status: 403, code: "airport-mismatch" });
+    ).rejects.toMatchObject({ kind: "forbidden", code: "airport-mismatch" });
     await expect(s.demand.approve(s.request(supervisor), "urn:demand:nope.1", "x")).rejects.toMatchObject({
       kind: "not-found",
       code: "demand",

@@ -144,7 +144,7 @@ describe("the demand summary of a case (spec 2.3)", () => {
   it("refuses another airline's case and answers not-found for an unknown one", async () => {
     const s = await setup();
     await expect(s.summary.of({ ...operator, tenant: "urn:airline:VQ" }, s.caseUrn)).rejects.toMatchObject({
-      status: 403,
+      kind: "forbidden",
     });
     await expect(s.summary.of(operator, "urn:case:unknown")).rejects.toMatchObject({ kind: "not-found" });
   });

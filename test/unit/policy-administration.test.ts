@@ -294,13 +294,13 @@ describe("policy access", () => {
     const policy = await s.create();
     const otherAirline = principal("ADMIN", { tenant: "urn:airline:VQ" });
     await expect(s.policies.activate(s.request(otherAirline), policy.urn)).rejects.toMatchObject({
-      status: 403,
+      kind: "forbidden",
       code: "tenant-mismatch",
     });
-    await expect(s.policies.get(otherAirline, policy.urn)).rejects.toMatchObject({ status: 403 });
+    await expect(s.policies.get(otherAirline, policy.urn)).rejects.toMatchObject({ kind: "forbidden" });
     await expect(
       s.policies.create(s.request(supervisor), { name: "VQ's", context: { airline: "VQ" } }),
-    ).rejects.toMatchObject({ status: 403, code: "tenant-mismatch" });
+    ).rejects.toMatchObject({ kind: "forbidden", code: "tenant-mismatch" });
   });
 
   it("keeps an airport-scoped caller to its airport's policies for changes, and lets it read every-airport ones", async () => {
@@ -310,14 +310,14 @@ describe("policy access", () => {
     const jfk = await s.create();
     expect((await s.policies.get(scoped, everywhere.urn)).current.urn).toBe(everywhere.urn);
     await expect(s.policies.get(scoped, jfk.urn)).rejects.toMatchObject({
-      status: 403,
+      kind: "forbidden",
       code: "airport-mismatch",
     });
     await expect(s.policies.activate(s.request(scoped), everywhere.urn)).rejects.toMatchObject({
-      status: 403,
+      kind: "forbidden",
     });
     await expect(s.policies.create(s.request(scoped), { name: "x", context: {} })).rejects.toMatchObject({
-      status: 403,
+      kind: "forbidden",
     });
     expect(
       await s.policies.create(s.request(scoped), { name: "x", context: { airport: "BOS" } }),
