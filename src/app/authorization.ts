@@ -14,9 +14,7 @@ export function assertRole(principal: OperatorPrincipal, allowed: readonly Servi
       "forbidden",
       "role-not-allowed",
       `Role ${principal.role} may not perform this operation`,
-      {
-        requiredRoles: [...allowed],
-      },
+      { requiredRoles: [...allowed] },
     );
   }
 }
