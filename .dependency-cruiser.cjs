@@ -7,8 +7,8 @@
  *                                                 surfaces and what they are built from
  *   src/http                                      Koa middleware; maps errors to problems
  *   src/app                                       use cases; who may act (principals, authorization)
- *   actors/  beside  src/vendors                  one aggregate each (decisions in src/domain);
- *                                                 vendor ports, their errors, and the adapters
+ *   actors/  src/workflows                        one aggregate each (decisions in src/domain); sagas
+ *   src/vendors                                   vendor ports, their errors, and the adapters
  *   src/runtime                                   ports and their adapters
  *   src/domain                                    pure: no project import but domain, no I/O
  *
@@ -36,6 +36,7 @@ const RUNTIME = "^src/runtime/";
 const VENDORS = "^src/vendors/";
 const VENDOR_PORTS = "^src/vendors/(vendor-port|vendor-error|circuit-open-error)[.]ts$";
 const ACTORS = "^actors/";
+const WORKFLOWS = "^src/workflows/";
 const APP = "^src/app/";
 const HTTP = "^src/http/";
 const ABOVE_HTTP = "^(services/|src/(identity|passenger-identity|demo)/|src/(config|logger)[.]ts$)";
@@ -66,21 +67,27 @@ module.exports = {
     ),
     pointsDown("actors", ACTORS, [DOMAIN, RUNTIME, ACTORS], "Actors import domain and runtime ports only."),
     pointsDown(
+      "workflows",
+      WORKFLOWS,
+      [DOMAIN, RUNTIME, ACTORS, WORKFLOWS, VENDOR_PORTS],
+      "A saga's activities drive actors and vendor ports; workflows import nothing above them.",
+    ),
+    pointsDown(
       "app",
       APP,
-      [DOMAIN, RUNTIME, ACTORS, APP, VENDOR_PORTS],
-      "Use cases import domain, runtime ports, actors' contracts and the vendor ports (not adapters).",
+      [DOMAIN, RUNTIME, ACTORS, WORKFLOWS, APP, VENDOR_PORTS],
+      "Use cases import domain, runtime ports, actors' contracts, workflows and the vendor ports (not adapters).",
     ),
     pointsDown(
       "http",
       HTTP,
-      [DOMAIN, RUNTIME, ACTORS, APP, HTTP, VENDOR_PORTS],
+      [DOMAIN, RUNTIME, ACTORS, WORKFLOWS, APP, HTTP, VENDOR_PORTS],
       "src/http imports app and below; it only maps errors to problems, it decides no rule.",
     ),
     pointsDown(
       "services",
       ABOVE_HTTP,
-      [DOMAIN, RUNTIME, VENDORS, ACTORS, APP, HTTP, ABOVE_HTTP],
+      [DOMAIN, RUNTIME, VENDORS, ACTORS, WORKFLOWS, APP, HTTP, ABOVE_HTTP],
       "Services (and identity, passenger identity, demo data) import everything below; only main composes them.",
     ),
     {

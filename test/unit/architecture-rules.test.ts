@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -46,8 +46,11 @@ describe("import rules", () => {
     let copy: string;
     let found: Violation[];
 
-    /** Appends `line` to `file` of the copy: the planted import. */
-    const plant = (file: string, line: string) => appendFileSync(join(copy, file), `\n${line}\n`);
+    /** Appends `line` to `file` of the copy (a new file if there is none): the planted import. */
+    const plant = (file: string, line: string) => {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      appendFileSync(join(copy, file), `\n${line}\n`);
+    };
 
     beforeAll(() => {
       copy = mkdtempSync(join(tmpdir(), "import-rules-"));
@@ -60,6 +63,7 @@ describe("import rules", () => {
       plant("src/runtime/clock.ts", 'import "../../actors/CaseActor.js";');
       plant("actors/CaseActor.ts", 'import "../src/app/cases/case-changes.js";');
       plant("src/app/cases/case-status.ts", 'import "../../http/errors.js";');
+      plant("src/workflows/planted.ts", 'import "../app/audit-log.js";');
       plant("src/app/booking/group-booker.ts", 'import "../../vendors/http-transport.js";');
       plant("src/vendors/retry.ts", 'import "../http/problem.js";');
       plant("src/http/pagination.ts", 'import "../identity/token-request.js";');
@@ -85,6 +89,7 @@ describe("import rules", () => {
       ["runtime-points-down", "src/runtime/clock.ts", "actors/CaseActor.ts"],
       ["actors-points-down", "actors/CaseActor.ts", "src/app/cases/case-changes.ts"],
       ["app-points-down", "src/app/cases/case-status.ts", "src/http/errors.ts"],
+      ["workflows-points-down", "src/workflows/planted.ts", "src/app/audit-log.ts"],
       ["app-points-down", "src/app/booking/group-booker.ts", "src/vendors/http-transport.ts"],
       ["vendors-points-down", "src/vendors/retry.ts", "src/http/problem.ts"],
       ["http-points-down", "src/http/pagination.ts", "src/identity/token-request.ts"],
@@ -99,7 +104,6 @@ describe("import rules", () => {
     });
 
     it("only-main-composes: nothing imports src/main.ts", () => {
-      // services/version-check.ts is not a file of the tree: the planted import is its only line.
       expect(reported("only-main-composes", "services/version-check.ts", "src/main.ts")).toBe(true);
     });
   });
