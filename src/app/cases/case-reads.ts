@@ -73,7 +73,12 @@ export type LatestWaveLookup = (
   tenant: string,
   caseUrn: string,
 ) => Promise<
-  | { _id: string; allocations: readonly { alternatives?: unknown }[]; totalCost?: unknown; savingsVsMarket?: unknown }
+  | {
+      _id: string;
+      allocations: readonly { alternatives?: unknown }[];
+      totalCost?: unknown;
+      savingsVsMarket?: unknown;
+    }
   | undefined
 >;
 
