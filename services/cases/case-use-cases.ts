@@ -1,4 +1,4 @@
-import type { DependencyContainer } from "tsyringe";
+import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { latestWaveOf } from "../../src/app/allocation/wave-documents.js";
 import { CaseChanges } from "../../src/app/cases/case-changes.js";
 import { CaseDashboard } from "../../src/app/cases/case-dashboard.js";
@@ -27,10 +27,10 @@ export interface CaseUseCases {
 
 export function registerCaseUseCases(container: DependencyContainer): void {
   container.register<LatestWaveLookup>(TOKENS.latestWave, {
-    useFactory: (c) => {
+    useFactory: instanceCachingFactory((c) => {
       const documents = c.resolve<DocumentStore>(TOKENS.documents);
-      return (tenant, caseUrn) => latestWaveOf(documents, tenant, caseUrn);
-    },
+      return (tenant: string, caseUrn: string) => latestWaveOf(documents, tenant, caseUrn);
+    }),
   });
   registerSingletons(container, [
     CaseProjection,
