@@ -28,6 +28,7 @@ import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import type { HotelSearch } from "../../src/app/hotel-search.js";
 import type { VendorSimulators } from "../../services/vendor-sim/simulators.js";
 import { hotelSearchOf, simulatorsOf } from "../support/container.js";
+import { overnightFlights } from "../support/overnight-flights.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 const ZX = "urn:airline:ZX";
@@ -258,8 +259,8 @@ describe("end to end: pushed disruption to reservations, vouchers and a review i
   let itemUrn: string;
 
   it("a pushed disruption opens the case, its demand is approved by the demo policy, and a wave runs without the failing vendor", async () => {
-    const departure = new Date(Date.now() + 3 * 3_600_000);
-    const next = new Date(Date.now() + 22 * 3_600_000);
+    const airport = ZEPHYR_AIR.airports.find((a) => a.code === scenario.airport)!;
+    const { departure, nextDeparture } = overnightFlights(airport, Date.now());
     const pushed = await json(
       await call("POST", "/partner/v1/disruptions", "partner", {
         externalEventId,
@@ -276,7 +277,7 @@ describe("end to end: pushed disruption to reservations, vouchers and a review i
           ...passengers(SMALL[0]!, 2),
           ...passengers(SMALL[1]!, 1),
         ],
-        nextFlight: { iataDesignator: "ZX882", scheduledDeparture: next.toISOString() },
+        nextFlight: { iataDesignator: "ZX882", scheduledDeparture: nextDeparture.toISOString() },
       }),
       202,
     );

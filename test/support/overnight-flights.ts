@@ -1,0 +1,33 @@
+import { utcOffsetMinutesAt } from "../../src/app/allocation/airport-time.js";
+import type { Airport } from "../../src/identity/directory.js";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** The disrupted flight leaves at 21:00 local; the next one 13 hours later, at 10:00 the morning after. */
+const DEPARTS_AT = 21 * HOUR;
+const NEXT_FLIGHT_AFTER = 13 * HOUR;
+/** The disruption is pushed at least this long before the flight. */
+const NOTICE = 3 * HOUR;
+
+/**
+ * A cancelled flight and its replacement that strand the passengers for exactly one night at the
+ * airport, whatever the time of day at `now`: the first 21:00 local departure at least three hours
+ * ahead, and the next flight at 10:00 local the morning after. A wave houses passengers only for
+ * the nights their wait spans in the airport's local time (src/domain/reaccommodation.ts), so
+ * flights a fixed number of hours from now leave no night at some hours of the day: a departure
+ * 3 hours ahead with the next flight 22 hours ahead leaves none when it is 03:00 to 05:00 local.
+ */
+export function overnightFlights(
+  airport: Pick<Airport, "code" | "lon">,
+  now: number,
+): { departure: Date; nextDeparture: Date } {
+  const earliest = now + NOTICE;
+  const offsetAt = (at: number) => utcOffsetMinutesAt(airport, at) * MINUTE;
+  // The instant the airport's clocks show `wallClock` (local time written as if it were UTC).
+  const instantAt = (wallClock: number) => wallClock - offsetAt(wallClock - offsetAt(wallClock));
+  const today = Math.floor((earliest + offsetAt(earliest)) / DAY) * DAY;
+  let departure = instantAt(today + DEPARTS_AT);
+  if (departure < earliest) departure = instantAt(today + DAY + DEPARTS_AT);
+  return { departure: new Date(departure), nextDeparture: new Date(departure + NEXT_FLIGHT_AFTER) };
+}
