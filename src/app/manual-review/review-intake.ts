@@ -1,7 +1,7 @@
 import { ReviewItemActor } from "../../../actors/ReviewItemActor.js";
 import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
-import type { DomainEvent } from "../../domain/domain-event.js";
-import type { ReviewItemRaisedData, ReviewItemRequestedData } from "../../domain/events/review-item.js";
+import type { EventOf } from "../../domain/events/catalogue.js";
+import type { ReviewItemRequestedData } from "../../domain/events/review-item.js";
 import type { ReviewItem } from "../../domain/review-item.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "../cases/case-changes.js";
@@ -33,7 +33,7 @@ export class ReviewIntake {
     @inject(ExceptionAgent) private readonly agent: ExceptionAgent,
   ) {}
 
-  async openRequested(event: DomainEvent): Promise<ReviewItem> {
+  async openRequested(event: EventOf<"review-item.requested">): Promise<ReviewItem> {
     const request = requestOf(event.data);
     const snapshot = await this.cases.snapshot(request.caseUrn);
     if (snapshot.case.tenant !== event.tenant) {
@@ -66,8 +66,8 @@ export class ReviewIntake {
     return item;
   }
 
-  async adoptRaised(event: DomainEvent): Promise<ReviewItem> {
-    const raised = event.data as ReviewItemRaisedData;
+  async adoptRaised(event: EventOf<"review-item.raised">): Promise<ReviewItem> {
+    const raised = event.data;
     if (typeof raised?.urn !== "string" || !isCategory(raised.category)) {
       throw new UnusableReviewEvent("review-item.raised without an item");
     }

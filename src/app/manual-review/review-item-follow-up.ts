@@ -1,5 +1,6 @@
 import { MANUAL_REVIEW_SYSTEM, ReviewItemActor } from "../../../actors/ReviewItemActor.js";
-import type { DomainEvent } from "../../domain/domain-event.js";
+import type { EventOf } from "../../domain/events/catalogue.js";
+import type { ReviewItemEventType } from "../../domain/events/review-item.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog, NewAuditEntry } from "../audit-log.js";
 import { CaseReturn } from "./case-return.js";
@@ -7,26 +8,6 @@ import { reviewItemRefOf } from "./review-item-addresses.js";
 import { ReviewQueueIndex } from "./review-queue-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
-
-/** Booking's answer to `booking.group-requested` (hand-off 3 of issue 5). */
-interface BookingAnswerData {
-  caseUrn: string;
-  groupId: string;
-  reservationUrn?: string;
-  reviewItemUrn: string;
-  vendorErrorCode?: string;
-}
-
-interface ItemEventData {
-  urn: string;
-  via?: "operator" | "booking";
-  resolution?: string;
-  reason?: string;
-  by?: string;
-  priority?: string;
-  previousPriority?: string;
-  breachedAt?: string;
-}
 
 /**
  * What follows a review item's own events and booking's answers, delivered at least once: the
@@ -43,15 +24,15 @@ export class ReviewItemFollowUp {
   ) {}
 
   /** Copies the item as it is now (not as the event says) into the queue. */
-  async project(event: DomainEvent): Promise<void> {
+  async project(event: EventOf<ReviewItemEventType>): Promise<void> {
     const item = await this.current(event);
     if (item) await this.index.record(item);
   }
 
   /** Spec 3.5: an SLA breach appends an audit entry (the event itself is the page). */
-  async slaBreached(event: DomainEvent): Promise<void> {
+  async slaBreached(event: EventOf<"review-item.sla-breached">): Promise<void> {
     await this.project(event);
-    const data = event.data as ItemEventData;
+    const { data } = event;
     await this.appendOnce(
       { "after.eventId": event.id },
       {
@@ -69,9 +50,9 @@ export class ReviewItemFollowUp {
   }
 
   /** A resolved item returns its case to the flow; a resolution by booking is audited here. */
-  async resolved(event: DomainEvent): Promise<void> {
+  async resolved(event: EventOf<"review-item.resolved">): Promise<void> {
     await this.project(event);
-    const data = event.data as ItemEventData;
+    const { data } = event;
     const item = await this.current(event);
     if (!item) return;
     if (data.via === "booking") {
@@ -95,8 +76,11 @@ export class ReviewItemFollowUp {
   }
 
   /** Booking booked, or failed to book, a group the item asked for. */
-  async bookingAnswered(event: DomainEvent, booked: boolean): Promise<void> {
-    const data = event.data as BookingAnswerData;
+  async bookingAnswered(
+    event: EventOf<"booking.group-booked" | "booking.group-failed">,
+    booked: boolean,
+  ): Promise<void> {
+    const { data } = event;
     if (typeof data?.reviewItemUrn !== "string" || typeof data.groupId !== "string") return;
     const ref = reviewItemRefOf(data.reviewItemUrn);
     const turn = await this.actors.invoke(ReviewItemActor, ref.id, "recordBookingAnswer", {
@@ -109,8 +93,8 @@ export class ReviewItemFollowUp {
     await this.index.record(turn.item);
   }
 
-  private async current(event: DomainEvent) {
-    const urn = (event.data as ItemEventData | null)?.urn;
+  private async current(event: EventOf<ReviewItemEventType>) {
+    const urn = event.data?.urn;
     if (typeof urn !== "string") return undefined;
     return this.actors.invoke(ReviewItemActor, reviewItemRefOf(urn).id, "get");
   }
