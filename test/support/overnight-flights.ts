@@ -1,5 +1,5 @@
 import { utcOffsetMinutesAt } from "../../src/app/allocation/airport-time.js";
-import type { Airport } from "../../src/identity/directory.js";
+import type { Airport } from "../../src/app/directory.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

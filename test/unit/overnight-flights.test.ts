@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { utcOffsetMinutesAt } from "../../src/app/allocation/airport-time.js";
 import { DEMO_AIRLINES, ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { planStays } from "../../src/domain/reaccommodation.js";
-import type { Airport } from "../../src/identity/directory.js";
+import type { Airport } from "../../src/app/directory.js";
 import { overnightFlights } from "../support/overnight-flights.js";
 
 const HOUR = 3_600_000;
