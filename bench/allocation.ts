@@ -18,7 +18,7 @@
  */
 import highsModule, { type Highs } from "highs";
 import { type AssignmentProblem, objectiveOf, solveAssignment } from "../src/domain/allocation/assignment.js";
-import type { AmenityTag } from "../src/domain/allocation/amenities.js";
+import type { Amenity } from "../src/domain/policy/policy.js";
 import type { HotelOffer } from "../src/domain/allocation/offer.js";
 import { planWave, prepareWave, type WaveInput } from "../src/domain/allocation/wave.js";
 import { elapsedMicros, percentile, printTable, round } from "./stats.js";
@@ -88,7 +88,7 @@ function makeWave(groupCount: number, offerCount: number, seed: number): WaveInp
   }));
   const demand = groups.reduce((sum, g) => sum + g.rooms, 0);
   const meanRooms = (CAPACITY_RATIO * demand) / offerCount;
-  const amenityOdds: ReadonlyArray<readonly [AmenityTag, number]> = [
+  const amenityOdds: ReadonlyArray<readonly [Amenity, number]> = [
     ["24H_RECEPTION", 0.8],
     ["AIRPORT_SHUTTLE", 0.7],
     ["WHEELCHAIR_ACCESSIBLE", 0.6],

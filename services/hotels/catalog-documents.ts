@@ -1,5 +1,5 @@
 import type { CatalogHotelDocument } from "../../src/app/hotels/hotel-catalog.js";
-import { AMENITY_TAGS, type AmenityTag } from "../../src/domain/allocation/amenities.js";
+import { AMENITIES, type Amenity } from "../../src/domain/policy/policy.js";
 import { urn } from "../../src/domain/urn.js";
 import { oneLineAddress } from "../../src/vendors/hotel-identity.js";
 import type { HotelCatalog } from "../vendor-sim/catalog.js";
@@ -27,9 +27,7 @@ export function catalogDocumentsOf(catalog: HotelCatalog): CatalogHotelDocument[
       lon: hotel.lon,
       stars: hotel.stars ?? null,
       chainId: hotel.chain?.chainId ?? null,
-      amenities: hotel.amenities.filter((a): a is AmenityTag =>
-        (AMENITY_TAGS as readonly string[]).includes(a),
-      ),
+      amenities: hotel.amenities.filter((a): a is Amenity => (AMENITIES as readonly string[]).includes(a)),
       distanceKm: hotel.distanceKm,
       vendors: [...hotel.vendors],
     };

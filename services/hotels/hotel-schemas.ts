@@ -1,4 +1,4 @@
-import { AMENITY_TAGS } from "../../src/domain/allocation/amenities.js";
+import { AMENITIES } from "../../src/domain/policy/policy.js";
 import { TIERS } from "../../src/domain/policy/tiers.js";
 import {
   airportCodeSchema,
@@ -11,7 +11,7 @@ import {
 
 /** Wire schemas of the hotel routes (spec 4.1 hotels, 4.2 cache invalidation). */
 
-const amenities = { type: "array", items: { type: "string", enum: AMENITY_TAGS } } as const;
+const amenities = { type: "array", items: { type: "string", enum: AMENITIES } } as const;
 const stars = {
   type: ["integer", "null"],
   minimum: 1,

@@ -1,4 +1,4 @@
-import { AMENITY_TAGS } from "../../src/domain/allocation/amenities.js";
+import { AMENITIES } from "../../src/domain/policy/policy.js";
 import {
   airportCodeSchema,
   localDateSchema,
@@ -236,7 +236,7 @@ export const waveSchema = {
           lon: { type: "number" },
           stars: { type: ["integer", "null"] },
           chainId: { type: ["string", "null"] },
-          amenities: { type: "array", items: { type: "string", enum: AMENITY_TAGS } },
+          amenities: { type: "array", items: { type: "string", enum: AMENITIES } },
           distanceKm: { type: "number" },
           offers: { type: "array", items: offerRecordSchema },
         },

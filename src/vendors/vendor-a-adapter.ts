@@ -3,7 +3,8 @@
  * codes, 6-decimal coordinates, `starRating: 0` for unrated, the property code published.
  */
 import { normalizeAmenities } from "../domain/allocation/amenities.js";
-import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
+import type { HotelOffer } from "../domain/allocation/offer.js";
+import type { PaymentMethod } from "../domain/policy/policy.js";
 import { fromMajor } from "../domain/money.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
 import { clientCredentialsTokenRequest } from "./token-request.js";

@@ -5,7 +5,8 @@
  * statuses, HTTP Basic at the token endpoint.
  */
 import { normalizeAmenities } from "../domain/allocation/amenities.js";
-import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
+import type { HotelOffer } from "../domain/allocation/offer.js";
+import type { PaymentMethod } from "../domain/policy/policy.js";
 import { fromMajor, money } from "../domain/money.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
 import { clientCredentialsTokenRequest } from "./token-request.js";

@@ -4,7 +4,8 @@
  * published, lower-case statuses and payment methods.
  */
 import { normalizeAmenities } from "../domain/allocation/amenities.js";
-import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
+import type { HotelOffer } from "../domain/allocation/offer.js";
+import type { PaymentMethod } from "../domain/policy/policy.js";
 import { money } from "../domain/money.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
 import { clientCredentialsTokenRequest } from "./token-request.js";

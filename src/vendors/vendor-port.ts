@@ -3,7 +3,8 @@
  * the allocation domain's `HotelOffer`, reservations and reconciliation changes in one shape for
  * every vendor. Failures are `VendorError`s (classified as spec part 7 says) or `CircuitOpenError`.
  */
-import type { HotelOffer, PaymentMethod } from "../domain/allocation/offer.js";
+import type { HotelOffer } from "../domain/allocation/offer.js";
+import type { PaymentMethod } from "../domain/policy/policy.js";
 import type { Money } from "../domain/money.js";
 
 export interface HotelSearchRequest {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AMENITY_SYNONYMS, AMENITY_TAGS, normalizeAmenities } from "../../src/domain/allocation/amenities.js";
+import { AMENITY_SYNONYMS, normalizeAmenities } from "../../src/domain/allocation/amenities.js";
+import { AMENITIES } from "../../src/domain/policy/policy.js";
 
 describe("normalizeAmenities", () => {
   it.each([
@@ -26,7 +27,7 @@ describe("normalizeAmenities", () => {
   });
 
   it("maps every synonym in the table to its own tag", () => {
-    for (const tag of AMENITY_TAGS) {
+    for (const tag of AMENITIES) {
       for (const phrase of AMENITY_SYNONYMS[tag])
         expect(normalizeAmenities([phrase.toUpperCase()])).toEqual([tag]);
     }

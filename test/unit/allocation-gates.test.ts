@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  discardReasons,
-  gatesFor,
-  type OfferFacts,
-  type PolicyConstraints,
-} from "../../src/domain/allocation/gates.js";
+import { discardReasons, gatesFor, type OfferFacts } from "../../src/domain/allocation/gates.js";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
+import type { PolicyConstraints } from "../../src/domain/policy/policy.js";
 
 const offer: HotelOffer = {
   hotelUrn: "urn:hotel:h1",

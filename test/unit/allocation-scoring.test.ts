@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../src/domain/domain-error.js";
-import {
-  DEFAULT_ALLOCATION_WEIGHTS,
-  resolveWeights,
-  scoreHotel,
-  scoreScale,
-} from "../../src/domain/allocation/scoring.js";
+import { resolveWeights, scoreHotel, scoreScale } from "../../src/domain/allocation/scoring.js";
+import { DEFAULT_ALLOCATION_WEIGHTS } from "../../src/domain/policy/policy.js";
 
 describe("resolveWeights", () => {
   it("defaults to the spec's 0.60 / 0.25 / 0.15", () => {

@@ -4,7 +4,7 @@ import { createVendorSimulators, type VendorSimulators } from "../../services/ve
 import { createVendorSimApp } from "../../services/vendor-sim/vendor-sim-app.js";
 import { demoClientFor, type VendorSimulator } from "../../services/vendor-sim/vendor-simulator.js";
 import { listen, type RunningServer } from "../../services/http-server.js";
-import { AMENITY_TAGS } from "../../src/domain/allocation/amenities.js";
+import { AMENITIES } from "../../src/domain/policy/policy.js";
 import { dedupOffers } from "../../src/domain/allocation/dedup.js";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
 import { greatCircleKm } from "../../src/domain/geo.js";
@@ -95,7 +95,7 @@ describe("three wire shapes, one normalized hotel", () => {
     const offers = await Promise.all(
       sims.all.map(async (sim) => offerFor(await clientFor(sim).search(STAY), sim, hotel)),
     );
-    const expectedTags = AMENITY_TAGS.filter((tag) => (hotel.amenities as string[]).includes(tag));
+    const expectedTags = AMENITIES.filter((tag) => (hotel.amenities as string[]).includes(tag));
     for (const offer of offers) {
       expect(offer).toMatchObject({
         name: hotel.name,

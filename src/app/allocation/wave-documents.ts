@@ -1,5 +1,5 @@
-import type { AmenityTag } from "../../domain/allocation/amenities.js";
-import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { Amenity } from "../../domain/policy/policy.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import type { Money } from "../../domain/money.js";
@@ -72,7 +72,7 @@ export interface WaveHotelRecord {
   lon: number;
   stars: number | null;
   chainId: string | null;
-  amenities: AmenityTag[];
+  amenities: Amenity[];
   distanceKm: number;
   offers: WaveOfferRecord[];
 }

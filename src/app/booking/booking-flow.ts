@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import { BookingActor, type CaseRef, holdingReservation } from "../../../actors/BookingActor.js";
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
-import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import {
   type BookingPlan,
   type BookingState,

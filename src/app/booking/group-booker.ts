@@ -1,4 +1,4 @@
-import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { BookingFailure, BookingPlan } from "../../domain/booking/group-booking.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { AttemptedHotel } from "../../domain/reservation.js";

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { BookingPayment } from "../../vendors/vendor-port.js";
 
 /** The tenant's card for hotels that take no guarantee, when it keeps one with the service. */

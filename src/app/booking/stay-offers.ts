@@ -1,4 +1,5 @@
-import type { HotelOffer, PaymentMethod } from "../../domain/allocation/offer.js";
+import type { HotelOffer } from "../../domain/allocation/offer.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { HotelSearch } from "../hotel-search.js";
 import type { WaveHotel } from "./wave-document.js";
 

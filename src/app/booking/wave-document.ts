@@ -1,4 +1,4 @@
-import type { PaymentMethod } from "../../domain/allocation/offer.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { Money } from "../../domain/money.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { inject, injectable } from "tsyringe";

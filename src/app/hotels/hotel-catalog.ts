@@ -1,4 +1,4 @@
-import type { AmenityTag } from "../../domain/allocation/amenities.js";
+import type { Amenity } from "../../domain/policy/policy.js";
 import type {
   Doc,
   DocumentCollection,
@@ -28,7 +28,7 @@ export interface CatalogHotelDocument extends Doc {
   /** Null for an unrated property. */
   stars: number | null;
   chainId: string | null;
-  amenities: AmenityTag[];
+  amenities: Amenity[];
   /** Great-circle distance from the airport. */
   distanceKm: number;
   /** Inventory vendors that list the hotel. */

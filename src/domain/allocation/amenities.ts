@@ -1,14 +1,5 @@
+import { AMENITIES, type Amenity } from "../policy/policy.js";
 import { foldText } from "./text-folding.js";
-
-/** The normalized amenity tags policies gate on (spec 2.4, constraints.requiredAmenities). */
-export const AMENITY_TAGS = [
-  "24H_RECEPTION",
-  "AIRPORT_SHUTTLE",
-  "WHEELCHAIR_ACCESSIBLE",
-  "FREE_BREAKFAST",
-] as const;
-
-export type AmenityTag = (typeof AMENITY_TAGS)[number];
 
 /**
  * Vendor wording that means each tag, compared after folding (case, accents, punctuation).
@@ -16,7 +7,7 @@ export type AmenityTag = (typeof AMENITY_TAGS)[number];
  * request)" must not pass a FREE_BREAKFAST or AIRPORT_SHUTTLE gate. Each tag's own name is
  * accepted too, for vendors that already speak the spec's vocabulary.
  */
-export const AMENITY_SYNONYMS: Readonly<Record<AmenityTag, readonly string[]>> = {
+export const AMENITY_SYNONYMS: Readonly<Record<Amenity, readonly string[]>> = {
   "24H_RECEPTION": [
     "24h reception",
     "24 hour reception",
@@ -75,18 +66,18 @@ export const AMENITY_SYNONYMS: Readonly<Record<AmenityTag, readonly string[]>> =
   ],
 };
 
-const TAG_BY_PHRASE: ReadonlyMap<string, AmenityTag> = new Map(
-  AMENITY_TAGS.flatMap((tag) =>
+const TAG_BY_PHRASE: ReadonlyMap<string, Amenity> = new Map(
+  AMENITIES.flatMap((tag) =>
     [tag, ...AMENITY_SYNONYMS[tag]].map((phrase) => [foldText(phrase), tag] as const),
   ),
 );
 
-/** Maps a vendor's amenity list to spec tags, in AMENITY_TAGS order; unknown wording is dropped. */
-export function normalizeAmenities(vendorAmenities: readonly string[]): AmenityTag[] {
-  const found = new Set<AmenityTag>();
+/** Maps a vendor's amenity list to spec tags, in AMENITIES order; unknown wording is dropped. */
+export function normalizeAmenities(vendorAmenities: readonly string[]): Amenity[] {
+  const found = new Set<Amenity>();
   for (const phrase of vendorAmenities) {
     const tag = TAG_BY_PHRASE.get(foldText(phrase));
     if (tag) found.add(tag);
   }
-  return AMENITY_TAGS.filter((tag) => found.has(tag));
+  return AMENITIES.filter((tag) => found.has(tag));
 }

@@ -1,22 +1,9 @@
 import { fromMajor, type Money } from "../money.js";
-import type { AmenityTag } from "./amenities.js";
-import type { HotelOffer, PaymentMethod } from "./offer.js";
+import { type Amenity, POLICY_DEFAULTS, type PolicyConstraints } from "../policy/policy.js";
+import type { HotelOffer } from "./offer.js";
 
-/** Policy constraints (spec 2.4). Every field is optional; an absent field does not gate. */
-export interface PolicyConstraints {
-  /** 1 to 5; when set, unrated properties are excluded too. */
-  readonly minStars?: number;
-  /** Great-circle distance from the airport. */
-  readonly maxDistanceKm?: number;
-  /** Major units of the wave's currency (the policy's); vendor rates are converted before comparing. */
-  readonly maxNightlyRate?: number;
-  readonly requiredAmenities?: readonly AmenityTag[];
-  readonly excludedChains?: readonly string[];
-  /** Default [GUARANTEE]. */
-  readonly acceptedPayments?: readonly PaymentMethod[];
-  /** Absent or empty: every provider. */
-  readonly allowProviders?: readonly string[];
-}
+/** The policy constraints a wave gates by (spec 2.4): every field optional, an absent one does not gate. */
+export type GateConstraints = Readonly<Partial<PolicyConstraints>>;
 
 /** What the wave measured about an offer before gating it. */
 export interface OfferFacts {
@@ -37,7 +24,7 @@ export type DiscardReason =
   | "below-min-stars"
   | "too-far"
   | "over-max-rate"
-  | `missing-amenity:${AmenityTag}`
+  | `missing-amenity:${Amenity}`
   | "excluded-chain"
   | "payment-not-accepted";
 
@@ -45,14 +32,12 @@ export type GateVerdict = "pass" | DiscardReason;
 
 export type Gate = (offer: HotelOffer, facts: OfferFacts) => GateVerdict;
 
-const DEFAULT_ACCEPTED_PAYMENTS: readonly PaymentMethod[] = ["GUARANTEE"];
-
 /**
  * The gates a policy imposes, in the order their reasons are reported. Stars and amenities are
  * gates, never scores (spec 2.6). An offer that cannot be priced in the wave's currency or has no
  * room left is discarded whatever the policy says.
  */
-export function gatesFor(constraints: PolicyConstraints, currency: string): Gate[] {
+export function gatesFor(constraints: GateConstraints, currency: string): Gate[] {
   const gates: Gate[] = [];
   const allowed = constraints.allowProviders;
   if (allowed && allowed.length > 0) {
@@ -87,7 +72,7 @@ export function gatesFor(constraints: PolicyConstraints, currency: string): Gate
       offer.chainId !== null && excluded.includes(offer.chainId) ? "excluded-chain" : "pass",
     );
   }
-  const accepted = constraints.acceptedPayments ?? DEFAULT_ACCEPTED_PAYMENTS;
+  const accepted = constraints.acceptedPayments ?? POLICY_DEFAULTS.acceptedPayments;
   gates.push((offer) => (offer.payments.some((p) => accepted.includes(p)) ? "pass" : "payment-not-accepted"));
   return gates;
 }

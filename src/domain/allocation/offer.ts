@@ -1,8 +1,5 @@
 import type { Money } from "../money.js";
-import type { AmenityTag } from "./amenities.js";
-
-/** How a hotel can be paid (spec 2.4 acceptedPayments): a guarantee to the airline's account, or a card. */
-export type PaymentMethod = "GUARANTEE" | "CARD";
+import type { Amenity, PaymentMethod } from "../policy/policy.js";
 
 /**
  * One provider's offer for one hotel, after its vendor adapter normalized it. A direct contract
@@ -21,7 +18,7 @@ export interface HotelOffer {
   readonly stars: number | null;
   /** Provider-independent chain id; null for an independent hotel. */
   readonly chainId: string | null;
-  readonly amenities: readonly AmenityTag[];
+  readonly amenities: readonly Amenity[];
   /** Price of one room for one night, in the vendor's currency. */
   readonly nightlyRate: Money;
   readonly roomsAvailable: number;

@@ -1,17 +1,5 @@
 import { DomainError } from "../domain-error.js";
-
-/** Policy allocationWeights (spec 2.4). */
-export interface AllocationWeights {
-  readonly cost: number;
-  readonly distance: number;
-  readonly consolidation: number;
-}
-
-export const DEFAULT_ALLOCATION_WEIGHTS: AllocationWeights = {
-  cost: 0.6,
-  distance: 0.25,
-  consolidation: 0.15,
-};
+import { type AllocationWeights, DEFAULT_ALLOCATION_WEIGHTS } from "../policy/policy.js";
 
 /**
  * The policy's weights with defaults filled in, scaled to sum to 1 so that a weighted score

@@ -6,18 +6,13 @@ import { dedupOffers } from "./dedup.js";
 import {
   type DiscardReason,
   discardReasons,
+  type GateConstraints,
   gatesFor,
   type OfferFacts,
-  type PolicyConstraints,
 } from "./gates.js";
 import type { HotelOffer } from "./offer.js";
-import {
-  type AllocationWeights,
-  type HotelScore,
-  resolveWeights,
-  scoreHotel,
-  scoreScale,
-} from "./scoring.js";
+import type { AllocationWeights } from "../policy/policy.js";
+import { type HotelScore, resolveWeights, scoreHotel, scoreScale } from "./scoring.js";
 
 /** A passenger group to house: rooms it needs, for how many nights, and its passengers' tier. */
 export interface WaveGroup {
@@ -31,7 +26,7 @@ export interface WaveGroup {
 export interface WavePolicy {
   /** Tiers the policy covers; absent or empty covers every tier. */
   readonly tiers?: readonly string[];
-  readonly constraints: PolicyConstraints;
+  readonly constraints: GateConstraints;
   readonly allocationWeights?: Partial<AllocationWeights>;
 }
 

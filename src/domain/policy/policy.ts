@@ -7,6 +7,7 @@ import { TIERS, type Tier } from "./tiers.js";
  * defaults; the JSON Schema of the request bodies lives beside it in `policy-schema.ts`.
  */
 
+/** The normalized amenity tags a policy may require (spec 2.4 constraints.requiredAmenities). */
 export const AMENITIES = [
   "24H_RECEPTION",
   "AIRPORT_SHUTTLE",
@@ -15,6 +16,7 @@ export const AMENITIES = [
 ] as const;
 export type Amenity = (typeof AMENITIES)[number];
 
+/** How a hotel can be paid (spec 2.4 acceptedPayments): a guarantee to the airline's account, or a card. */
 export const PAYMENT_METHODS = ["GUARANTEE", "CARD"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -38,14 +40,22 @@ export interface PolicyContext {
   airline: string;
 }
 
+/**
+ * What a hotel offer must satisfy to be acceptable (spec 2.4). The allocation gates read it with
+ * every field optional: an absent field does not gate.
+ */
 export interface PolicyConstraints {
+  /** 1 to 5; when set, unrated properties are excluded too. */
   minStars?: number;
+  /** Great-circle distance from the airport. */
   maxDistanceKm?: number;
+  /** Major units of the policy's currency; vendor rates are converted before comparing. */
   maxNightlyRate?: number;
   requiredAmenities: Amenity[];
   excludedChains: string[];
+  /** Default [GUARANTEE] (POLICY_DEFAULTS). */
   acceptedPayments: PaymentMethod[];
-  /** Inventory vendors allowed for this context; absent means every vendor the tenant has. */
+  /** Inventory vendors allowed for this context; absent or empty means every vendor the tenant has. */
   allowProviders?: string[];
 }
 
@@ -54,6 +64,7 @@ export interface PolicyBuffers {
   earlyCheckInMinutes: number;
 }
 
+/** How allocation weighs cost, distance and consolidation (spec 2.4 allocationWeights, 2.6). */
 export interface AllocationWeights {
   cost: number;
   distance: number;
