@@ -21,6 +21,7 @@ import { type AssignmentProblem, objectiveOf, solveAssignment } from "../src/dom
 import type { Amenity } from "../src/domain/policy/policy.js";
 import type { HotelOffer } from "../src/domain/allocation/offer.js";
 import { planWave, prepareWave, type WaveInput } from "../src/domain/allocation/wave.js";
+import { SeededRandom } from "../src/domain/seeded-random.js";
 import { elapsedMicros, percentile, printTable, round } from "./stats.js";
 
 const GRID: ReadonlyArray<readonly [groups: number, offers: number]> = [
@@ -42,20 +43,8 @@ const AIRPORT = { lat: 48.3538, lon: 11.7861 };
  */
 const loadHighs = highsModule as unknown as () => Promise<Highs>;
 
-/** Seeded PRNG (mulberry32), so every run benchmarks the same instances. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(random: () => number, weighted: ReadonlyArray<readonly [T, number]>): T {
-  let roll = random() * weighted.reduce((sum, [, w]) => sum + w, 0);
+function pick<T>(random: SeededRandom, weighted: ReadonlyArray<readonly [T, number]>): T {
+  let roll = random.next() * weighted.reduce((sum, [, w]) => sum + w, 0);
   for (const [value, weight] of weighted) {
     roll -= weight;
     if (roll < 0) return value;
@@ -65,7 +54,8 @@ function pick<T>(random: () => number, weighted: ReadonlyArray<readonly [T, numb
 
 /** A wave shaped like a real disruption: mostly 1-2 room PNRs, a few tour groups, one policy. */
 function makeWave(groupCount: number, offerCount: number, seed: number): WaveInput {
-  const random = prng(seed);
+  // Seeded, so every run benchmarks the same instances.
+  const random = new SeededRandom(seed);
   const groups = Array.from({ length: groupCount }, (_, i) => ({
     groupId: `G${i}`,
     rooms: pick(random, [
@@ -73,7 +63,7 @@ function makeWave(groupCount: number, offerCount: number, seed: number): WaveInp
       [2, 25],
       [3, 12],
       [4, 8],
-      [5 + Math.floor(random() * 5), 5],
+      [5 + Math.floor(random.next() * 5), 5],
     ]),
     nights: pick(random, [
       [1, 80],
@@ -95,16 +85,16 @@ function makeWave(groupCount: number, offerCount: number, seed: number): WaveInp
     ["FREE_BREAKFAST", 0.5],
   ];
   const offers: HotelOffer[] = Array.from({ length: offerCount }, (_, i) => {
-    const km = 1 + 39 * Math.sqrt(random());
-    const bearing = 2 * Math.PI * random();
-    const stars = random() < 0.05 ? null : 2 + Math.floor(random() * 4);
+    const km = 1 + 39 * Math.sqrt(random.next());
+    const bearing = 2 * Math.PI * random.next();
+    const stars = random.next() < 0.05 ? null : 2 + Math.floor(random.next() * 4);
     const currency = pick(random, [
       ["EUR", 80],
       ["USD", 15],
       ["GBP", 5],
     ]);
-    const rateMajor = 55 + (stars ?? 3) * 22 + random() * 60 - km;
-    const isDirectContract = random() < 0.1;
+    const rateMajor = 55 + (stars ?? 3) * 22 + random.next() * 60 - km;
+    const isDirectContract = random.next() < 0.1;
     return {
       hotelUrn: `urn:hotel:h${i}`,
       provider: pick(random, [
@@ -119,11 +109,11 @@ function makeWave(groupCount: number, offerCount: number, seed: number): WaveInp
       lat: AIRPORT.lat + (km / 111.2) * Math.cos(bearing),
       lon: AIRPORT.lon + (km / (111.2 * Math.cos((AIRPORT.lat * Math.PI) / 180))) * Math.sin(bearing),
       stars,
-      chainId: random() < 0.3 ? null : `chain-${Math.floor(random() * 8)}`,
-      amenities: amenityOdds.filter(([, odds]) => random() < odds).map(([tag]) => tag),
+      chainId: random.next() < 0.3 ? null : `chain-${Math.floor(random.next() * 8)}`,
+      amenities: amenityOdds.filter(([, odds]) => random.next() < odds).map(([tag]) => tag),
       nightlyRate: { amountMinor: Math.round(rateMajor * 100), currency },
-      roomsAvailable: Math.max(1, Math.round(meanRooms * (0.2 + 1.6 * random()))),
-      payments: random() < 0.9 ? ["GUARANTEE", "CARD"] : ["CARD"],
+      roomsAvailable: Math.max(1, Math.round(meanRooms * (0.2 + 1.6 * random.next()))),
+      payments: random.next() < 0.9 ? ["GUARANTEE", "CARD"] : ["CARD"],
       isDirectContract,
       ...(isDirectContract
         ? { marketNightlyRate: { amountMinor: Math.round(rateMajor * 115), currency } }

@@ -7,7 +7,7 @@ import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
 import { type Coordinates, greatCircleKm } from "../../src/domain/geo.js";
 import type { Airport } from "../../src/app/directory.js";
 import { roundTo } from "./rounding.js";
-import { SeededRandom } from "./seeded-random.js";
+import { SeededRandom } from "../../src/domain/seeded-random.js";
 
 export type SimulatedVendorId = "vendor-a" | "vendor-b" | "vendor-c";
 export const SIMULATED_VENDOR_IDS: readonly SimulatedVendorId[] = ["vendor-a", "vendor-b", "vendor-c"];

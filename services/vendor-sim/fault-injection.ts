@@ -3,7 +3,7 @@
  * failures at configured rates, and failures forced for a test with `failNext`. Deterministic under
  * a seed for the same sequence of calls.
  */
-import { SeededRandom } from "./seeded-random.js";
+import { SeededRandom } from "../../src/domain/seeded-random.js";
 
 /** The operations a vendor offers; a fault only strikes the operations it belongs to. */
 export type VendorOperation = "token" | "search" | "book" | "cancel" | "lookup" | "reconcile";

@@ -3,7 +3,7 @@
  * that live 30 minutes (spec 5.6) and refuses unknown, revoked or expired ones with 401.
  */
 import type { Clock } from "../../src/runtime/clock.js";
-import { SeededRandom } from "./seeded-random.js";
+import { SeededRandom } from "../../src/domain/seeded-random.js";
 
 export const VENDOR_TOKEN_LIFETIME_SECONDS = 30 * 60;
 

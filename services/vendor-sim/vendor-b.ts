@@ -7,7 +7,7 @@
 import { jsonResponse } from "../../src/vendors/wire.js";
 import type { CatalogAmenity, CatalogHotel } from "./catalog.js";
 import { roundTo } from "./rounding.js";
-import { hashString } from "./seeded-random.js";
+import { hashString } from "../../src/domain/seeded-random.js";
 import { SimulatedFailure } from "./simulated-failure.js";
 import type { Payment, PricedOffer, StoredReservation } from "./vendor-backend.js";
 import {

@@ -6,7 +6,7 @@
 import type { Clock } from "../../src/runtime/clock.js";
 import type { CatalogHotel, HotelCatalog, SimulatedVendorId } from "./catalog.js";
 import { RoomInventory, nightsOf } from "./room-inventory.js";
-import { hashString, hashUnit } from "./seeded-random.js";
+import { hashString, hashUnit } from "../../src/domain/seeded-random.js";
 import { SimulatedFailure } from "./simulated-failure.js";
 
 export interface Pricing {

@@ -1,4 +1,5 @@
 import { DomainError } from "../domain-error.js";
+import { SeededRandom } from "../seeded-random.js";
 
 /**
  * The assignment of a wave's groups to hotels.
@@ -340,16 +341,16 @@ class Search {
     const pairCheckedAt = new Int32Array(this.hotelCount * this.hotelCount).fill(-1);
     const outCheckedAt = new Int32Array(this.hotelCount).fill(-1);
     this.improveLocally(pairCheckedAt, outCheckedAt);
-    const random = seededRandom(0x9e3779b9);
+    const random = new SeededRandom(0x9e3779b9);
     let kept = Int32Array.from(this.hotelOf);
     let keptObjective = this.objective();
     for (let i = 0; i < iterations; i++) {
-      const g = Math.floor(random() * this.groupCount);
+      const g = Math.floor(random.next() * this.groupCount);
       const first = this.candidateStart[g]!;
       const count = this.candidateEnd[g]! - first;
       if (count < 2) continue;
       const a = this.hotelOf[g] === UNASSIGNED ? this.candidates[first]! : this.hotelOf[g]!;
-      let b = this.candidates[first + Math.floor(random() * count)]!;
+      let b = this.candidates[first + Math.floor(random.next() * count)]!;
       if (b === a) b = this.candidates[a === this.candidates[first] ? first + 1 : first]!;
       const freed: number[] = [];
       for (let other = 0; other < this.groupCount; other++) {
@@ -357,7 +358,7 @@ class Search {
         if (h === a || h === b || h === UNASSIGNED) freed.push(other);
       }
       for (let k = freed.length - 1; k > 0; k--) {
-        const j = Math.floor(random() * (k + 1));
+        const j = Math.floor(random.next() * (k + 1));
         [freed[k], freed[j]] = [freed[j]!, freed[k]!];
       }
       for (const other of freed) this.place(other, UNASSIGNED);
@@ -842,18 +843,6 @@ class Search {
     this.restore(incumbent);
     return finished;
   }
-}
-
-/** Seeded PRNG (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * A small seeded PRNG (mulberry32) so that the catalog, prices, latencies and injected faults are
- * the same on every run with the same seed. Not for anything security related.
+ * A small seeded PRNG (mulberry32): the same seed gives the same sequence on every run, so the
+ * vendor simulators' catalog, prices, latencies and faults, the solver's perturbations and the
+ * benchmarks' instances repeat. Not for anything security related.
  */
 export class SeededRandom {
   private state: number;
