@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { HotelOffer } from "../../src/domain/allocation/offer.js";
+import { type HotelOffer, offerKey } from "../../src/domain/allocation/offer.js";
 import { planWave, type WaveInput } from "../../src/domain/allocation/wave.js";
 import {
   type AgentInput,
   MAX_RECOMMENDATIONS,
-  offerKey,
   recommend,
   type WaveCandidate,
 } from "../../src/app/manual-review/exception-agent.js";
@@ -171,7 +170,9 @@ describe("the exception agent's recommendations", () => {
   });
 
   it("leaves out offers with fewer rooms than the groups need, for rebooks and relaxations alike", () => {
-    const roomsAvailable = new Map(wave.offers.map((o) => [offerKey(o), o.roomsAvailable]));
+    const roomsAvailable = new Map(
+      wave.offers.map((o) => [offerKey(o.provider, o.providerOfferId), o.roomsAvailable]),
+    );
     const recommendations = recommend(input({ roomsAvailable, roomsNeeded: 6 }));
     expect(recommendations.map((r) => (r as { hotelUrn: string }).hotelUrn)).toEqual([
       "urn:hotel:spare",

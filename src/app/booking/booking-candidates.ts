@@ -1,10 +1,6 @@
+import { offerKey } from "../../domain/allocation/offer.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { WaveAllocation, WaveRankingInput } from "./wave-document.js";
-
-/** An offer found stale stays stale for the group: its key is vendor and offer id. */
-export function offerKey(offer: Pick<OfferCandidate, "vendor" | "providerOfferId">): string {
-  return `${offer.vendor}|${offer.providerOfferId}`;
-}
 
 /**
  * A refused group is worth an operator's look after this many hotels: each try costs a booking
@@ -72,7 +68,7 @@ export function bookingCandidates(
   }
   const seen = new Set<string>();
   return hotels.flat().filter((offer) => {
-    const key = offerKey(offer);
+    const key = offerKey(offer.vendor, offer.providerOfferId);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

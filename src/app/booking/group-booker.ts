@@ -5,7 +5,7 @@ import type { AttemptedHotel } from "../../domain/reservation.js";
 import { CircuitOpenError } from "../../vendors/circuit-open-error.js";
 import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
-import { offerKey } from "./booking-candidates.js";
+import { offerKey } from "../../domain/allocation/offer.js";
 import { DirectContracts, isDirect } from "./direct-contracts.js";
 import { type BookingCard, choosePayment } from "./payment-choice.js";
 import type { StayOffers } from "./stay-offers.js";
@@ -74,7 +74,7 @@ export class GroupBooker {
     const vendors = new Map(this.vendors.forTenant(request.tenant).map((vendor) => [vendor.id, vendor]));
     let unavailable = false;
     for (const candidate of request.plan.candidates) {
-      if (tried.staleOffers.includes(offerKey(candidate))) continue;
+      if (tried.staleOffers.includes(offerKey(candidate.vendor, candidate.providerOfferId))) continue;
       if (isDirect(candidate.vendor)) {
         const direct = await this.contracts.reserve({
           tenant: request.tenant,
@@ -126,7 +126,7 @@ export class GroupBooker {
         if (!(error instanceof VendorError)) throw error;
         const providerError = error.vendorCode;
         if (providerError === "RATE_NOT_AVAILABLE") {
-          tried.staleOffers.push(offerKey(candidate));
+          tried.staleOffers.push(offerKey(candidate.vendor, candidate.providerOfferId));
           attempt({ hotelUrn: candidate.hotelUrn, reason: "rate-not-available", providerError });
         } else if (providerError === "INVALID_PAYMENT_INFO") {
           attempt({ hotelUrn: candidate.hotelUrn, reason: "payment-refused", providerError });

@@ -1,3 +1,4 @@
+import { offerKey } from "../../domain/allocation/offer.js";
 import type { ReviewCategory } from "../../domain/case.js";
 import { minorUnitDigits } from "../../domain/money.js";
 import { PAYMENT_METHODS, type Policy, type PolicyConstraints } from "../../domain/policy/policy.js";
@@ -49,10 +50,6 @@ export interface AgentInput {
   roomsNeeded?: number;
 }
 
-export function offerKey(offer: { provider: string; providerOfferId: string }): string {
-  return `${offer.provider}|${offer.providerOfferId}`;
-}
-
 /**
  * How likely a rebook on the hotel houses the groups, best first:
  * - `compliant`: it passed every policy gate and still had rooms after the wave;
@@ -97,7 +94,8 @@ export function recommend(input: AgentInput): Recommendation[] {
   // An offer with fewer rooms than the smallest affected group needs cannot house any of them.
   const { roomsAvailable, roomsNeeded } = input;
   const fits = (offer: WaveCandidate) =>
-    roomsNeeded === undefined || (roomsAvailable?.get(offerKey(offer)) ?? roomsNeeded) >= roomsNeeded;
+    roomsNeeded === undefined ||
+    (roomsAvailable?.get(offerKey(offer.provider, offer.providerOfferId)) ?? roomsNeeded) >= roomsNeeded;
   const rebooks = [...byHotel.entries()]
     .flatMap(([hotelUrn, entries]) => rebookCandidate(hotelUrn, entries, affected, fits) ?? [])
     .sort(byViability)
@@ -350,7 +348,11 @@ export class ExceptionAgent {
       rankingInputs: wave.rankingInputs,
       ...(policy ? { constraints: applyOverride(policy.constraints, override?.fields) } : {}),
       ...(offers.length > 0
-        ? { roomsAvailable: new Map(offers.map((o) => [offerKey(o), o.roomsAvailable])) }
+        ? {
+            roomsAvailable: new Map(
+              offers.map((o) => [offerKey(o.provider, o.providerOfferId), o.roomsAvailable]),
+            ),
+          }
         : {}),
       ...(needs.length > 0 ? { roomsNeeded: Math.min(...needs) } : {}),
     });

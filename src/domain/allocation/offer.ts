@@ -27,3 +27,12 @@ export interface HotelOffer {
   /** For a direct contract: what the same room costs on the open market. */
   readonly marketNightlyRate?: Money;
 }
+
+/**
+ * An offer's key wherever offers are told apart: the vendor that sells it (an offer's `provider`,
+ * an allocation's `vendor`) and its id there. Booking stores it for offers found stale, so its
+ * form stays `<vendor>|<providerOfferId>`.
+ */
+export function offerKey(vendor: string, providerOfferId: string): string {
+  return `${vendor}|${providerOfferId}`;
+}
