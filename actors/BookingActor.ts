@@ -42,7 +42,8 @@ import { settleWave, type WaveGroups, type WaveSettlement } from "../src/domain/
 import { DomainError } from "../src/domain/domain-error.js";
 import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
 import type { EventDataByType, EventType } from "../src/domain/events/catalogue.js";
-import { type Reservation, reservationIdFor } from "../src/domain/reservation.js";
+import type { Reservation } from "../src/domain/reservation.js";
+import { reviewItemUrnFor } from "../src/domain/review-item.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 /** The case a command concerns; the first command of a case opens its ledger with it. */
@@ -300,7 +301,7 @@ export class BookingActor {
       args,
       { holding, bookings, previous },
       this.now(),
-      reviewItemUrnFor,
+      bookingReviewItemUrn,
     );
     if (!decision.settled) return { settled: false };
     if (!decision.changed) return { settled: true, settlement: decision.settlement };
@@ -365,7 +366,7 @@ export class BookingActor {
       emit(BOOKING_EVENTS.reservationCancelled, cancellationEventData(updated, "hotel", reason));
       emit(
         BOOKING_EVENTS.reviewItemRequested,
-        hotelCancellationReview(next.caseUrn, updated, reviewItemUrnFor),
+        hotelCancellationReview(next.caseUrn, updated, bookingReviewItemUrn),
       );
     }
     return { changed: true, ...this.turnOf(next, [updated]) };
@@ -412,7 +413,7 @@ export class BookingActor {
     } else if (failed.source === "override") {
       emit(
         BOOKING_EVENTS.reviewItemRequested,
-        overrideFailureReview(next.caseUrn, failed, failure, reviewItemUrnFor),
+        overrideFailureReview(next.caseUrn, failed, failure, bookingReviewItemUrn),
       );
     }
     return this.turnOf(next);
@@ -529,8 +530,8 @@ export function holdingReservation(ledger: BookingLedger, groupId: string): Rese
 }
 
 /** Review items booking asks for get URNs derived from their cause, so a replay asks for the same one. */
-export function reviewItemUrnFor(caseUrn: string, cause: string): string {
-  return `urn:review-item:${reservationIdFor("review-item", caseUrn, cause)}`;
+function bookingReviewItemUrn(caseUrn: string, cause: string): string {
+  return reviewItemUrnFor("review-item", caseUrn, cause);
 }
 
 function appendOnce(list: string[], value: string | undefined): string[] {

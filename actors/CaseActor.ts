@@ -1,4 +1,3 @@
-import { hash } from "node:crypto";
 import {
   type CaseRecord,
   type CaseStatus,
@@ -6,7 +5,6 @@ import {
   passengerCount,
   type RecordedChange,
   type ReviewItemDraft,
-  uuidFromDigest,
 } from "../src/domain/case.js";
 import {
   type CaseAmendment,
@@ -44,6 +42,7 @@ import {
 } from "../src/domain/reaccommodation.js";
 import type { CaseEventDetails, CaseEventType, CaseStatusEventType } from "../src/domain/events/case.js";
 import type { EventDataByType } from "../src/domain/events/catalogue.js";
+import { reviewItemUrnFor } from "../src/domain/review-item.js";
 import type { ServiceRole } from "../src/domain/roles.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
@@ -348,7 +347,12 @@ export class CaseActor {
     occurrence?: number,
   ): void {
     const addressed = drafts.map((draft) => ({
-      urn: reviewItemUrnFor(record.urn, draft, occurrence),
+      urn: reviewItemUrnFor(
+        record.urn,
+        draft.category,
+        ...[...draft.affectedGroups].sort(),
+        String(occurrence ?? ""),
+      ),
       draft,
     }));
     const raised = newReviewItems(existing, addressed, this.now().toISOString());
@@ -446,10 +450,4 @@ function outlineOf(record: CaseRecord): CaseOutline {
     version: record.version,
     groupIds: record.passengerGroups.map((group) => group.id),
   };
-}
-
-/** Review items are keyed by what they are about, so raising the same problem again is a no-op. */
-function reviewItemUrnFor(caseUrn: string, draft: ReviewItemDraft, occurrence?: number): string {
-  const key = [caseUrn, draft.category, ...[...draft.affectedGroups].sort(), occurrence ?? ""].join("\u0000");
-  return uuidFromDigest("urn:review-item:", hash("sha256", key, "hex"));
 }

@@ -1,4 +1,5 @@
-import { REVIEW_PRIORITY_OF, type ReviewCategory, type ReviewPriority } from "./case.js";
+import { hash } from "node:crypto";
+import { REVIEW_PRIORITY_OF, type ReviewCategory, type ReviewPriority, uuidFromDigest } from "./case.js";
 import { DomainError } from "./domain-error.js";
 
 /**
@@ -29,6 +30,17 @@ export function raisedPriority(priority: ReviewPriority): ReviewPriority {
 
 export function priorityOf(category: ReviewCategory): ReviewPriority {
   return REVIEW_PRIORITY_OF[category];
+}
+
+/**
+ * A review item's URN derived from what it is about, so raising or requesting the same thing again
+ * lands on the same item: the SHA-256 of `keyParts` joined by NUL, in UUID form. Items are stored
+ * under these URNs, so neither the form nor the parts a caller passes may change: a case passes
+ * its URN, the category, the sorted groups and the occurrence (or ""); booking passes
+ * "review-item", the case URN and the cause; a `review-item.requested` event passes its type and id.
+ */
+export function reviewItemUrnFor(...keyParts: readonly string[]): string {
+  return uuidFromDigest("urn:review-item:", hash("sha256", keyParts.join("\u0000"), "hex"));
 }
 
 /**

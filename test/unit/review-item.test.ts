@@ -16,6 +16,7 @@ import {
   requestRebooking,
   resolve,
   type ReviewItem,
+  reviewItemUrnFor,
   SLA_MS,
   takeForAction,
   withRecommendations,
@@ -235,4 +236,36 @@ it("a split group is replaced by its parts among the affected groups", () => {
     "G1-2",
     "G2",
   ]);
+});
+
+describe("review item URNs", () => {
+  // Items are stored under these URNs: each caller's parts must keep giving the same URN.
+  const caseUrn = "urn:case:0b7c6c3e-5d0a-4e7f-9a43-1f1b2c3d4e5f";
+
+  it("derives a case's item from its URN, category, sorted groups and occurrence", () => {
+    expect(reviewItemUrnFor(caseUrn, "POLICY_VIOLATION", "G1", "G2", "")).toBe(
+      "urn:review-item:7e505e5d-ac29-b3f2-f631-b42af1e188b9",
+    );
+    expect(reviewItemUrnFor(caseUrn, "POLICY_VIOLATION", "G1", "G2", "2")).toBe(
+      "urn:review-item:a01cbddd-4e5b-b46c-3fd4-6ff5e87b68bc",
+    );
+    expect(reviewItemUrnFor(caseUrn, "ALLOCATION_FAILED", "0")).toBe(
+      "urn:review-item:21a68e6e-b3a2-a2f9-6651-53ec0a57be2b",
+    );
+  });
+
+  it("derives booking's item from the case URN and the cause", () => {
+    expect(reviewItemUrnFor("review-item", caseUrn, "urn:wave:w-1#PARTIAL_FULFILLMENT")).toBe(
+      "urn:review-item:5eeb5c80-8198-f0ce-93fd-9e16d902951a",
+    );
+    expect(reviewItemUrnFor("review-item", caseUrn, "cancelled:r-1")).toBe(
+      "urn:review-item:05c5a117-94b6-c8a8-5e2c-e7c955b53786",
+    );
+  });
+
+  it("derives a requested item from the event's type and id", () => {
+    expect(reviewItemUrnFor("review-item.requested", "evt-1")).toBe(
+      "urn:review-item:9c932480-3abf-7bf9-d82c-569cca65b95c",
+    );
+  });
 });

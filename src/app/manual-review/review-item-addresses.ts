@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { reviewItemNotFound } from "../../../actors/ReviewItemActor.js";
+import { reviewItemUrnFor } from "../../domain/review-item.js";
 import { parseUrn } from "../../domain/urn.js";
 
 /**
@@ -17,6 +17,5 @@ export function reviewItemRefOf(urn: string): { id: string; urn: string } {
  * the same event lands on the same actor, so the item is opened once.
  */
 export function reviewItemUrnForRequest(eventId: string): string {
-  const digest = createHash("sha256").update(`review-item.requested\u0000${eventId}`).digest("hex");
-  return `urn:review-item:${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`;
+  return reviewItemUrnFor("review-item.requested", eventId);
 }
