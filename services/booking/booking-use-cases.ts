@@ -9,7 +9,7 @@ import { ManualReservations } from "../../src/app/booking/manual-reservations.js
 import { ReservationIndex } from "../../src/app/booking/reservation-index.js";
 import { ReservationReads } from "../../src/app/booking/reservation-reads.js";
 import { VendorReconciliation } from "../../src/app/booking/vendor-reconciliation.js";
-import { WaveReader } from "../../src/app/booking/wave-document.js";
+import { WaveReader } from "../../src/app/booking/wave-reader.js";
 import { HotelSearch } from "../../src/app/hotel-search.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { registerSingletons } from "../module.js";

@@ -2,7 +2,8 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotelSearchOf } from "../support/container.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
-import { type WaveDocument, WAVES_COLLECTION } from "../../src/app/booking/wave-document.js";
+import { WAVES_COLLECTION } from "../../src/app/allocation/wave-documents.js";
+import type { BookingWave } from "../../src/app/booking/wave-reader.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { money } from "../../src/domain/money.js";
@@ -109,7 +110,7 @@ async function completeWave(caseUrn: string): Promise<string> {
   const waveUrn = urn("wave");
   const chosen = [usable[0]!, usable[1]!];
   const allocations = [allocation("GA1", chosen[0]!), allocation("GA2", chosen[1]!)];
-  await t.platform.runtime.documents.collection<WaveDocument>(WAVES_COLLECTION).insert({
+  await t.platform.runtime.documents.collection<BookingWave>(WAVES_COLLECTION).insert({
     _id: waveUrn,
     tenant: ZX,
     caseUrn,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIRECT_CONTRACT_PROVIDER } from "../../src/app/allocation/wave-offers.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
-import type { WaveAllocation } from "../../src/app/booking/wave-document.js";
+import type { BookingAllocation } from "../../src/app/booking/wave-reader.js";
 import { CONTRACTS_COLLECTION, type ContractDocument } from "../../src/app/hotels/contracts.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { money } from "../../src/domain/money.js";
@@ -61,7 +61,7 @@ function allocateDirect(
   hotel: Hotel,
   rooms: number,
   withAlternatives = false,
-): WaveAllocation {
+): BookingAllocation {
   return {
     ...allocate(groupId, hotel, rooms),
     vendor: DIRECT_CONTRACT_PROVIDER,
@@ -84,7 +84,7 @@ function vendorBookings(): number {
   );
 }
 
-async function bookWave(name: string, allocations: (hotel: Hotel) => WaveAllocation[], sizes: number[]) {
+async function bookWave(name: string, allocations: (hotel: Hotel) => BookingAllocation[], sizes: number[]) {
   const caseUrn = await h.openCase(name, groups(...sizes));
   const [hotel] = guaranteeHotels(h.hotels, 2);
   const waveUrn = await h.completeWave(waveOf(caseUrn, allocations(hotel!)));

@@ -21,11 +21,8 @@ import {
 import { AuditLog } from "../../src/app/audit-log.js";
 import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
-import {
-  type WaveAllocation,
-  type WaveDocument,
-  WAVES_COLLECTION,
-} from "../../src/app/booking/wave-document.js";
+import { WAVES_COLLECTION } from "../../src/app/allocation/wave-documents.js";
+import type { BookingAllocation, BookingWave } from "../../src/app/booking/wave-reader.js";
 import { HotelSearch } from "../../src/app/hotel-search.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
@@ -96,7 +93,7 @@ export function allocate(
   hotel: Hotel,
   rooms: number,
   offer: HotelOffer = hotel.offers[0]!,
-): WaveAllocation {
+): BookingAllocation {
   return {
     groupId,
     hotelUrn: hotel.hotelUrn,
@@ -114,7 +111,7 @@ export function allocate(
 }
 
 /** A completed wave as `completeWave` takes it: the stored document less what the harness fills in. */
-export type CompletedWave = Omit<WaveDocument, "_id" | "tenant" | "status" | "createdAt">;
+export type CompletedWave = Omit<BookingWave, "_id" | "tenant" | "status" | "createdAt">;
 
 /**
  * A wave of the case with no policy behind it and nothing left unallocated, the wave most tests
@@ -122,7 +119,7 @@ export type CompletedWave = Omit<WaveDocument, "_id" | "tenant" | "status" | "cr
  */
 export function waveOf(
   caseUrn: string,
-  allocations: WaveAllocation[],
+  allocations: BookingAllocation[],
   rest: Partial<CompletedWave> = {},
 ): CompletedWave {
   return {
@@ -283,14 +280,14 @@ export async function startBookingHarness(
     },
     async completeWave(wave, autoBook = true) {
       const waveUrn = urn("wave");
-      const document: WaveDocument = {
+      const document: BookingWave = {
         ...wave,
         _id: waveUrn,
         tenant: ZX,
         status: "COMPLETED",
         createdAt: new Date(clock.now()).toISOString(),
       };
-      await documents.collection<WaveDocument>(WAVES_COLLECTION).insert(document);
+      await documents.collection<BookingWave>(WAVES_COLLECTION).insert(document);
       await publish(BOOKING_EVENTS.waveCompleted, wave.caseUrn, {
         waveUrn,
         caseUrn: wave.caseUrn,

@@ -1,8 +1,7 @@
-import type { Amenity } from "../../domain/policy/policy.js";
-import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import type { Money } from "../../domain/money.js";
+import type { Amenity, PaymentMethod } from "../../domain/policy/policy.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import type { MissingVendor } from "../hotel-search.js";
 import type { ConstraintOverride } from "../manual-review/policy-overrides.js";

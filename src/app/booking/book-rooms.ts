@@ -5,7 +5,7 @@ import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges, caseRefOf } from "../cases/case-changes.js";
-import { WaveReader } from "./wave-document.js";
+import { WaveReader } from "./wave-reader.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 

@@ -1,6 +1,6 @@
 import { offerKey } from "../../domain/allocation/offer.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
-import type { WaveAllocation, WaveRankingInput } from "./wave-document.js";
+import type { BookingAllocation, BookingRankingInput } from "./wave-reader.js";
 
 /**
  * A refused group is worth an operator's look after this many hotels: each try costs a booking
@@ -16,8 +16,8 @@ export const MAX_HOTELS_PER_GROUP = 5;
  * Hotels whose rooms went to other groups (`hotel-full`) or that never had enough are left out.
  */
 export function bookingCandidates(
-  allocation: Pick<WaveAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">,
-  rankingInputs: readonly WaveRankingInput[],
+  allocation: Pick<BookingAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">,
+  rankingInputs: readonly BookingRankingInput[],
   maxHotels = MAX_HOTELS_PER_GROUP,
 ): OfferCandidate[] {
   const hotels: OfferCandidate[][] = [

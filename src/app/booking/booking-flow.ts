@@ -28,7 +28,7 @@ import type { BookingCard } from "./payment-choice.js";
 import type { ReservationIndex } from "./reservation-index.js";
 import { StayOffers } from "./stay-offers.js";
 import type { GroupOverriddenData } from "../../domain/events/allocation.js";
-import type { WaveAllocation, WaveDocument, WaveReader } from "./wave-document.js";
+import type { BookingAllocation, BookingWave, WaveReader } from "./wave-reader.js";
 
 export interface BookingSettings {
   /** How long a claim protects a group being booked before another worker may take it over. */
@@ -130,7 +130,7 @@ export class BookingFlow {
     if (snapshot.case.status === "CLOSED") return;
     const ref = caseRefFor(snapshot);
     const actorId = caseRefOf(caseUrn).id;
-    const waves = new Map<string, WaveDocument | undefined>();
+    const waves = new Map<string, BookingWave | undefined>();
     for (const key of bookingKeys) {
       const booking = await this.deps.actors.invoke(BookingActor, actorId, "booking", key);
       if (booking?.state !== "PENDING") continue;
@@ -240,7 +240,7 @@ export class BookingFlow {
   }
 
   /** Settles the wave in the case's actor when every group is decided (see BookingActor.settleWave). */
-  async settle(wave: WaveDocument, snapshot: CaseSnapshot, correlationUrn: string): Promise<void> {
+  async settle(wave: BookingWave, snapshot: CaseSnapshot, correlationUrn: string): Promise<void> {
     const groups = new Map(snapshot.case.passengerGroups.map((g) => [g.id, g]));
     const allocated = wave.allocations
       .filter((a) => groups.has(a.groupId))
@@ -260,8 +260,8 @@ export class BookingFlow {
 
   private async bookAllocation(
     context: FlowContext,
-    wave: WaveDocument,
-    allocation: WaveAllocation,
+    wave: BookingWave,
+    allocation: BookingAllocation,
     acting: Acting,
   ): Promise<GroupStatus> {
     if (!context.snapshot.case.passengerGroups.some((g) => g.id === allocation.groupId)) {
@@ -448,7 +448,7 @@ export class BookingFlow {
   private async contextFor(
     ref: CaseRef,
     snapshot: CaseSnapshot,
-    wave: WaveDocument | undefined,
+    wave: BookingWave | undefined,
   ): Promise<FlowContext> {
     const acceptedPayments = await this.deps.payments.of(wave, snapshot.case);
     const searches = new Map<string, Promise<StayOffers>>();
@@ -530,7 +530,7 @@ function draftOf(
  */
 function stayFor(
   snapshot: CaseSnapshot,
-  wave: WaveDocument | undefined,
+  wave: BookingWave | undefined,
   groupId: string,
   group: PassengerGroup | undefined,
 ): Pick<BookingPlan, "checkIn" | "checkOut" | "rooms"> {
@@ -549,7 +549,7 @@ function namedOffer(
   providerOfferId: string,
   hotelUrn: string,
   offers: StayOffers,
-  wave: WaveDocument | undefined,
+  wave: BookingWave | undefined,
 ): OfferCandidate | undefined {
   const vendor =
     offers.offersOf(hotelUrn).find((o) => o.providerOfferId === providerOfferId)?.provider ??
@@ -565,9 +565,9 @@ function namedOffer(
  * races bookings still in flight.
  */
 async function perVendorQueues<R>(
-  allocations: readonly WaveAllocation[],
+  allocations: readonly BookingAllocation[],
   limit: number,
-  book: (allocation: WaveAllocation) => Promise<R>,
+  book: (allocation: BookingAllocation) => Promise<R>,
 ): Promise<R[]> {
   const results: R[] = new Array(allocations.length);
   const queues = new Map<string, number[]>();

@@ -15,7 +15,7 @@ import type { AuditLog } from "../audit-log.js";
 import { CaseChanges, caseRefOf } from "../cases/case-changes.js";
 import { BookingFlow } from "./booking-flow.js";
 import { ReservationIndex } from "./reservation-index.js";
-import { WaveReader } from "./wave-document.js";
+import { WaveReader } from "./wave-reader.js";
 import { randomUuid } from "../../domain/uuid.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";

@@ -1,7 +1,7 @@
 import type { HotelOffer } from "../../domain/allocation/offer.js";
 import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { HotelSearch } from "../hotel-search.js";
-import type { WaveHotel } from "./wave-document.js";
+import type { BookingWaveHotel } from "./wave-reader.js";
 
 /** What a reservation and its voucher say about the hotel. */
 export interface HotelDescription {
@@ -18,11 +18,11 @@ export interface HotelDescription {
 export class StayOffers {
   private readonly byOffer = new Map<string, HotelOffer>();
   private readonly byHotel = new Map<string, HotelOffer[]>();
-  private readonly recorded = new Map<string, WaveHotel>();
+  private readonly recorded = new Map<string, BookingWaveHotel>();
 
   constructor(
     listed: Iterable<{ hotelUrn: string; offers: readonly HotelOffer[] }>,
-    recorded: readonly WaveHotel[] = [],
+    recorded: readonly BookingWaveHotel[] = [],
   ) {
     for (const hotel of listed) {
       for (const offer of hotel.offers) {
@@ -39,7 +39,7 @@ export class StayOffers {
   static async search(
     search: HotelSearch,
     stay: { tenant: string; airport: string; checkIn: string; checkOut: string },
-    recorded: readonly WaveHotel[] = [],
+    recorded: readonly BookingWaveHotel[] = [],
   ): Promise<StayOffers> {
     const result = await search.searchHotels({ ...stay, rooms: 1 });
     return new StayOffers(result.hotels, recorded);

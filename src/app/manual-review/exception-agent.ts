@@ -4,6 +4,13 @@ import { minorUnitDigits } from "../../domain/money.js";
 import { PAYMENT_METHODS, type Policy, type PolicyConstraints } from "../../domain/policy/policy.js";
 import type { Recommendation } from "../../domain/review-item.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
+import {
+  type WaveDocument,
+  type WaveGroupRecord,
+  type WaveOfferRecord,
+  type WaveRankingInput,
+  WAVES_COLLECTION,
+} from "../allocation/wave-documents.js";
 import { POLICIES_COLLECTION, type PolicyDocument } from "../policies/policy-index.js";
 import { applyOverride, PolicyOverrides } from "./policy-overrides.js";
 import { inject, injectable } from "tsyringe";
@@ -11,9 +18,6 @@ import { TOKENS } from "../../runtime/tokens.js";
 
 /** Spec 4.2 and 8.2: the agent returns at most the top 3 recommendations. */
 export const MAX_RECOMMENDATIONS = 3;
-
-/** Waves written by allocation (`_id` = wave URN); the agent reads the latest of a case. */
-export const WAVES_COLLECTION = "waves";
 
 /** Categories about groups left without a room, where another hotel or a looser policy may help. */
 export const AGENT_CATEGORIES: readonly ReviewCategory[] = [
@@ -23,18 +27,19 @@ export const AGENT_CATEGORIES: readonly ReviewCategory[] = [
   "PAYMENT_FAILED",
 ];
 
-/** What the agent reads of a wave's rankingInputs (src/domain/allocation/wave.ts `RankingInput`). */
-export interface WaveCandidate {
+/**
+ * What the agent reads of a wave's rankingInputs (src/domain/allocation/wave.ts `RankingInput`):
+ * it matches reasons by name, so it reads them as words.
+ */
+export type WaveCandidate = Pick<
+  WaveRankingInput,
+  "hotelUrn" | "provider" | "providerOfferId" | "outcome" | "weightedScore"
+> & {
   /** The groups the verdict is about; null for a verdict on the offer itself, for every group. */
   groupIds: readonly string[] | null;
-  hotelUrn: string;
-  provider: string;
-  providerOfferId: string;
-  outcome: "selected" | "discarded";
   reasons: readonly string[];
-  weightedScore: number | null;
-  raw: { nightlyRate: { amountMinor: number; currency: string } | null; distanceKm: number };
-}
+  raw: Pick<WaveRankingInput["raw"], "nightlyRate" | "distanceKm">;
+};
 
 export interface AgentInput {
   category: ReviewCategory;
@@ -298,20 +303,18 @@ function byViability(a: RebookCandidate, b: RebookCandidate): number {
   );
 }
 
-/** A wave document as allocation writes it; the agent reads only these fields. */
-interface WaveDocument extends Doc {
-  tenant: string;
-  caseUrn: string;
-  policyUrn?: string | null;
-  policyVersion?: number | null;
-  rankingInputs?: WaveCandidate[];
-  /** Every hotel the wave considered, with each offer's rooms. */
-  hotels?: { offers?: { provider: string; providerOfferId: string; roomsAvailable: number }[] }[];
-  groups?: { groupId: string; rooms: number }[];
-  createdAt: string;
-  /** The case's wave number: orders waves created in the same millisecond. */
-  sequence?: number;
-}
+/**
+ * What the agent reads of a stored wave (src/app/allocation/wave-documents.ts); it recommends
+ * nothing from a wave that lacks the ranking.
+ */
+type AgentWave = Doc &
+  Pick<WaveDocument, "tenant" | "caseUrn" | "createdAt"> &
+  Partial<Pick<WaveDocument, "policyUrn" | "policyVersion" | "sequence">> & {
+    rankingInputs?: WaveCandidate[];
+    /** Every hotel the wave considered, with each offer's rooms. */
+    hotels?: { offers?: Pick<WaveOfferRecord, "provider" | "providerOfferId" | "roomsAvailable">[] }[];
+    groups?: Pick<WaveGroupRecord, "groupId" | "rooms">[];
+  };
 
 /** The agent over the stores: the case's latest wave, its policy and the case's override. */
 @injectable()
@@ -330,7 +333,7 @@ export class ExceptionAgent {
   }): Promise<Recommendation[]> {
     if (!AGENT_CATEGORIES.includes(item.category)) return [];
     const wave = await this.store
-      .collection<WaveDocument>(WAVES_COLLECTION)
+      .collection<AgentWave>(WAVES_COLLECTION)
       .findOne({ tenant: item.tenant, caseUrn: item.caseUrn }, { sort: { createdAt: -1, sequence: -1 } });
     if (!wave?.rankingInputs) return [];
     const [policy, override] = await Promise.all([
@@ -358,7 +361,7 @@ export class ExceptionAgent {
     });
   }
 
-  private async policyOf(wave: WaveDocument): Promise<Policy | undefined> {
+  private async policyOf(wave: AgentWave): Promise<Policy | undefined> {
     if (!wave.policyUrn) return undefined;
     const document = await this.store
       .collection<PolicyDocument>(POLICIES_COLLECTION)

@@ -1,0 +1,83 @@
+import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
+import { inject, injectable } from "tsyringe";
+import type { Doc, DocumentStore } from "../../runtime/document-store.js";
+import { TOKENS } from "../../runtime/tokens.js";
+import {
+  type WaveDocument,
+  type WaveHotelRecord,
+  type WaveOfferRecord,
+  type WaveRankingInput,
+  WAVES_COLLECTION,
+} from "../allocation/wave-documents.js";
+
+/**
+ * Booking's reads of the completed waves allocation stores (src/app/allocation/wave-documents.ts):
+ * views derived from the stored document, holding only what booking reads, so that allocation
+ * stays free to add fields and a wave written by a test or an older release, without the rest,
+ * still books.
+ */
+
+type Alternative = WaveAllocation["alternatives"][number];
+
+/** Another offer for the allocated hotel; booking tries it when the first is refused. */
+export type BookingAlternative = Pick<Alternative, "vendor" | "providerOfferId"> &
+  Partial<Pick<Alternative, "nightlyRate">>;
+
+/** What booking books for one group (spec 2.6), from the wave or an override event. */
+export type BookingAllocation = Pick<
+  WaveAllocation,
+  "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "rooms" | "nights" | "checkIn" | "checkOut" | "cost"
+> & {
+  /** Other offers for the same hotel, cheapest first. */
+  alternatives?: BookingAlternative[];
+  /** Set when a supervisor chose the hotel (wave override). */
+  override?: Pick<NonNullable<WaveAllocation["override"]>, "by" | "reason">;
+};
+
+/**
+ * A candidate's verdict (spec 2.6 rankingInputs) as booking reads it to find a group's next hotel:
+ * it matches a few reasons by name, so it reads them as words.
+ */
+export type BookingRankingInput = Pick<
+  WaveRankingInput,
+  "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
+> & {
+  groupIds: readonly string[] | null;
+  reasons: readonly string[];
+};
+
+/** A hotel the wave considered, with the payments each of its offers took when the wave ran. */
+export type BookingWaveHotel = Pick<WaveHotelRecord, "hotelUrn" | "name" | "address"> & {
+  offers: Pick<WaveOfferRecord, "provider" | "providerOfferId" | "payments">[];
+};
+
+/** A completed wave as booking reads it. */
+export type BookingWave = Doc &
+  Pick<WaveDocument, "tenant" | "caseUrn" | "demandUrn" | "status" | "createdAt"> & {
+    /** Null for a wave written without a policy: booking then pays as the case's current policy says. */
+    policyUrn: WaveDocument["policyUrn"] | null;
+    policyVersion: WaveDocument["policyVersion"] | null;
+    allocations: BookingAllocation[];
+    rankingInputs: BookingRankingInput[];
+    unallocated: { groupId: string; reason: string }[];
+    /** Absent from waves that recorded no hotel details. */
+    hotels?: BookingWaveHotel[];
+    /** The case's wave number; the latest wave has the highest. */
+    sequence?: number;
+  };
+
+@injectable()
+export class WaveReader {
+  constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {}
+
+  get(waveUrn: string): Promise<BookingWave | undefined> {
+    return this.store.collection<BookingWave>(WAVES_COLLECTION).get(waveUrn);
+  }
+
+  /** The case's most recent wave, if allocation has run for it. */
+  latest(tenant: string, caseUrn: string): Promise<BookingWave | undefined> {
+    return this.store
+      .collection<BookingWave>(WAVES_COLLECTION)
+      .findOne({ tenant, caseUrn }, { sort: { sequence: -1, createdAt: -1 } });
+  }
+}
