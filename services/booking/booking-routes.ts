@@ -1,6 +1,7 @@
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, urnOf } from "../../src/http/schemas/common.js";
+import { reservationSchema } from "../../src/http/schemas/reservation.js";
 import {
   bookRoomsAcceptedSchema,
   manualReservationBody,
@@ -8,7 +9,6 @@ import {
   partnerVoucherPageSchema,
   partnerVoucherSchema,
   reservationPageSchema,
-  reservationSchema,
   reservationUrnParams,
 } from "./booking-schemas.js";
 import { auditCase, canonicalCaseUrn } from "../cases/operator-routes.js";

@@ -1,129 +1,21 @@
 import { RESERVATION_STATUSES } from "../../src/domain/reservation.js";
 import {
   localDateSchema,
-  moneySchema,
   pageSchema,
   reasonSchema,
   timestampSchema,
   urnOf,
   urnSchema,
 } from "../../src/http/schemas/common.js";
-
-/** What a stay cost: unlike money in general it is never negative. */
-const costSchema = {
-  ...moneySchema,
-  properties: {
-    ...moneySchema.properties,
-    amountMinor: { ...moneySchema.properties.amountMinor, minimum: 0 },
-  },
-} as const;
-
-const attemptedHotelSchema = {
-  type: "object",
-  required: ["hotelUrn", "reason"],
-  properties: {
-    hotelUrn: urnSchema,
-    reason: {
-      type: "string",
-      description:
-        "rate-not-available, payment-refused, vendor-refused, vendor-unavailable, vendor-not-enabled, " +
-        "cancelled-by-hotel, or for a direct contract contract-exhausted or contract-not-covering",
-    },
-    providerError: { type: "string", description: "The vendor's own error code, e.g. RATE_NOT_AVAILABLE" },
-  },
-} as const;
-
-const hotelSchema = {
-  type: "object",
-  required: ["hotelUrn", "name", "address"],
-  properties: {
-    hotelUrn: urnSchema,
-    name: { type: "string" },
-    address: { type: "string" },
-    providerHotelId: { type: ["string", "null"] },
-  },
-} as const;
-
-const reservationUrnDescription =
-  "`urn:reservation:<id>:vendor:<vendor>:status:<status>`, minted when the reservation is confirmed (status " +
-  "segment `confirmed`) and kept as its identifier: later statuses show in `status`, not in the URN. Reads " +
-  "accept the URN with any status segment, or `urn:reservation:<id>`.";
+import {
+  costSchema,
+  reservationSchema,
+  reservationUrnDescription,
+} from "../../src/http/schemas/reservation.js";
 
 export const reservationUrnParams = {
   type: "object",
   properties: { reservationUrn: { ...urnOf("reservation"), description: reservationUrnDescription } },
-} as const;
-
-/** A reservation as operators read it (spec 2.1 reservations[]). */
-export const reservationSchema = {
-  type: "object",
-  required: [
-    "urn",
-    "caseUrn",
-    "groupId",
-    "status",
-    "vendor",
-    "confirmationNumber",
-    "hotel",
-    "checkIn",
-    "checkOut",
-    "rooms",
-    "guests",
-    "voucher",
-  ],
-  properties: {
-    urn: { ...urnSchema, description: reservationUrnDescription },
-    id: { type: "string" },
-    tenant: urnSchema,
-    caseUrn: urnSchema,
-    airport: { type: "string" },
-    groupId: { type: "string" },
-    waveUrn: { type: ["string", "null"] },
-    demandUrn: { type: ["string", "null"] },
-    status: { type: "string", enum: RESERVATION_STATUSES },
-    vendor: {
-      type: "string",
-      description: "Inventory vendor id, or `manual` for an out-of-band reservation",
-    },
-    vendorReservationId: { type: ["string", "null"] },
-    confirmationNumber: { type: "string" },
-    providerOfferId: { type: ["string", "null"] },
-    hotel: hotelSchema,
-    checkIn: localDateSchema,
-    checkOut: localDateSchema,
-    rooms: { type: "integer" },
-    guests: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["passengerId", "name"],
-        properties: { passengerId: { type: "string" }, name: { type: "string" } },
-      },
-    },
-    payment: { type: "string", enum: ["GUARANTEE", "CARD", "OUT_OF_BAND"] },
-    cost: costSchema,
-    refundable: { type: ["boolean", "null"] },
-    cancellationDeadline: { type: ["string", "null"] },
-    source: { type: "string", enum: ["wave", "override", "manual-review", "manual"] },
-    attemptedHotels: { type: "array", items: attemptedHotelSchema },
-    voucher: {
-      type: "object",
-      required: ["urn", "verificationCode", "issuedAt", "version"],
-      properties: {
-        urn: urnOf("voucher"),
-        verificationCode: { type: "string" },
-        issuedAt: timestampSchema,
-        version: { type: "integer" },
-        amendedAt: { type: ["string", "null"] },
-      },
-    },
-    bookedBy: { type: "string" },
-    reason: { type: ["string", "null"] },
-    replaces: { type: ["string", "null"] },
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
-    vendorUpdatedAt: { type: ["string", "null"] },
-  },
 } as const;
 
 export const reservationPageSchema = pageSchema(reservationSchema);

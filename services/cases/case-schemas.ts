@@ -13,13 +13,14 @@ import {
   urnOf,
   urnSchema,
 } from "../../src/http/schemas/common.js";
+import { identifierSchema } from "../../src/http/schemas/passenger-groups.js";
+import { caseReservationSchema } from "../../src/http/schemas/reservation.js";
 
 const flightNumber = {
   type: "string",
   pattern: "^[A-Z0-9]{2,3}[0-9]{1,4}[A-Z]?$",
   description: "e.g. ZX100",
 } as const;
-const identifier = { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$" } as const;
 const pnr = {
   type: "string",
   pattern: "^[A-Za-z0-9]{5,8}$",
@@ -59,7 +60,7 @@ const passengerSchema = {
   type: "object",
   required: ["id", "lastName"],
   properties: {
-    id: identifier,
+    id: identifierSchema,
     firstName: name,
     lastName: name,
     tier: { type: "string", enum: TIERS },
@@ -73,7 +74,7 @@ const passengerGroupSchema = {
   type: "object",
   required: ["id", "passengers"],
   properties: {
-    id: identifier,
+    id: identifierSchema,
     pnr,
     passengers: { type: "array", minItems: 1, maxItems: 500, items: passengerSchema },
   },
@@ -174,7 +175,7 @@ export const manifestAmendmentBody = {
       maxItems: 2000,
       items: {
         ...pushedPassengerSchema,
-        properties: { ...pushedPassengerSchema.properties, id: identifier },
+        properties: { ...pushedPassengerSchema.properties, id: identifierSchema },
       },
     },
     nextFlight: pushedNextFlight,
@@ -195,26 +196,11 @@ export const regroupBody = {
         type: "object",
         required: ["id", "passengerIds"],
         properties: {
-          id: identifier,
-          passengerIds: { type: "array", minItems: 1, maxItems: 500, items: identifier },
+          id: identifierSchema,
+          passengerIds: { type: "array", minItems: 1, maxItems: 500, items: identifierSchema },
           pnr,
         },
       },
-    },
-    reason: reasonSchema,
-  },
-} as const;
-
-export const splitBody = {
-  type: "object",
-  required: ["into", "reason"],
-  properties: {
-    into: {
-      type: "array",
-      minItems: 2,
-      maxItems: 100,
-      items: { type: "array", minItems: 1, maxItems: 500, items: identifier },
-      description: "The parts, each a list of passenger ids of the group",
     },
     reason: reasonSchema,
   },
@@ -224,15 +210,9 @@ export const mergeBody = {
   type: "object",
   required: ["groupIds", "reason"],
   properties: {
-    groupIds: { type: "array", minItems: 2, maxItems: 100, items: identifier },
+    groupIds: { type: "array", minItems: 2, maxItems: 100, items: identifierSchema },
     reason: reasonSchema,
   },
-} as const;
-
-export const reasonBody = {
-  type: "object",
-  required: ["reason"],
-  properties: { reason: reasonSchema },
 } as const;
 
 export const optionalReasonBody = { type: "object", properties: { reason: reasonSchema } } as const;
@@ -320,18 +300,6 @@ const passengerViewSchema = {
   },
 } as const;
 
-const reservationSchema = {
-  type: "object",
-  required: ["reservationUrn", "groupId", "status"],
-  properties: {
-    reservationUrn: urnSchema,
-    groupId: { type: "string" },
-    status: { type: "string" },
-    checkIn: { type: "string" },
-    checkOut: { type: "string" },
-  },
-} as const;
-
 /** Spec 2.1: the case record. */
 export const caseSchema = {
   type: "object",
@@ -380,7 +348,7 @@ export const caseSchema = {
       required: ["allocations"],
       properties: { allocations: { type: "array", items: { type: "object" } } },
     },
-    reservations: { type: "array", items: reservationSchema },
+    reservations: { type: "array", items: caseReservationSchema },
     manualReviewItems: { type: "array", items: reviewItemSchema },
     stayPlan: { type: ["object", "null"], description: "The last plan computed by reaccommodation" },
   },
@@ -435,7 +403,7 @@ export const servicesSchema = {
   required: ["caseUrn", "hotels", "transport", "walletCards"],
   properties: {
     caseUrn: urnOf("case"),
-    hotels: { type: "array", items: reservationSchema },
+    hotels: { type: "array", items: caseReservationSchema },
     transport: { type: "array", items: { type: "object" } },
     walletCards: { type: "array", items: { type: "object" } },
   },

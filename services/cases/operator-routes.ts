@@ -2,7 +2,8 @@ import type { CaseDeclaration } from "../../src/app/cases/intake.js";
 import { pageQuery, pageRequest } from "../../src/http/pagination.js";
 import { type AuditSubject, defineRoute, type HandlerInput } from "../../src/http/route.js";
 import { parseUrn } from "../../src/domain/urn.js";
-import { caseUrnParams } from "../../src/http/schemas/common.js";
+import { caseUrnParams, reasonBody } from "../../src/http/schemas/common.js";
+import { splitBody } from "../../src/http/schemas/passenger-groups.js";
 import {
   caseDeclarationBody,
   caseSchema,
@@ -11,9 +12,7 @@ import {
   mergeBody,
   optionalReasonBody,
   reaccommodateBody,
-  reasonBody,
   regroupBody,
-  splitBody,
   uploadOutcomeSchema,
   uploadSchema,
 } from "./case-schemas.js";

@@ -3,14 +3,8 @@ import type { DemandAdministration } from "../../src/app/demand/demand-administr
 import type { DemandIndex } from "../../src/app/demand/demand-index.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute, type HandlerInput } from "../../src/http/route.js";
-import { caseUrnParams, pageSchema } from "../../src/http/schemas/common.js";
-import {
-  demandDecisionBody,
-  demandRequestBody,
-  demandSchema,
-  demandSummarySchema,
-  demandUrnParams,
-} from "./demand-schemas.js";
+import { caseUrnParams, pageSchema, reasonBody } from "../../src/http/schemas/common.js";
+import { demandRequestBody, demandSchema, demandSummarySchema, demandUrnParams } from "./demand-schemas.js";
 
 const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
 const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
@@ -88,7 +82,7 @@ export function demandRoutes(demand: DemandAdministration, summaries: CaseDemand
       tags,
       access: supervisors,
       params: demandUrnParams,
-      body: demandDecisionBody,
+      body: reasonBody,
       responses: decided,
       handler,
     });

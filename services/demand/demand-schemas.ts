@@ -1,6 +1,6 @@
 import { REVIEW_CATEGORIES } from "../../src/domain/case.js";
 import { DEMAND_STATES, DEMAND_TYPES } from "../../src/domain/demand.js";
-import { reasonSchema, timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
+import { timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
 
 /** Wire schemas of the demand routes (spec 2.3). */
 
@@ -61,12 +61,6 @@ export const demandRequestBody = {
     },
     roomsRequested: { type: "integer", minimum: 1, maximum: 10000 },
   },
-} as const;
-
-export const demandDecisionBody = {
-  type: "object",
-  required: ["reason"],
-  properties: { reason: reasonSchema },
 } as const;
 
 export const demandSummarySchema = {

@@ -5,10 +5,11 @@ import type { ReviewItem } from "../../src/domain/review-item.js";
 import type { AuditSubject } from "../../src/http/route.js";
 import { defineRoute } from "../../src/http/route.js";
 import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { reasonBody } from "../../src/http/schemas/common.js";
+import { splitBody } from "../../src/http/schemas/passenger-groups.js";
 import type { ReviewUseCases } from "./review-use-cases.js";
 import {
   assignBody,
-  escalateBody,
   overrideBody,
   queueQuery,
   rebookBody,
@@ -17,7 +18,6 @@ import {
   reviewItemParams,
   reviewItemSchema,
   reviewPageSchema,
-  splitBody,
 } from "./review-schemas.js";
 
 const tags = ["Manual review"];
@@ -184,7 +184,7 @@ export function manualReviewRoutes(review: ReviewUseCases) {
       tags,
       access: supervisors,
       params: reviewItemParams,
-      body: escalateBody,
+      body: reasonBody,
       audit: auditItem("review-item.escalate"),
       responses: { 200: itemResponse("The escalated item"), ...refusals },
       handler: async ({ params, body, principal, correlationUrn }) =>

@@ -165,12 +165,6 @@ export const resolveBody = {
   properties: { resolution: resolutionSchema, reason: reasonSchema },
 } as const;
 
-export const escalateBody = {
-  type: "object",
-  required: ["reason"],
-  properties: { reason: reasonSchema },
-} as const;
-
 export const rebookBody = {
   type: "object",
   required: ["hotelUrn", "reason"],
@@ -192,24 +186,4 @@ export const relaxBody = {
   type: "object",
   required: ["fields", "reason"],
   properties: { fields: policyPatchSchema.properties.constraints, reason: reasonSchema },
-} as const;
-
-export const splitBody = {
-  type: "object",
-  required: ["into", "reason"],
-  properties: {
-    into: {
-      type: "array",
-      minItems: 2,
-      maxItems: 100,
-      items: {
-        type: "array",
-        minItems: 1,
-        maxItems: 500,
-        items: { type: "string", minLength: 1, maxLength: 64 },
-      },
-      description: "The parts, each a list of passenger ids of one group the item is about",
-    },
-    reason: reasonSchema,
-  },
 } as const;

@@ -60,6 +60,13 @@ export const caseUrnParams = { type: "object", properties: { caseUrn: urnOf("cas
 /** A reason an operator must give for state changes that are audited. */
 export const reasonSchema = { type: "string", minLength: 1, maxLength: 2000 } as const;
 
+/** The body of an audited action that needs nothing but its reason (reject, escalate, close...). */
+export const reasonBody = {
+  type: "object",
+  required: ["reason"],
+  properties: { reason: reasonSchema },
+} as const;
+
 /** One field-level validation failure, in the `errors` member of a 400 problem. */
 export const fieldErrorSchema = {
   type: "object",
