@@ -1,6 +1,6 @@
 /**
  * How fast does intake open cases, what does an open case weigh, and how soon does a dropped
- * operator's lock go? (issue 4, item 9; spec 8.2). On the embedded runtime with memory stores:
+ * operator's lock go? (spec 8.2). On the embedded runtime with memory stores:
  *  - throughput: 300-passenger disruptions (150 PNR groups) pushed over HTTP, each counted done
  *    once its case is open and all 150 sub-cases are in the `sub-cases` collection.
  *    Target >= 50 cases/s (15,000 passengers/s);

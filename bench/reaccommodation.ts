@@ -1,5 +1,5 @@
 /**
- * How long do search + allocate + book take for a 300-passenger flight? (issue 5, item 9). The
+ * How long do search + allocate + book take for a 300-passenger flight (spec 2.6, 8.2)? The
  * whole service runs in this process on the embedded default, with the three vendor simulators
  * in process at zero latency and no injected faults.
  *

@@ -1,16 +1,17 @@
 /**
- * Issue 5, item 8, last bullet: a pushed disruption → demand auto-approved → wave → reservations →
- * vouchers, with one vendor failing and one hotel full, ending in a PARTIAL_FULFILLMENT item that an
- * operator resolves by rebook. Everything runs as `npm start` runs it (embedded runtime, in-process
- * vendor simulators, the seeded demo policies); the test only injects the two faults.
+ * The booking flow end to end (spec 2.3, 2.5, 2.6): a pushed disruption → demand auto-approved →
+ * wave → reservations → vouchers, with one vendor failing and one hotel full, ending in a
+ * PARTIAL_FULFILLMENT item that an operator resolves by rebook. Everything runs as `npm start`
+ * runs it (embedded runtime, in-process vendor simulators, the seeded demo policies); the test only
+ * injects the two faults.
  *
  * The scenario is chosen from what the vendors sell (through the platform's own search), so it does
  * not hang on one seed: an airport of the airline, a failing vendor F, and a hotel H that is the
  * only hotel the demo policy accepts there (reachable without F) with enough rooms for one large
- * party. The party is allocated to H; H fills up between the wave and
- * the booking (the vendor refuses), so the party is left without a room while the small parties are
- * booked: PARTIAL_FULFILLMENT. The operator rebooks the party on a large hotel just outside the
- * policy, booking confirms, and the item resolves as REBOOKED.
+ * party. The party is allocated to H; H fills up between the wave and the booking (the vendor
+ * refuses), so the party is left without a room while the small parties are booked:
+ * PARTIAL_FULFILLMENT. The operator rebooks the party on a large hotel just outside the policy,
+ * booking confirms, and the item resolves as REBOOKED.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

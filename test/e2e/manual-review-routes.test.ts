@@ -103,7 +103,7 @@ async function openCase(options: { origin?: string; who?: string; mixedTier?: bo
   };
 }
 
-/** What booking publishes when it gives up on groups (hand-off 3); returns the item's URN. */
+/** What booking publishes when it gives up on groups (`review-item.requested`); returns the item's URN. */
 async function requestItem(
   open: { caseUrn: string; groups: string[]; tenant: string },
   category = "PARTIAL_FULFILLMENT",

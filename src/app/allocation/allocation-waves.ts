@@ -489,9 +489,9 @@ export function allocationRow(wave: WaveDocument, allocation: WaveAllocation): A
 }
 
 /**
- * Hand-off 3: the groups the wave could not house, and the hotels it weighed for them with the
- * reason each was not used: first the hotels that could have taken them (full, too small), then
- * those the policy's gates discarded.
+ * The ALLOCATION_FAILED request (spec 2.5): the groups the wave could not house, and the hotels it
+ * weighed for them with the reason each was not used: first the hotels that could have taken them
+ * (full, too small), then those the policy's gates discarded.
  */
 function allocationFailed(wave: WaveDocument, search: HotelSearchResult): ReviewItemRequestedData {
   const affected = new Set(wave.unallocated.map((u) => u.groupId));

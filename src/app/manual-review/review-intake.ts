@@ -132,7 +132,9 @@ function requestOf(data: unknown): ReviewItemRequestedData {
     typeof request.reason !== "string" ||
     (request.reviewItemUrn !== undefined && typeof request.reviewItemUrn !== "string")
   ) {
-    throw new UnusableReviewEvent("review-item.requested does not carry the fields of hand-off 3");
+    throw new UnusableReviewEvent(
+      "review-item.requested does not carry the fields of a review item (spec 2.5)",
+    );
   }
   return { ...request, attemptedHotels: request.attemptedHotels ?? [] } as ReviewItemRequestedData;
 }
