@@ -1,47 +1,45 @@
 import { DomainError } from "../domain-error.js";
-import type { Tier } from "./tiers.js";
 import {
-  type AllocationWeights,
-  type Amenity,
   canonicalTiers,
-  type PaymentMethod,
   type Policy,
-  type PolicyBuffers,
-  type PolicyMode,
-  type TransportMode,
+  type PolicyConstraints,
+  type PolicyInput,
+  type PolicyTransport,
   reconcileConsolidation,
 } from "./policy.js";
 import { policyContextKey } from "./policy-context.js";
 import type { PolicyChange } from "./policy-lifecycle.js";
 
-/** The patch body as `policyPatchSchema` accepts it: null removes an optional field. */
-export interface PolicyPatch {
+/**
+ * The patch body as `policyPatchSchema` accepts it: the create body's fields, each optional, less
+ * the context (a policy keeps its context); in constraints and transport, null removes an optional
+ * field.
+ */
+export type PolicyPatch = Partial<
+  Pick<
+    PolicyInput,
+    | "name"
+    | "tiers"
+    | "buffers"
+    | "mode"
+    | "autoApproveDemand"
+    | "maxAutomaticRoomsPerWave"
+    | "incrementalRequiresApproval"
+    | "consolidationWeight"
+    | "allocationWeights"
+  >
+> & {
   reason?: string;
-  name?: string;
-  tiers?: Tier[];
-  constraints?: {
-    minStars?: number | null;
-    maxDistanceKm?: number | null;
-    maxNightlyRate?: number | null;
-    requiredAmenities?: Amenity[];
-    excludedChains?: string[];
-    acceptedPayments?: PaymentMethod[];
-    allowProviders?: string[] | null;
-  };
-  buffers?: Partial<PolicyBuffers>;
-  mode?: PolicyMode;
-  autoApproveDemand?: boolean;
-  maxAutomaticRoomsPerWave?: number;
-  incrementalRequiresApproval?: boolean;
-  consolidationWeight?: number;
-  allocationWeights?: Partial<AllocationWeights>;
-  transport?: {
-    mode?: TransportMode;
-    perTier?: Partial<Record<Tier, TransportMode>>;
-    minutesBeforePickup?: number | null;
-    shuttleCapacity?: number | null;
-  };
-}
+  constraints?: Nullable<
+    Pick<PolicyConstraints, "minStars" | "maxDistanceKm" | "maxNightlyRate" | "allowProviders">
+  > &
+    Partial<Pick<PolicyConstraints, "requiredAmenities" | "excludedChains" | "acceptedPayments">>;
+  transport?: Partial<Pick<PolicyTransport, "mode" | "perTier">> &
+    Nullable<Pick<PolicyTransport, "minutesBeforePickup" | "shuttleCapacity">>;
+};
+
+/** Each field optional, and null where it may be removed. */
+type Nullable<T> = { [K in keyof T]?: T[K] | null };
 
 export interface PolicyPatchResult extends PolicyChange {
   reason?: string;
