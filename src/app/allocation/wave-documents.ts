@@ -145,15 +145,18 @@ export function allocationRowId(caseUrn: string, groupId: string): string {
   return `${caseUrn}|${groupId}`;
 }
 
-/** The latest wave of a case, as booking reads it for POST /v1/cases/{urn}/book-rooms. */
-export async function latestWaveOf(
+/**
+ * The latest wave of a case: the highest wave number, else (waves written without one) the latest
+ * written; allocation and booking read it, each through its own view of the document (`T`).
+ */
+export function latestWaveOf<T extends Doc = WaveDocument>(
   store: DocumentStore,
   tenant: string,
   caseUrn: string,
-): Promise<WaveDocument | undefined> {
+): Promise<T | undefined> {
   return store
-    .collection<WaveDocument>(WAVES_COLLECTION)
-    .findOne({ tenant, caseUrn }, { sort: { sequence: -1 } });
+    .collection<T>(WAVES_COLLECTION)
+    .findOne({ tenant, caseUrn }, { sort: { sequence: -1, createdAt: -1 } });
 }
 
 /** The wave as the API shows it: everything but the storage key and revision. */

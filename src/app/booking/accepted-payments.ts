@@ -2,7 +2,7 @@ import type { CaseRecord } from "../../domain/case.js";
 import { POLICY_DEFAULTS, type PaymentMethod } from "../../domain/policy/policy.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { policyForCase } from "../cases/case-policy.js";
-import { POLICIES_COLLECTION, type PolicyDocument, PolicyIndex } from "../policies/policy-index.js";
+import { PolicyIndex } from "../policies/policy-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 
@@ -14,7 +14,7 @@ import { TOKENS } from "../../runtime/tokens.js";
 export class AcceptedPayments {
   private readonly index: PolicyIndex;
 
-  constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {
+  constructor(@inject(TOKENS.documents) store: DocumentStore) {
     this.index = new PolicyIndex(store);
   }
 
@@ -23,11 +23,8 @@ export class AcceptedPayments {
     record: Pick<CaseRecord, "tenant" | "flight" | "passengerGroups">,
   ): Promise<PaymentMethod[]> {
     if (policy?.policyUrn) {
-      const document = await this.store.collection<PolicyDocument>(POLICIES_COLLECTION).get(policy.policyUrn);
-      if (document && document.tenant === record.tenant) {
-        const version = document.versions.find((v) => v.version === policy.policyVersion) ?? document;
-        return version.constraints.acceptedPayments;
-      }
+      const version = await this.index.versionOf(record.tenant, policy.policyUrn, policy.policyVersion);
+      if (version) return version.constraints.acceptedPayments;
     }
     const current = await policyForCase(this.index, record);
     return current?.constraints.acceptedPayments ?? [...POLICY_DEFAULTS.acceptedPayments];

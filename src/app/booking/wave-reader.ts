@@ -3,6 +3,7 @@ import { inject, injectable } from "tsyringe";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import {
+  latestWaveOf,
   type WaveDocument,
   type WaveHotelRecord,
   type WaveOfferRecord,
@@ -76,8 +77,6 @@ export class WaveReader {
 
   /** The case's most recent wave, if allocation has run for it. */
   latest(tenant: string, caseUrn: string): Promise<BookingWave | undefined> {
-    return this.store
-      .collection<BookingWave>(WAVES_COLLECTION)
-      .findOne({ tenant, caseUrn }, { sort: { sequence: -1, createdAt: -1 } });
+    return latestWaveOf<BookingWave>(this.store, tenant, caseUrn);
   }
 }

@@ -11,7 +11,7 @@ import {
   type WaveRankingInput,
   WAVES_COLLECTION,
 } from "../allocation/wave-documents.js";
-import { POLICIES_COLLECTION, type PolicyDocument } from "../policies/policy-index.js";
+import { PolicyIndex } from "../policies/policy-index.js";
 import { applyOverride, PolicyOverrides } from "./policy-overrides.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -319,10 +319,14 @@ type AgentWave = Doc &
 /** The agent over the stores: the case's latest wave, its policy and the case's override. */
 @injectable()
 export class ExceptionAgent {
+  private readonly policies: PolicyIndex;
+
   constructor(
     @inject(TOKENS.documents) private readonly store: DocumentStore,
     @inject(PolicyOverrides) private readonly overrides: PolicyOverrides,
-  ) {}
+  ) {
+    this.policies = new PolicyIndex(store);
+  }
 
   async recommendationsFor(item: {
     tenant: string;
@@ -332,6 +336,7 @@ export class ExceptionAgent {
     attemptedHotels: readonly { hotelUrn: string }[];
   }): Promise<Recommendation[]> {
     if (!AGENT_CATEGORIES.includes(item.category)) return [];
+    // The latest written first: a wave number only orders waves written in the same millisecond.
     const wave = await this.store
       .collection<AgentWave>(WAVES_COLLECTION)
       .findOne({ tenant: item.tenant, caseUrn: item.caseUrn }, { sort: { createdAt: -1, sequence: -1 } });
@@ -361,12 +366,8 @@ export class ExceptionAgent {
     });
   }
 
-  private async policyOf(wave: AgentWave): Promise<Policy | undefined> {
-    if (!wave.policyUrn) return undefined;
-    const document = await this.store
-      .collection<PolicyDocument>(POLICIES_COLLECTION)
-      .findOne({ _id: wave.policyUrn, tenant: wave.tenant });
-    if (!document) return undefined;
-    return document.versions.find((v) => v.version === wave.policyVersion) ?? document;
+  private policyOf(wave: AgentWave): Promise<Policy | undefined> {
+    if (!wave.policyUrn) return Promise.resolve(undefined);
+    return this.policies.versionOf(wave.tenant, wave.policyUrn, wave.policyVersion ?? null);
   }
 }

@@ -67,6 +67,16 @@ export class PolicyIndex {
     });
     return resolvePolicy(candidates.map(toPolicy), { ...query, airline: airlineCodeOf(tenant) });
   }
+
+  /**
+   * The tenant's policy as it was at `version` (the version a wave was allocated under); its
+   * current rules when that version is not kept.
+   */
+  async versionOf(tenant: string, policyUrn: string, version: number | null): Promise<Policy | undefined> {
+    const document = await this.documents.findOne({ _id: policyUrn, tenant });
+    if (!document) return undefined;
+    return document.versions.find((v) => v.version === version) ?? toPolicy(document);
+  }
 }
 
 /** `urn:airline:ZX` → `ZX`: policy contexts name airlines by code (spec 2.4). */
