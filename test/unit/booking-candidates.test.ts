@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bookingCandidates } from "../../src/app/booking/booking-candidates.js";
-import type { BookingRankingInput } from "../../src/app/booking/wave-reader.js";
+import type { RankingVerdict } from "../../src/app/allocation/wave-documents.js";
 
 /** A verdict on G1 and the other groups of its class (same rooms, same nights). */
 function pair(
@@ -9,7 +9,7 @@ function pair(
   offer: string,
   score: number,
   reason: string,
-): BookingRankingInput {
+): RankingVerdict {
   return {
     groupIds: ["G0", "G1", "G7"],
     hotelUrn,
@@ -21,7 +21,7 @@ function pair(
   };
 }
 
-function duplicate(hotelUrn: string, provider: string, offer: string, of: string): BookingRankingInput {
+function duplicate(hotelUrn: string, provider: string, offer: string, of: string): RankingVerdict {
   return {
     groupIds: null,
     hotelUrn,

@@ -3,7 +3,7 @@ import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
 import { waveBookingKey } from "../../src/domain/booking/group-booking.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import { BOOKING_EVENTS, type BookingReviewRequest } from "../../src/domain/events/booking.js";
-import type { BookingRankingInput } from "../../src/app/booking/wave-reader.js";
+import type { RankingVerdict } from "../../src/app/allocation/wave-documents.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import {
   allocate,
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** A ranking entry saying the hotel still had room for the group after the wave's assignment. */
-function withRoom(groupId: string, hotel: Hotel, score: number): BookingRankingInput {
+function withRoom(groupId: string, hotel: Hotel, score: number): RankingVerdict {
   const offer = hotel.offers[0]!;
   return {
     groupIds: [groupId],

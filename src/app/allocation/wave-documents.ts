@@ -88,6 +88,19 @@ export interface WaveOverrideRecord {
 /** A candidate's verdict as stored (spec 2.6 rankingInputs): the plan's rows as they are. */
 export type WaveRankingInput = RankingInput;
 
+/**
+ * A verdict as the readers that act on it see it (booking's next hotel for a group, the exception
+ * agent's recommendations): they match a few reasons by name, so they read the reasons as words.
+ */
+export type RankingVerdict = Pick<
+  WaveRankingInput,
+  "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
+> & {
+  /** The groups the verdict is about; null for a verdict on the offer itself, for every group. */
+  groupIds: readonly string[] | null;
+  reasons: readonly string[];
+};
+
 export interface WaveDocument extends Doc {
   /** The wave URN. */
   _id: string;

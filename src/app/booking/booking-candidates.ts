@@ -1,6 +1,7 @@
 import { offerKey } from "../../domain/allocation/offer.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
-import type { BookingAllocation, BookingRankingInput } from "./wave-reader.js";
+import type { RankingVerdict } from "../allocation/wave-documents.js";
+import type { BookingAllocation } from "./wave-reader.js";
 
 /**
  * A refused group is worth an operator's look after this many hotels: each try costs a booking
@@ -17,7 +18,7 @@ export const MAX_HOTELS_PER_GROUP = 5;
  */
 export function bookingCandidates(
   allocation: Pick<BookingAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">,
-  rankingInputs: readonly BookingRankingInput[],
+  rankingInputs: readonly RankingVerdict[],
   maxHotels = MAX_HOTELS_PER_GROUP,
 ): OfferCandidate[] {
   const hotels: OfferCandidate[][] = [

@@ -4,10 +4,10 @@ import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import {
   latestWaveOf,
+  type RankingVerdict,
   type WaveDocument,
   type WaveHotelRecord,
   type WaveOfferRecord,
-  type WaveRankingInput,
   WAVES_COLLECTION,
 } from "../allocation/wave-documents.js";
 
@@ -35,18 +35,6 @@ export type BookingAllocation = Pick<
   override?: Pick<NonNullable<WaveAllocation["override"]>, "by" | "reason">;
 };
 
-/**
- * A candidate's verdict (spec 2.6 rankingInputs) as booking reads it to find a group's next hotel:
- * it matches a few reasons by name, so it reads them as words.
- */
-export type BookingRankingInput = Pick<
-  WaveRankingInput,
-  "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
-> & {
-  groupIds: readonly string[] | null;
-  reasons: readonly string[];
-};
-
 /** A hotel the wave considered, with the payments each of its offers took when the wave ran. */
 export type BookingWaveHotel = Pick<WaveHotelRecord, "hotelUrn" | "name" | "address"> & {
   offers: Pick<WaveOfferRecord, "provider" | "providerOfferId" | "payments">[];
@@ -59,7 +47,7 @@ export type BookingWave = Doc &
     policyUrn: WaveDocument["policyUrn"] | null;
     policyVersion: WaveDocument["policyVersion"] | null;
     allocations: BookingAllocation[];
-    rankingInputs: BookingRankingInput[];
+    rankingInputs: RankingVerdict[];
     unallocated: { groupId: string; reason: string }[];
     /** Absent from waves that recorded no hotel details. */
     hotels?: BookingWaveHotel[];

@@ -5,6 +5,7 @@ import { PAYMENT_METHODS, type Policy, type PolicyConstraints } from "../../doma
 import type { Recommendation } from "../../domain/review-item.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import {
+  type RankingVerdict,
   type WaveDocument,
   type WaveGroupRecord,
   type WaveOfferRecord,
@@ -27,17 +28,8 @@ export const AGENT_CATEGORIES: readonly ReviewCategory[] = [
   "PAYMENT_FAILED",
 ];
 
-/**
- * What the agent reads of a wave's rankingInputs (src/domain/allocation/wave.ts `RankingInput`):
- * it matches reasons by name, so it reads them as words.
- */
-export type WaveCandidate = Pick<
-  WaveRankingInput,
-  "hotelUrn" | "provider" | "providerOfferId" | "outcome" | "weightedScore"
-> & {
-  /** The groups the verdict is about; null for a verdict on the offer itself, for every group. */
-  groupIds: readonly string[] | null;
-  reasons: readonly string[];
+/** What the agent reads of a wave's rankingInputs (src/domain/allocation/wave.ts `RankingInput`). */
+export type WaveCandidate = RankingVerdict & {
   raw: Pick<WaveRankingInput["raw"], "nightlyRate" | "distanceKm">;
 };
 
