@@ -9,7 +9,7 @@ import { HotelSearch } from "../../src/app/hotel-search.js";
 import { ContractBook } from "../../src/app/hotels/contracts.js";
 import { HotelCatalogIndex } from "../../src/app/hotels/hotel-catalog.js";
 import { HotelQueries } from "../../src/app/hotels/hotel-queries.js";
-import { PolicyOverrides } from "../../src/app/manual-review/policy-overrides.js";
+import { PolicyOverrides } from "../../src/app/policies/policy-overrides.js";
 import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { convert, type ExchangeRates } from "../../src/domain/money.js";
 import { TOKENS } from "../../src/runtime/tokens.js";

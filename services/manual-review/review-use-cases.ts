@@ -1,7 +1,7 @@
 import type { DependencyContainer } from "tsyringe";
 import { CaseReturn } from "../../src/app/manual-review/case-return.js";
 import { ExceptionAgent } from "../../src/app/manual-review/exception-agent.js";
-import { PolicyOverrides } from "../../src/app/manual-review/policy-overrides.js";
+import { PolicyOverrides } from "../../src/app/policies/policy-overrides.js";
 import { ReviewActions } from "../../src/app/manual-review/review-actions.js";
 import { ReviewIntake } from "../../src/app/manual-review/review-intake.js";
 import { ReviewItemChanges } from "../../src/app/manual-review/review-item-changes.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaseActor } from "../../actors/CaseActor.js";
 import type { AuditEntry } from "../../src/app/audit-entry.js";
-import { POLICY_OVERRIDES_COLLECTION } from "../../src/app/manual-review/policy-overrides.js";
+import { POLICY_OVERRIDES_COLLECTION } from "../../src/app/policies/policy-overrides.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";

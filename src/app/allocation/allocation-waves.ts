@@ -21,7 +21,7 @@ import { policyForCase } from "../cases/case-policy.js";
 import type { HotelSearch, HotelSearchResult } from "../hotel-search.js";
 import type { ContractBook } from "../hotels/contracts.js";
 import type { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
-import { applyOverride, type PolicyOverrides } from "../manual-review/policy-overrides.js";
+import { applyOverride, type PolicyOverrides } from "../policies/policy-overrides.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
 import { utcOffsetMinutesAt } from "./airport-time.js";
 import { policyCurrencyOf } from "./policy-currency.js";

@@ -4,7 +4,7 @@ import type { Money } from "../../domain/money.js";
 import type { Amenity, PaymentMethod } from "../../domain/policy/policy.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import type { MissingVendor } from "../hotel-search.js";
-import type { ConstraintOverride } from "../manual-review/policy-overrides.js";
+import type { ConstraintOverride } from "../policies/policy-overrides.js";
 
 /** Completed allocation waves (spec 2.6), one document per wave. */
 export const WAVES_COLLECTION = "waves";

@@ -13,7 +13,7 @@ import {
   WAVES_COLLECTION,
 } from "../allocation/wave-documents.js";
 import { PolicyIndex } from "../policies/policy-index.js";
-import { applyOverride, PolicyOverrides } from "./policy-overrides.js";
+import { applyOverride, PolicyOverrides } from "../policies/policy-overrides.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 

@@ -10,7 +10,7 @@ import { TOKENS } from "../../runtime/tokens.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import { ManifestCommands } from "../cases/manifest-commands.js";
 import { CaseReturn } from "./case-return.js";
-import { type ConstraintOverride, PolicyOverrides } from "./policy-overrides.js";
+import { type ConstraintOverride, PolicyOverrides } from "../policies/policy-overrides.js";
 import { ReviewItemChanges } from "./review-item-changes.js";
 import { inject, injectable } from "tsyringe";
 
