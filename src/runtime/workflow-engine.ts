@@ -59,6 +59,16 @@ export interface WorkflowEngine {
   get(instanceId: string): Promise<WorkflowState | undefined>;
   /** Resolves when the instance reaches COMPLETED, FAILED or TERMINATED. */
   waitForCompletion(instanceId: string, timeoutMs?: number): Promise<WorkflowState>;
+  /**
+   * Resolves with the first state `reached` accepts, or the instance's final state if it ends
+   * first: a caller waits for a point the workflow marks with its custom status (a first pass
+   * done, a wait begun) without waiting for the whole run.
+   */
+  waitUntil(
+    instanceId: string,
+    reached: (state: WorkflowState) => boolean,
+    timeoutMs?: number,
+  ): Promise<WorkflowState>;
   terminate(instanceId: string, output?: unknown): Promise<void>;
   close(): Promise<void>;
 }

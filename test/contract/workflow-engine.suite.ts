@@ -240,6 +240,21 @@ export function workflowEngineContract(runtime: string, create: WorkflowEngineFa
       expect(state.output).toBe(new Date(startedAt + 60_000).toISOString());
     });
 
+    it("waits until the workflow marks a point with its custom status, or until it ends", async () => {
+      const sleeping = await sut.engine.schedule("sleeper", undefined, { instanceId: nextId("until") });
+      const marked = await sut.engine.waitUntil(sleeping, (state) => state.customStatus === "sleeping");
+      expect(marked).toMatchObject({
+        instanceId: sleeping,
+        runtimeStatus: "RUNNING",
+        customStatus: "sleeping",
+      });
+
+      const done = await sut.engine.schedule("threeSteps", 1, { instanceId: nextId("until-end") });
+      const ended = await sut.engine.waitUntil(done, () => false);
+      expect(ended).toMatchObject({ runtimeStatus: "COMPLETED", output: [2, 4, 8] });
+      await expect(sut.engine.waitUntil(nextId("missing"), () => true)).rejects.toThrow();
+    });
+
     it("delivers an external event to a waiting workflow", async () => {
       const id = await sut.engine.schedule("approval", undefined, { instanceId: nextId("event") });
       await untilCustomStatus(id, "awaiting approval");

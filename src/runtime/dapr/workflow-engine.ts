@@ -4,12 +4,13 @@ import {
   WorkflowRuntime,
   WorkflowRuntimeStatus as DaprRuntimeStatus,
 } from "@dapr/dapr";
-import type {
-  ScheduleOptions,
-  WorkflowEngine,
-  WorkflowRegistry,
-  WorkflowRuntimeStatus,
-  WorkflowState,
+import {
+  type ScheduleOptions,
+  TERMINAL_STATUSES,
+  type WorkflowEngine,
+  type WorkflowRegistry,
+  type WorkflowRuntimeStatus,
+  type WorkflowState,
 } from "../workflow-engine.js";
 import { randomUuid } from "../../domain/uuid.js";
 
@@ -27,6 +28,9 @@ export interface DaprWorkflowEngineOptions {
 
 /** As long as the Dapr SDK client waits by default. */
 const DEFAULT_WAIT_MS = 60_000;
+/** `waitUntil` polls first after 5 ms, then doubling up to every 250 ms. */
+const POLL_FIRST_MS = 5;
+const POLL_MAX_MS = 250;
 
 /**
  * Workflows on Dapr Workflow: this process is the worker (WorkflowRuntime, holding every workflow
@@ -95,6 +99,24 @@ export class DaprWorkflowEngine implements WorkflowEngine {
     const state = await this.client.waitForWorkflowCompletion(instanceId, true, timeoutMs / 1000);
     if (!state) throw new Error(`Workflow instance ${instanceId} does not exist`);
     return toWorkflowState(state);
+  }
+
+  /** The sidecar's workflow API has no watch on custom status: the state is polled, a little less often each time. */
+  async waitUntil(
+    instanceId: string,
+    reached: (state: WorkflowState) => boolean,
+    timeoutMs = DEFAULT_WAIT_MS,
+  ): Promise<WorkflowState> {
+    const deadline = Date.now() + timeoutMs;
+    for (let pause = POLL_FIRST_MS; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
+      const state = await this.get(instanceId);
+      if (!state) throw new Error(`Workflow instance ${instanceId} does not exist`);
+      if (TERMINAL_STATUSES.has(state.runtimeStatus) || reached(state)) return state;
+      if (Date.now() + pause > deadline) {
+        throw new Error(`Gave up waiting for workflow instance ${instanceId} after ${timeoutMs} ms`);
+      }
+      await delay(pause);
+    }
   }
 
   terminate(instanceId: string, output?: unknown): Promise<void> {

@@ -63,6 +63,19 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
     return toWorkflowState(await this.backend.waitFor(instanceId, isFinished, timeoutMs));
   }
 
+  async waitUntil(
+    instanceId: string,
+    reached: (state: WorkflowState) => boolean,
+    timeoutMs = DEFAULT_WAIT_MS,
+  ): Promise<WorkflowState> {
+    const instance = await this.backend.waitFor(
+      instanceId,
+      (candidate) => isFinished(candidate) || reached(toWorkflowState(candidate)),
+      timeoutMs,
+    );
+    return toWorkflowState(instance);
+  }
+
   terminate(instanceId: string, output?: unknown): Promise<void> {
     return this.backend.terminate(instanceId, encode(output));
   }
