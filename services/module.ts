@@ -33,7 +33,8 @@ export interface ModuleContext {
 export interface ServiceModule {
   name: string;
   actorTypes?: ActorClass[];
-  registerWorkflows?(registry: WorkflowRegistry): void;
+  /** Activities read the context when they run, through `context()`, as event handlers do. */
+  registerWorkflows?(registry: WorkflowRegistry, context: () => ModuleContext): void;
   /**
    * Registers the module's use cases in one platform's container, as singletons of that container
    * (a process may run several platforms: each has its own). Their ports are resolved from what

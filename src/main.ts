@@ -34,7 +34,7 @@ import { operatorTokenAuthentication } from "../services/realtime/operator-token
 import { type RealtimeChannel, attachRealtime } from "../services/realtime/realtime-channel.js";
 import { RealtimeHub } from "../services/realtime/realtime-hub.js";
 import { AuditLog } from "./app/audit-log.js";
-import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-flow.js";
+import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-settings.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, loadConfig } from "./config.js";
@@ -106,7 +106,7 @@ export const MODULES: readonly ServiceModule[] = [
 /** What the modules contribute to whichever runtime runs them. */
 function contributions(context: () => ModuleContext, tenants: readonly string[]): RuntimeContributions {
   const workflows = new WorkflowRegistry();
-  for (const module of MODULES) module.registerWorkflows?.(workflows);
+  for (const module of MODULES) module.registerWorkflows?.(workflows, context);
   return {
     actorTypes: MODULES.flatMap((m) => m.actorTypes ?? []),
     workflows,

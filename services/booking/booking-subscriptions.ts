@@ -28,7 +28,6 @@ export function bookingSubscriptions(
       types: [
         "allocation.wave-completed",
         "booking.wave-requested",
-        "booking.retry-due",
         "allocation.group-overridden",
         "booking.group-requested",
       ],
@@ -37,19 +36,18 @@ export function bookingSubscriptions(
         switch (event.type) {
           case "allocation.wave-completed":
             if (!event.data.autoBook) return;
-            await flow.bookWave(event.data.waveUrn, {
-              requestedBy: BOOKING_SYSTEM_ACTOR,
-              correlationUrn: event.correlationUrn,
-            });
+            await flow.bookWave(
+              event.data.waveUrn,
+              { requestedBy: BOOKING_SYSTEM_ACTOR, correlationUrn: event.correlationUrn },
+              event.id,
+            );
             return;
           case "booking.wave-requested":
-            await flow.bookWave(event.data.waveUrn, {
-              requestedBy: event.data.requestedBy,
-              correlationUrn: event.correlationUrn,
-            });
-            return;
-          case "booking.retry-due":
-            await flow.retryPending(event.data.caseUrn, event.data.bookingKeys, event.correlationUrn);
+            await flow.bookWave(
+              event.data.waveUrn,
+              { requestedBy: event.data.requestedBy, correlationUrn: event.correlationUrn },
+              event.id,
+            );
             return;
           case "allocation.group-overridden":
             await flow.bookOverride(event.data, event.id, {

@@ -2,6 +2,8 @@ import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { AcceptedPayments } from "../../src/app/booking/accepted-payments.js";
 import { BookRooms } from "../../src/app/booking/book-rooms.js";
 import { BookingFlow } from "../../src/app/booking/booking-flow.js";
+import { type BookingSettings, DEFAULT_BOOKING_SETTINGS } from "../../src/app/booking/booking-settings.js";
+import { BookingSteps } from "../../src/app/booking/booking-steps.js";
 import { BookingOutcomes } from "../../src/app/booking/booking-outcomes.js";
 import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
 import { GroupBooker } from "../../src/app/booking/group-booker.js";
@@ -26,8 +28,9 @@ export interface BookingUseCases {
 }
 
 /**
- * The booking flow takes its settings and the tenants' cards beside its ports, so a factory builds
- * it (one instance per container); the others are `@injectable` classes.
+ * The booking flow and the steps its workflow runs take their settings (and the steps the tenants'
+ * cards) beside their ports, so factories build them (one instance per container); the others are
+ * `@injectable` classes.
  */
 export function registerBookingUseCases(container: DependencyContainer): void {
   registerSingletons(container, [
@@ -42,10 +45,14 @@ export function registerBookingUseCases(container: DependencyContainer): void {
     BookingOutcomes,
     VendorReconciliation,
   ]);
-  container.register(BookingFlow, {
+  const settingsOf = (c: DependencyContainer): BookingSettings => ({
+    ...DEFAULT_BOOKING_SETTINGS,
+    ...c.resolve<Partial<BookingSettings>>(TOKENS.bookingSettings),
+  });
+  container.register(BookingSteps, {
     useFactory: instanceCachingFactory(
       (c) =>
-        new BookingFlow({
+        new BookingSteps({
           actors: c.resolve(TOKENS.actors),
           waves: c.resolve(WaveReader),
           reservations: c.resolve(ReservationIndex),
@@ -56,9 +63,12 @@ export function registerBookingUseCases(container: DependencyContainer): void {
           payments: c.resolve(AcceptedPayments),
           cardOf: c.resolve(TOKENS.bookingCards),
           logger: c.resolve(TOKENS.logger),
-          settings: c.resolve(TOKENS.bookingSettings),
+          settings: settingsOf(c),
         }),
     ),
+  });
+  container.register(BookingFlow, {
+    useFactory: instanceCachingFactory((c) => new BookingFlow(c.resolve(TOKENS.workflows), settingsOf(c))),
   });
 }
 

@@ -1,8 +1,8 @@
 /**
  * Booking wired as the platform wires it (case, demand, booking and reconciliation actors; the
- * booking subscriptions; the hotel vendor simulators behind real vendor clients), on an embedded
- * runtime with memory stores and a ManualClock, without the allocation side: tests hand booking a
- * synthetic wave built from a real search, as allocation would.
+ * book-groups workflow; the booking subscriptions; the hotel vendor simulators behind real vendor
+ * clients), on an embedded runtime with memory stores and a ManualClock, without the allocation
+ * side: tests hand booking a synthetic wave built from a real search, as allocation would.
  */
 import { pino } from "pino";
 import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
@@ -19,6 +19,7 @@ import {
   createVendorSimulators,
 } from "../../services/vendor-sim/simulators.js";
 import { AuditLog } from "../../src/app/audit-log.js";
+import { BookingSteps } from "../../src/app/booking/booking-steps.js";
 import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { WAVES_COLLECTION } from "../../src/app/allocation/wave-documents.js";
@@ -36,9 +37,12 @@ import { moduleContainer } from "../support/container.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
+import { EmbeddedWorkflowEngine } from "../../src/runtime/embedded/workflow-engine.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
+import { registerBookGroups } from "../../src/workflows/book-groups/registration.js";
 import { TenantInventoryVendors } from "../../src/vendors/tenant-vendors.js";
 
 export const ZX = "urn:airline:ZX";
@@ -149,6 +153,9 @@ export async function startBookingHarness(
   const state = new MemoryStateStore();
   const actors = new EmbeddedActorRuntime({ store: state, bus, clock });
   for (const actor of [CaseActor, DemandActor, BookingActor, ReconciliationActor]) actors.register(actor);
+  const registry = new WorkflowRegistry();
+  registerBookGroups(registry, () => platform.resolve(BookingSteps));
+  const workflows = new EmbeddedWorkflowEngine({ registry, store: state, clock });
   const documents = new MemoryDocumentStore();
   const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
   const logger = pino({ level: "silent" });
@@ -177,6 +184,7 @@ export async function startBookingHarness(
   });
   const platform = moduleContainer({
     actors,
+    workflows,
     documents,
     clock,
     audit,
@@ -202,6 +210,7 @@ export async function startBookingHarness(
     },
   });
   await actors.start();
+  await workflows.start();
 
   const found = await search.searchHotels({
     tenant: ZX,
@@ -320,6 +329,7 @@ export async function startBookingHarness(
     },
     until,
     async close() {
+      await workflows.close();
       await actors.close();
       await bus.close();
     },

@@ -13,7 +13,7 @@ import type { OperatorPrincipal } from "../principals.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { AuditLog } from "../audit-log.js";
 import { CaseChanges, caseRefOf } from "../cases/case-changes.js";
-import { BookingFlow } from "./booking-flow.js";
+import { BookingSteps } from "./booking-steps.js";
 import { ReservationIndex } from "./reservation-index.js";
 import { WaveReader } from "./wave-reader.js";
 import { randomUuid } from "../../domain/uuid.js";
@@ -45,7 +45,7 @@ export class ManualReservations {
     @inject(CaseChanges) private readonly cases: CaseChanges,
     @inject(WaveReader) private readonly waves: WaveReader,
     @inject(ReservationIndex) private readonly index: ReservationIndex,
-    @inject(BookingFlow) private readonly flow: BookingFlow,
+    @inject(BookingSteps) private readonly steps: BookingSteps,
     @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
@@ -116,7 +116,7 @@ export class ManualReservations {
       before: null,
       after: reservation,
     });
-    if (wave) await this.flow.settle(wave, snapshot, request.correlationUrn);
+    if (wave) await this.steps.settleWave(wave, snapshot, request.correlationUrn);
     return reservation;
   }
 }

@@ -36,15 +36,6 @@ export class StayOffers {
     for (const hotel of recorded) this.recorded.set(hotel.hotelUrn, hotel);
   }
 
-  static async search(
-    search: HotelSearch,
-    stay: { tenant: string; airport: string; checkIn: string; checkOut: string },
-    recorded: readonly BookingWaveHotel[] = [],
-  ): Promise<StayOffers> {
-    const result = await search.searchHotels({ ...stay, rooms: 1 });
-    return new StayOffers(result.hotels, recorded);
-  }
-
   /** Every vendor's offer for the hotel listed now, cheapest first as the search ranked them. */
   offersOf(hotelUrn: string): readonly HotelOffer[] {
     return this.byHotel.get(hotelUrn) ?? [];
@@ -64,5 +55,37 @@ export class StayOffers {
   describe(hotelUrn: string, vendor: string, providerOfferId: string): HotelDescription | undefined {
     const listed = this.byOffer.get(`${vendor}|${providerOfferId}`) ?? this.offersOf(hotelUrn)[0];
     return listed ?? this.recorded.get(hotelUrn);
+  }
+}
+
+/**
+ * Stay offers for the bookings of many groups at once (a wave's groups are booked one activity
+ * each): a search under way is shared, and one StayOffers is built per search answer (the hotel
+ * search's cache hands back the same hotels until it expires), so a wave costs one search and one
+ * index, as when its groups were booked in one pass.
+ */
+export class SharedStayOffers {
+  private readonly underWay = new Map<string, Promise<StayOffers>>();
+  private readonly built = new WeakMap<readonly unknown[], StayOffers>();
+
+  constructor(private readonly search: HotelSearch) {}
+
+  find(stay: { tenant: string; airport: string; checkIn: string; checkOut: string }): Promise<StayOffers> {
+    const key = `${stay.tenant}|${stay.airport}|${stay.checkIn}|${stay.checkOut}`;
+    let found = this.underWay.get(key);
+    if (!found) {
+      found = this.search.searchHotels({ ...stay, rooms: 1 }).then(({ hotels }) => {
+        let offers = this.built.get(hotels);
+        if (!offers) {
+          offers = new StayOffers(hotels);
+          this.built.set(hotels, offers);
+        }
+        return offers;
+      });
+      this.underWay.set(key, found);
+      const forget = () => this.underWay.delete(key);
+      found.then(forget, forget);
+    }
+    return found;
   }
 }
