@@ -5,47 +5,16 @@ import { DaprWorkflowEngine } from "../../src/runtime/dapr/workflow-engine.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 import { startWorkflowSidecar } from "../support/standin-sidecar/workflow-grpc.js";
-import { type WorkflowEngineUnderTest, workflowEngineContract } from "./workflow-engine.suite.js";
+import { daprWorkflowEngine } from "../support/workflow-engines.js";
+import { workflowEngineContract } from "./workflow-engine.suite.js";
 
-/**
- * The contract against Dapr Workflow: the SDK's own client and worker, talking gRPC to the
- * stand-in sidecar. A restart stops both the app's engine and the sidecar, then starts new ones
- * over the same store and clock, as after a crash of the pod.
- */
-async function daprEngine({ registry }: { registry: WorkflowRegistry }): Promise<WorkflowEngineUnderTest> {
-  const stateStore = new MemoryStateStore();
-  const clock = new ManualClock();
-  const open = async () => {
-    const sidecar = await startWorkflowSidecar({ stateStore, clock });
-    const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port });
-    await engine.start();
-    return { sidecar, engine };
-  };
-  const stop = async (running: Awaited<ReturnType<typeof open>>) => {
-    await running.engine.close();
-    await running.sidecar.close();
-  };
-  let running = await open();
-  const sut: WorkflowEngineUnderTest = {
-    engine: running.engine,
-    clock,
-    async restart(whileDown) {
-      await stop(running);
-      await whileDown?.();
-      running = await open();
-      sut.engine = running.engine;
-    },
-    close: () => stop(running),
-  };
-  return sut;
-}
-
+/** The contract against Dapr Workflow (see test/support/workflow-engines.ts). */
 beforeAll(() => {
   // The SDK logs every request and work item at info level.
   vi.spyOn(console, "info").mockImplementation(() => {});
 });
 
-workflowEngineContract("dapr", daprEngine);
+workflowEngineContract("dapr", daprWorkflowEngine);
 
 describe("DaprWorkflowEngine", () => {
   async function* approval(ctx: WorkflowContext): AsyncGenerator<unknown, unknown, any> {

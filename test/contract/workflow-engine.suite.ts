@@ -1,27 +1,14 @@
 import type { WorkflowActivityContext, WorkflowContext } from "@dapr/dapr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type ManualClock, settle } from "../../src/runtime/clock.js";
-import { type WorkflowEngine, WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
+import { settle } from "../../src/runtime/clock.js";
+import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
+import type { WorkflowEngineFactory, WorkflowEngineUnderTest } from "../support/workflow-engines.js";
 
 /**
  * The behaviour every WorkflowEngine must show, whatever runs it. A runtime joins by passing a
  * factory; the same workflows then run on the embedded engine and on Dapr (through the stand-in
  * sidecar), so a saga written once behaves the same on both.
  */
-export interface WorkflowEngineUnderTest {
-  /** The running engine; `restart` replaces it. */
-  engine: WorkflowEngine;
-  /** Drives every durable timer of the engine. */
-  clock: ManualClock;
-  /** Closes the engine (and whatever holds its durable state), runs `whileDown`, and starts anew over the same state. */
-  restart(whileDown?: () => Promise<void>): Promise<void>;
-  close(): Promise<void>;
-}
-
-export type WorkflowEngineFactory = (options: {
-  registry: WorkflowRegistry;
-}) => Promise<WorkflowEngineUnderTest>;
-
 export function workflowEngineContract(runtime: string, create: WorkflowEngineFactory): void {
   describe(`WorkflowEngine contract (${runtime})`, () => {
     const calls: string[] = [];
