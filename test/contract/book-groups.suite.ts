@@ -8,6 +8,7 @@ import {
   type BookGroupsSteps,
   type GroupStatus,
   type LoadedGroups,
+  type PlannedGroup,
   type SettleOrder,
   restingOutcome,
 } from "../../src/workflows/book-groups/model.js";
@@ -22,7 +23,6 @@ import type { WorkflowEngineFactory, WorkflowEngineUnderTest } from "../support/
  */
 export function bookGroupsContract(runtime: string, create: WorkflowEngineFactory): void {
   describe(`book-groups workflow (${runtime})`, () => {
-    /** An order is the group id: the fake steps need nothing more. */
     let steps: FakeSteps;
     let sut: WorkflowEngineUnderTest;
     let idSeq = 0;
@@ -34,6 +34,11 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
       caseUrn: "urn:case:c1",
       correlationUrn: "urn:trace:t1",
     };
+    const loadOf = (groups: PlannedGroup<string>[], settle: SettleOrder | null = settleOrder) => ({
+      caseUrn: settleOrder.caseUrn,
+      groups,
+      settle,
+    });
     const input = (request: string, concurrentGroupsPerVendor = 2): BookGroupsInput<string> => ({
       request,
       retryInMs: 30_000,
@@ -66,17 +71,13 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
     });
 
     it("books each vendor's groups in the planned order, at most the bound at a time, then settles once", async () => {
-      steps.loaded = {
-        caseUrn: settleOrder.caseUrn,
-        groups: [
-          { groupId: "A1", lane: "vendor-a", order: "A1" },
-          { groupId: "A2", lane: "vendor-a", order: "A2" },
-          { groupId: "S1", decided: { groupId: "S1", state: "SKIPPED", reservationUrn: null } },
-          { groupId: "B1", lane: "vendor-b", order: "B1" },
-          { groupId: "A3", lane: "vendor-a", order: "A3" },
-        ],
-        settle: settleOrder,
-      };
+      steps.loaded = loadOf([
+        toBook("A1"),
+        toBook("A2"),
+        { groupId: "S1", decided: { groupId: "S1", state: "SKIPPED", reservationUrn: null } },
+        toBook("B1", "vendor-b"),
+        toBook("A3"),
+      ]);
       steps.hold = true;
       const id = await start("wave-1", 2);
 
@@ -106,14 +107,7 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
     });
 
     it("rests while it waits to book the PENDING groups again, books only those, and settles after", async () => {
-      steps.loaded = {
-        caseUrn: settleOrder.caseUrn,
-        groups: [
-          { groupId: "G1", lane: "vendor-a", order: "G1" },
-          { groupId: "G2", lane: "vendor-a", order: "G2" },
-        ],
-        settle: settleOrder,
-      };
+      steps.loaded = loadOf([toBook("G1"), toBook("G2")]);
       steps.answers.G2 = ["PENDING", "PENDING"];
       const id = await start("wave-2");
 
@@ -135,11 +129,7 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
     });
 
     it("survives a restart while it waits to book again", async () => {
-      steps.loaded = {
-        caseUrn: settleOrder.caseUrn,
-        groups: [{ groupId: "G1", lane: "vendor-a", order: "G1" }],
-        settle: null,
-      };
+      steps.loaded = loadOf([toBook("G1")], null);
       steps.answers.G1 = ["PENDING"];
       const id = await start("wave-3");
       await sut.engine.waitUntil(id, (s) => restingOutcome(s) !== undefined);
@@ -152,11 +142,7 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
     });
 
     it("books a group again after the retry policy's wait when its step throws", async () => {
-      steps.loaded = {
-        caseUrn: settleOrder.caseUrn,
-        groups: [{ groupId: "G1", lane: "vendor-a", order: "G1" }],
-        settle: settleOrder,
-      };
+      steps.loaded = loadOf([toBook("G1")]);
       steps.answers.G1 = ["throw", "throw"];
       const id = await start("wave-4");
       const state = await completeWithClock(id, 1_000);
@@ -167,11 +153,7 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
     });
 
     it("fails the run once a step runs out of attempts, without settling", async () => {
-      steps.loaded = {
-        caseUrn: settleOrder.caseUrn,
-        groups: [{ groupId: "G1", lane: "vendor-a", order: "G1" }],
-        settle: settleOrder,
-      };
+      steps.loaded = loadOf([toBook("G1")]);
       steps.answers.G1 = Array.from({ length: 5 }, () => "throw" as const);
       const id = await start("wave-5");
       const state = await completeWithClock(id, 60_000);
@@ -192,6 +174,11 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
       expect(steps.started).toEqual([]);
     });
   });
+}
+
+/** A group to book whose order is its id: the fake steps need nothing more. */
+function toBook(groupId: string, lane = "vendor-a"): PlannedGroup<string> {
+  return { groupId, lane, order: groupId };
 }
 
 function booked(groupId: string): GroupStatus {
