@@ -105,7 +105,6 @@ export interface FailArgs extends ClaimedTurn {
 }
 
 export interface DeferArgs extends ClaimedTurn {
-  retryInMs: number;
   /** Rounds behind an open circuit after which the group is given to an operator. */
   maxRetries: number;
 }
@@ -150,14 +149,11 @@ export interface VendorChangeResult extends BookingTurn {
  */
 const KEYS = {
   case: "case",
-  /** Booking keys of the PENDING bookings, for the retry reminder. */
-  pending: "pending",
   booking: (key: string) => `booking:${digest(key)}`,
   reservation: (id: string) => `reservation:${id}`,
   group: (groupId: string) => `group:${digest(groupId)}`,
   settlement: (waveUrn: string) => `settlement:${digest(waveUrn)}`,
 };
-const RETRY_REMINDER = "retry-pending";
 
 /**
  * The bookings of one case (actor id = case id), one turn at a time: claims keep two workers from
@@ -166,11 +162,12 @@ const RETRY_REMINDER = "retry-pending";
  * are the pure state machines of `src/domain/booking` (group booking, wave settlement, reservation
  * lifecycle, manual reservations, vendor changes, review requests); this actor loads, persists and
  * emits. Vendor calls happen outside, between turns (an actor turn holds no I/O but its own state):
- * the flow claims a group, calls the vendor, then confirms, fails or defers the claim.
+ * the book-groups workflow claims a group, calls the vendor, then confirms, fails or defers the
+ * claim, and books a deferred group again itself after a durable timer.
  *
  * Events (outbox): reservation.confirmed, voucher.issued, reservation.cancelled, voucher.amended,
- * booking.wave-requested, booking.retry-due, booking.wave-settled, booking.group-booked,
- * booking.group-failed and review-item.requested.
+ * booking.wave-requested, booking.wave-settled, booking.group-booked, booking.group-failed and
+ * review-item.requested.
  */
 export class BookingActor {
   constructor(private readonly context: ActorContext) {}
@@ -214,7 +211,6 @@ export class BookingActor {
     const { booking } = decision;
     this.putBooking(booking);
     if (!existing) await this.addToGroup(booking.groupId, { bookingKey: booking.key });
-    if (existing?.state === "PENDING") await this.setPending(booking.key, false);
     this.commit(bookingCase);
     return { granted: true, token, booking };
   }
@@ -249,8 +245,9 @@ export class BookingActor {
   }
 
   /**
-   * Some candidate sat behind an open circuit and none took the group: it waits and is tried again
-   * on a reminder, so the request is not lost; after `maxRetries` rounds an operator gets it.
+   * Some candidate sat behind an open circuit and none took the group: it waits PENDING, and the
+   * book-groups run that deferred it books it again after the breaker's cool-down; after
+   * `maxRetries` rounds an operator gets it.
    */
   async defer(args: DeferArgs): Promise<BookingTurn & { state: BookingState }> {
     const bookingCase = await this.requireCase();
@@ -262,21 +259,8 @@ export class BookingActor {
       return { state: "FAILED", ...this.recordFailed(bookingCase, deferred, args) };
     }
     this.putBooking(deferred);
-    await this.setPending(deferred.key, true);
     const next = this.commit(bookingCase);
-    await this.context.reminders.set(RETRY_REMINDER, { dueInMs: args.retryInMs });
     return { state: "PENDING", ...this.turnOf(next) };
-  }
-
-  async receiveReminder(name: string): Promise<void> {
-    if (name !== RETRY_REMINDER) return;
-    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
-    const bookingKeys = (await this.context.state.get<string[]>(KEYS.pending)) ?? [];
-    if (!bookingCase || bookingKeys.length === 0) return;
-    this.emitter(bookingCase, bookingCase.caseUrn)(BOOKING_EVENTS.retryDue, {
-      caseUrn: bookingCase.caseUrn,
-      bookingKeys,
-    });
   }
 
   /** Settles the wave once every allocated group is booked or failed (see `settleWave`). */
@@ -370,11 +354,6 @@ export class BookingActor {
       );
     }
     return { changed: true, ...this.turnOf(next, [updated]) };
-  }
-
-  /** One booking by its key (a PENDING one the retry reminder named). */
-  async booking(key: string): Promise<GroupBooking | undefined> {
-    return this.bookingOf(key);
   }
 
   /** The bookings and reservations of these groups; undefined before the case's first booking. */
@@ -486,13 +465,6 @@ export class BookingActor {
       reservationIds: appendOnce(entries.reservationIds, entry.reservationId),
     };
     this.context.state.set(KEYS.group(groupId), next);
-  }
-
-  private async setPending(key: string, pending: boolean): Promise<void> {
-    const others = ((await this.context.state.get<string[]>(KEYS.pending)) ?? []).filter((k) => k !== key);
-    const next = pending ? [...others, key] : others;
-    if (next.length > 0) this.context.state.set(KEYS.pending, next);
-    else this.context.state.delete(KEYS.pending);
   }
 
   /** Every turn that changes something ends here: the case's revision moves on. */

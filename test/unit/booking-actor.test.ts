@@ -1,7 +1,7 @@
 /**
  * The BookingActor on its own, turn by turn as the booking flow drives it, on the embedded runtime
  * and on the Dapr adapters through the stand-in sidecar (its state keys go through the Dapr actor
- * state API there): claims, the retry reminder, turns that hand back only the reservations they
+ * state API there): claims, deferred groups, turns that hand back only the reservations they
  * changed, and what a turn writes staying the same size however many groups the case has booked.
  */
 import type { Server } from "node:http";
@@ -305,7 +305,7 @@ for (const [runtime, start] of [
       expect(Object.keys(ledger.bookings)).toEqual([waveBookingKey(WAVE, "G1"), "override:urn:event:1"]);
     });
 
-    it("names the pending bookings when the retry reminder fires, and no longer one claimed again", async () => {
+    it("keeps a deferred group PENDING with its round counted, arms no reminder, and grants it to the next claim", async () => {
       host = await start();
       const defer = async (group: string) => {
         const claim = await invoke("claim", claimOf(group));
@@ -315,31 +315,22 @@ for (const [runtime, start] of [
           attemptedHotels: [],
           staleOffers: [],
           correlationUrn: CORRELATION,
-          retryInMs: 30_000,
           maxRetries: 3,
         });
       };
       expect(await defer("G1")).toMatchObject({ state: "PENDING", reservations: [] });
       await defer("G2");
+      await host.settle();
+      const eventsBefore = host.events.length;
+      // The book-groups run that deferred the groups books them again; the actor reminds nobody.
       await host.clock.advance(30_000);
       await host.settle();
-      const retries = () => host!.events.filter((e) => e.type === BOOKING_EVENTS.retryDue).map((e) => e.data);
-      expect(retries()).toEqual([
-        { caseUrn: CASE.caseUrn, bookingKeys: [waveBookingKey(WAVE, "G1"), waveBookingKey(WAVE, "G2")] },
-      ]);
+      expect(host.events).toHaveLength(eventsBefore);
 
-      await invoke("claim", claimOf("G1"));
-      await defer("G3");
-      await host.clock.advance(30_000);
-      await host.settle();
-      expect(retries().at(-1)).toEqual({
-        caseUrn: CASE.caseUrn,
-        bookingKeys: [waveBookingKey(WAVE, "G2"), waveBookingKey(WAVE, "G3")],
-      });
-      expect(await invoke("booking", waveBookingKey(WAVE, "G2"))).toMatchObject({
-        state: "PENDING",
-        retries: 1,
-      });
+      const again = await invoke("claim", claimOf("G1"));
+      expect(again).toMatchObject({ granted: true, booking: { state: "BOOKING", retries: 1 } });
+      const ledger = await invoke("groupLedger", ["G2"]);
+      expect(ledger.bookings[waveBookingKey(WAVE, "G2")]).toMatchObject({ state: "PENDING", retries: 1 });
     });
 
     it("settles a wave from its groups' bookings and reservations, asking for review items once", async () => {

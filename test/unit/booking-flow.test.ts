@@ -352,7 +352,7 @@ describe("booking a wave's groups side by side", () => {
 });
 
 describe("an open circuit", () => {
-  it("keeps the group pending and books it when the reminder comes round", async () => {
+  it("keeps the group pending and books it again once the retry wait is over", async () => {
     const caseUrn = await h.openCase("outage", groups(1));
     const demandUrn = await h.approvedDemand(caseUrn, 1);
     const hotel = guaranteeHotels(h.hotels).find((x) => x.offers.length === 1)!;

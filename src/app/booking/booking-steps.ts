@@ -319,7 +319,6 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
     if (outcome.kind === "pending") {
       const deferred = await this.deps.actors.invoke(BookingActor, actorId, "defer", {
         ...claimed,
-        retryInMs: this.settings.retryInMs,
         maxRetries: this.settings.maxRetries,
       });
       return { groupId: booking.groupId, state: deferred.state, reservationUrn: null };

@@ -12,8 +12,6 @@ export const BOOKING_EVENTS = {
   groupRequested: "booking.group-requested",
   /** POST /v1/cases/{urn}/book-rooms accepted: book the case's latest wave. */
   waveRequested: "booking.wave-requested",
-  /** A group waits behind an open circuit; the case's booking actor reminds the flow to try again. */
-  retryDue: "booking.retry-due",
   /** Every allocated group of a wave is booked or failed: the demand can record its outcome. */
   waveSettled: "booking.wave-settled",
   groupBooked: "booking.group-booked",
@@ -27,7 +25,7 @@ export const BOOKING_EVENTS = {
   reconciliationDue: "booking.reconciliation-due",
 } as const;
 
-/** Who acts when booking runs on its own (a wave with autoBook, a reminder). */
+/** Who acts when booking runs on its own (a wave with autoBook). */
 export const BOOKING_SYSTEM_ACTOR = "urn:system:booking";
 
 export type BookingReviewCategory = "BOOKING_FAILED" | "PARTIAL_FULFILLMENT" | "PAYMENT_FAILED";
@@ -59,11 +57,6 @@ export interface WaveRequestedData {
   waveUrn: string;
   caseUrn: string;
   requestedBy: string;
-}
-
-export interface RetryDueData {
-  caseUrn: string;
-  bookingKeys: string[];
 }
 
 export type WaveOutcome = "FULFILLED" | "PARTIAL" | "FAILED";
@@ -120,7 +113,6 @@ export interface ReservationCancelledData extends ReservationEventData {
 export interface BookingEventDataByType {
   "booking.group-requested": GroupRequestedData;
   "booking.wave-requested": WaveRequestedData;
-  "booking.retry-due": RetryDueData;
   "booking.wave-settled": WaveSettledData;
   "booking.group-booked": GroupBookingAnswer;
   "booking.group-failed": GroupBookingAnswer;

@@ -115,7 +115,6 @@ export const EVENT_CATALOGUE = {
   // Booking (BookingActor, ReconciliationActor, ReviewItemActor's rebooking)
   "booking.group-requested": internal,
   "booking.wave-requested": internal,
-  "booking.retry-due": internal,
   "booking.wave-settled": internal,
   "booking.group-booked": internal,
   "booking.group-failed": internal,
