@@ -1,9 +1,10 @@
 import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import type { Money } from "../../domain/money.js";
-import type { Amenity, PaymentMethod } from "../../domain/policy/policy.js";
+import type { PaymentMethod } from "../../domain/policy/policy.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import type { MissingVendor } from "../hotel-search.js";
+import type { CatalogHotelDocument } from "../hotels/hotel-catalog.js";
 import type { ConstraintOverride } from "../policies/policy-overrides.js";
 
 /** Completed allocation waves (spec 2.6), one document per wave. */
@@ -62,19 +63,14 @@ export interface WaveOfferRecord {
   isDirectContract: boolean;
 }
 
-/** A hotel the wave considered (after de-duplication), with every offer for it, cheapest first. */
-export interface WaveHotelRecord {
-  hotelUrn: string;
-  name: string;
-  address: string;
-  lat: number;
-  lon: number;
-  stars: number | null;
-  chainId: string | null;
-  amenities: Amenity[];
-  distanceKm: number;
-  offers: WaveOfferRecord[];
-}
+/**
+ * A hotel the wave considered (after de-duplication), described as the catalog describes a hotel,
+ * with every offer for it, cheapest first.
+ */
+export type WaveHotelRecord = Pick<
+  CatalogHotelDocument,
+  "hotelUrn" | "name" | "address" | "lat" | "lon" | "stars" | "chainId" | "amenities" | "distanceKm"
+> & { offers: WaveOfferRecord[] };
 
 export interface WaveOverrideRecord {
   groupId: string;
