@@ -1,5 +1,5 @@
-import { hash } from "node:crypto";
 import { DomainError } from "./domain-error.js";
+import { uuidFromParts } from "./uuid.js";
 
 /**
  * The case: the unit of work opened for one disruption (spec 2.1, 3.3). This file holds the
@@ -118,20 +118,11 @@ export interface ReviewItemDraft {
  * replay of the same disruption lands on the same case actor.
  */
 export function caseIdFor(tenant: string, externalEventId: string): string {
-  return uuidFromDigest("", caseDigest(tenant, externalEventId));
+  return uuidFromParts("", tenant, externalEventId);
 }
 
 export function caseUrnFor(tenant: string, externalEventId: string): string {
-  return uuidFromDigest("urn:case:", caseDigest(tenant, externalEventId));
-}
-
-function caseDigest(tenant: string, externalEventId: string): string {
-  return hash("sha256", `${tenant}\u0000${externalEventId}`, "hex");
-}
-
-/** `prefix` and the first 128 bits of a hex digest in UUID form (8-4-4-4-12). */
-export function uuidFromDigest(prefix: string, hexDigest: string): string {
-  return `${prefix}${hexDigest.slice(0, 8)}-${hexDigest.slice(8, 12)}-${hexDigest.slice(12, 16)}-${hexDigest.slice(16, 20)}-${hexDigest.slice(20, 32)}`;
+  return uuidFromParts("urn:case:", tenant, externalEventId);
 }
 
 export function caseNotFound(caseId: string): DomainError {

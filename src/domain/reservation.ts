@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { Money } from "./money.js";
 import { parseUrn } from "./urn.js";
+import { uuidFromParts } from "./uuid.js";
 
 /**
  * A reservation: the rooms one passenger group holds at one hotel (spec 2.1 reservations[], 3.6).
@@ -144,8 +144,7 @@ export function urnNames(ref: ReservationRef, reservation: Pick<Reservation, "id
  * a replayed confirmation lands on the same id instead of minting a second reservation.
  */
 export function reservationIdFor(...parts: string[]): string {
-  const digest = createHash("sha256").update(parts.join("\u0000")).digest("hex");
-  return `${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`;
+  return uuidFromParts("", ...parts);
 }
 
 export function voucherUrnFor(reservationId: string): string {

@@ -1,6 +1,6 @@
-import { hash } from "node:crypto";
-import { REVIEW_PRIORITY_OF, type ReviewCategory, type ReviewPriority, uuidFromDigest } from "./case.js";
+import { REVIEW_PRIORITY_OF, type ReviewCategory, type ReviewPriority } from "./case.js";
 import { DomainError } from "./domain-error.js";
+import { uuidFromParts } from "./uuid.js";
 
 /**
  * A manual-review item (spec 2.5, 3.5) and the rules of its queue: who may work it, how it moves,
@@ -33,14 +33,14 @@ export function priorityOf(category: ReviewCategory): ReviewPriority {
 }
 
 /**
- * A review item's URN derived from what it is about, so raising or requesting the same thing again
- * lands on the same item: the SHA-256 of `keyParts` joined by NUL, in UUID form. Items are stored
- * under these URNs, so neither the form nor the parts a caller passes may change: a case passes
- * its URN, the category, the sorted groups and the occurrence (or ""); booking passes
- * "review-item", the case URN and the cause; a `review-item.requested` event passes its type and id.
+ * A review item's URN derived from what it is about (`uuidFromParts`), so raising or requesting
+ * the same thing again lands on the same item. Items are stored under these URNs, so neither the
+ * form nor the parts a caller passes may change: a case passes its URN, the category, the sorted
+ * groups and the occurrence (or ""); booking passes "review-item", the case URN and the cause; a
+ * `review-item.requested` event passes its type and id.
  */
 export function reviewItemUrnFor(...keyParts: readonly string[]): string {
-  return uuidFromDigest("urn:review-item:", hash("sha256", keyParts.join("\u0000"), "hex"));
+  return uuidFromParts("urn:review-item:", ...keyParts);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { hash } from "node:crypto";
-import { uuidFromDigest } from "./case.js";
 import { caseClosedError } from "./case-lifecycle.js";
 import { DomainError } from "./domain-error.js";
+import { uuidFromParts } from "./uuid.js";
 
 /**
  * The sub-case: the per-group unit of the compensation saga (spec 2.2, 3.4), with its operator lock.
@@ -89,7 +88,7 @@ export interface SubCaseTransition {
 
 /** Sub-case ids derive from the case and group, so creating them again on replay is harmless. */
 export function subCaseUrnFor(caseUrn: string, groupId: string): string {
-  return uuidFromDigest("urn:sub-case:", hash("sha256", `${caseUrn}\u0000${groupId}`, "hex"));
+  return uuidFromParts("urn:sub-case:", caseUrn, groupId);
 }
 
 export function openSubCase(caseUrn: string, groupId: string, now: Date): SubCase {

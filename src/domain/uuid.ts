@@ -1,4 +1,4 @@
-import { randomFillSync } from "node:crypto";
+import { hash, randomFillSync } from "node:crypto";
 
 /**
  * A random (version 4, RFC 9562) UUID after `prefix`, as one flat string.
@@ -26,6 +26,21 @@ export function randomUuid(prefix = ""): string {
   }
   poolOffset += 16;
   return text.toString("latin1", 0, at);
+}
+
+/**
+ * `prefix` and an id in UUID form derived from `parts`: the SHA-256 of the parts joined by NUL, so
+ * the same parts always give the same id (a replay lands on the same case, sub-case, reservation
+ * or review item) and no two splits of one string collide. Stored ids depend on it: never change
+ * the form.
+ */
+export function uuidFromParts(prefix: string, ...parts: readonly string[]): string {
+  return uuidFromDigest(prefix, hash("sha256", parts.join("\u0000"), "hex"));
+}
+
+/** `prefix` and the first 128 bits of a hex digest in UUID form (8-4-4-4-12). */
+function uuidFromDigest(prefix: string, hexDigest: string): string {
+  return `${prefix}${hexDigest.slice(0, 8)}-${hexDigest.slice(8, 12)}-${hexDigest.slice(12, 16)}-${hexDigest.slice(16, 20)}-${hexDigest.slice(20, 32)}`;
 }
 
 /** Random bytes drawn a few KiB at a time, as crypto.randomUUID itself does. */
