@@ -3,6 +3,7 @@ import { BookingActor } from "../../../actors/BookingActor.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { money } from "../../domain/money.js";
+import { groupNotFound } from "../../domain/passenger-groups.js";
 import {
   nightsBetween,
   type Reservation,
@@ -57,11 +58,7 @@ export class ManualReservations {
     const snapshot = await this.cases.snapshot(input.caseUrn, principal);
     assertCaseOpen(snapshot.case);
     const group = snapshot.case.passengerGroups.find((g) => g.id === input.groupId);
-    if (!group) {
-      throw new DomainError("not-found", "group-not-found", `No passenger group ${input.groupId}`, {
-        groupId: input.groupId,
-      });
-    }
+    if (!group) throw groupNotFound(input.groupId);
     if (nightsBetween(input.checkIn, input.checkOut) < 1) {
       throw new DomainError("invalid", "invalid-stay", "checkOut must be at least one night after checkIn");
     }
