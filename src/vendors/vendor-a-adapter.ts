@@ -2,68 +2,67 @@
  * AeroRooms (vendor-a): camelCase JSON, USD major units, numeric hotel ids, upper-snake amenity
  * codes, 6-decimal coordinates, `starRating: 0` for unrated, the property code published.
  */
-import { normalizeAmenities } from "../domain/allocation/amenities.js";
-import type { HotelOffer } from "../domain/allocation/offer.js";
-import type { PaymentMethod } from "../domain/policy/policy.js";
 import { fromMajor } from "../domain/money.js";
-import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
-import { clientCredentialsTokenRequest } from "./token-request.js";
-import type { VendorAdapter } from "./vendor-adapter.js";
-import type {
-  BookingRequest,
-  HotelSearchRequest,
-  ReservationChange,
-  ReservationChangeKind,
-  ReservationStatus,
-  VendorReservation,
-} from "./vendor-port.js";
-import { type WireRequest, jsonRequest, withQuery } from "./wire.js";
+import type { PaymentMethod } from "../domain/policy/policy.js";
+import { type Words, shapedAdapter } from "./wire-shape.js";
 import {
-  type JsonObject,
   booleanAt,
-  errorCodeAt,
   listAt,
   numberAt,
   object,
   objectAt,
-  objectsIn,
   optionalTextAt,
   textAt,
   textsAt,
   translated,
 } from "./wire-reader.js";
 
-const VENDOR = "vendor-a";
-
-const STATUS: Record<string, ReservationStatus> = { CONFIRMED: "CONFIRMED", CANCELLED: "CANCELLED" };
-const PAYMENT: Record<string, PaymentMethod> = { GUARANTEE: "GUARANTEE", CARD: "CARD" };
-const CHANGE: Record<string, ReservationChangeKind> = {
-  CREATED: "CREATED",
-  CANCELLED: "CANCELLED",
-  AMENDED: "AMENDED",
+const PAYMENT: Words<PaymentMethod> = {
+  name: "payment method",
+  meaning: { GUARANTEE: "GUARANTEE", CARD: "CARD" },
 };
 
-export const vendorAAdapter: VendorAdapter = {
-  vendor: VENDOR,
-
-  tokenRequest: (credentials) =>
-    clientCredentialsTokenRequest("/oauth/token", credentials, "client_secret_post"),
-
-  searchRequest(request: HotelSearchRequest): WireRequest {
-    return jsonRequest("POST", "/v1/availability", {
-      airportCode: request.airport,
-      checkInDate: request.checkIn,
-      checkOutDate: request.checkOut,
-      roomCount: request.rooms,
-    });
+export const vendorAAdapter = shapedAdapter({
+  vendor: "vendor-a",
+  token: { path: "/oauth/token", authentication: "client_secret_post" },
+  search: {
+    method: "POST",
+    path: "/v1/availability",
+    stay: { airport: "airportCode", checkIn: "checkInDate", checkOut: "checkOutDate", rooms: "roomCount" },
+    results: { body: "availability", key: "results", entry: "result" },
+    offer: {
+      providerHotelId: "hotelId",
+      propertyCode: "propertyCode",
+      providerOfferId: ["offer", "offerId"],
+      name: "name",
+      address: {
+        street: ["address", "line1"],
+        city: ["address", "city"],
+        postalCode: ["address", "postalCode"],
+        country: ["address", "countryCode"],
+      },
+      lat: ["location", "lat"],
+      lon: ["location", "lon"],
+      stars(result) {
+        const stars = numberAt(result, "starRating");
+        return stars === 0 ? null : stars;
+      },
+      chainId: (result) => optionalTextAt(result, "chainCode"),
+      amenities: "amenityCodes",
+      nightlyRate(result) {
+        const rate = objectAt(result, "offer");
+        return fromMajor(numberAt(rate, "averageNightlyRate"), textAt(rate, "currency"));
+      },
+      roomsAvailable: "roomsLeft",
+      payments: (result) =>
+        textsAt(result, ["offer", "paymentMethods"]).map((method) =>
+          translated(method, PAYMENT.meaning, PAYMENT.name),
+        ),
+    },
   },
-
-  offers(body: unknown): HotelOffer[] {
-    return objectsIn(body, "availability", "results", "result").map(offer);
-  },
-
-  bookRequest(request: BookingRequest): WireRequest {
-    return jsonRequest("POST", "/v1/bookings", {
+  bookings: {
+    path: "/v1/bookings",
+    body: (request) => ({
       offerId: request.providerOfferId,
       roomCount: request.rooms,
       guests: request.guestNames.map((fullName) => ({ fullName })),
@@ -74,78 +73,41 @@ export const vendorAAdapter: VendorAdapter = {
               card: { number: request.payment.card.number, expiry: request.payment.card.expiry },
             }
           : { method: "GUARANTEE" },
-    });
-  },
-
-  cancelRequest: (reservationId) =>
-    jsonRequest("DELETE", `/v1/bookings/${encodeURIComponent(reservationId)}`),
-  lookupRequest: (reservationId) => jsonRequest("GET", `/v1/bookings/${encodeURIComponent(reservationId)}`),
-
-  reservation(body: unknown): VendorReservation {
-    return reservation(objectAt(object(body, "booking response"), "booking"));
-  },
-
-  reconcileRequest: (since) => jsonRequest("GET", withQuery("/v1/bookings/changes", { since })),
-
-  changes(body: unknown): ReservationChange[] {
-    return objectsIn(body, "changes", "changes", "change").map((change) => ({
-      kind: translated(textAt(change, "type"), CHANGE, "change type"),
-      at: textAt(change, "occurredAt"),
-      reservation: reservation(objectAt(change, "booking")),
-    }));
-  },
-
-  errorCode: (body) => errorCodeAt(body, "error", "code"),
-};
-
-function offer(result: JsonObject): HotelOffer {
-  const providerHotelId = textAt(result, "hotelId");
-  const location = objectAt(result, "location");
-  const address = objectAt(result, "address");
-  const rate = objectAt(result, "offer");
-  const currency = textAt(rate, "currency");
-  const stars = numberAt(result, "starRating");
-  return {
-    hotelUrn: hotelUrnFor(VENDOR, providerHotelId, optionalTextAt(result, "propertyCode")),
-    provider: VENDOR,
-    providerHotelId,
-    providerOfferId: textAt(rate, "offerId"),
-    name: textAt(result, "name"),
-    address: oneLineAddress({
-      street: textAt(address, "line1"),
-      city: textAt(address, "city"),
-      postalCode: textAt(address, "postalCode"),
-      country: textAt(address, "countryCode"),
     }),
-    lat: numberAt(location, "lat"),
-    lon: numberAt(location, "lon"),
-    stars: stars === 0 ? null : stars,
-    chainId: optionalTextAt(result, "chainCode"),
-    amenities: normalizeAmenities(textsAt(result, "amenityCodes")),
-    nightlyRate: fromMajor(numberAt(rate, "averageNightlyRate"), currency),
-    roomsAvailable: numberAt(result, "roomsLeft"),
-    payments: textsAt(rate, "paymentMethods").map((method) => translated(method, PAYMENT, "payment method")),
-    isDirectContract: false,
-  };
-}
-
-function reservation(booking: JsonObject): VendorReservation {
-  const currency = textAt(booking, "currency");
-  return {
-    provider: VENDOR,
-    reservationId: textAt(booking, "bookingId"),
-    confirmationCode: textAt(booking, "confirmationNumber"),
-    status: translated(textAt(booking, "status"), STATUS, "booking status"),
-    providerOfferId: textAt(booking, "offerId"),
-    providerHotelId: textAt(booking, "hotelId"),
-    checkIn: textAt(booking, "checkInDate"),
-    checkOut: textAt(booking, "checkOutDate"),
-    rooms: numberAt(booking, "roomCount"),
-    guestNames: listAt(booking, "guests").map((guest) => textAt(object(guest, "guest"), "fullName")),
-    payment: translated(textAt(booking, "paymentMethod"), PAYMENT, "payment method"),
-    total: fromMajor(numberAt(booking, "totalRate"), currency),
-    refundable: booleanAt(booking, "refundable"),
-    cancellationDeadline: optionalTextAt(booking, "cancelDeadline"),
-    updatedAt: textAt(booking, "updatedAt"),
-  };
-}
+    cancel: { method: "DELETE" },
+    envelope: "booking",
+    reservation: {
+      reservationId: "bookingId",
+      confirmationCode: "confirmationNumber",
+      status: "status",
+      statuses: { name: "booking status", meaning: { CONFIRMED: "CONFIRMED", CANCELLED: "CANCELLED" } },
+      providerOfferId: "offerId",
+      providerHotelId: "hotelId",
+      checkIn: "checkInDate",
+      checkOut: "checkOutDate",
+      rooms: "roomCount",
+      guestNames: (booking) =>
+        listAt(booking, "guests").map((guest) => textAt(object(guest, "guest"), "fullName")),
+      payment: "paymentMethod",
+      payments: PAYMENT,
+      total: (booking) => fromMajor(numberAt(booking, "totalRate"), textAt(booking, "currency")),
+      cancellation: (booking) => ({
+        refundable: booleanAt(booking, "refundable"),
+        cancellationDeadline: optionalTextAt(booking, "cancelDeadline"),
+      }),
+      updatedAt: "updatedAt",
+    },
+  },
+  changes: {
+    path: "/v1/bookings/changes",
+    since: "since",
+    list: { body: "changes", key: "changes", entry: "change" },
+    kind: "type",
+    kinds: {
+      name: "change type",
+      meaning: { CREATED: "CREATED", CANCELLED: "CANCELLED", AMENDED: "AMENDED" },
+    },
+    at: "occurredAt",
+  },
+  errorCode: ["error", "code"],
+});

@@ -11,6 +11,9 @@ export class MalformedResponse extends Error {
 
 export type JsonObject = Record<string, unknown>;
 
+/** Where a value sits in a vendor's object: its key, or the keys of the objects leading down to it. */
+export type WirePath = string | readonly string[];
+
 export function object(value: unknown, what: string): JsonObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new MalformedResponse(`${what} is not an object`);
@@ -18,8 +21,17 @@ export function object(value: unknown, what: string): JsonObject {
   return value as JsonObject;
 }
 
-export function objectAt(from: JsonObject, key: string): JsonObject {
-  return object(from[key], key);
+export function objectAt(from: JsonObject, path: WirePath): JsonObject {
+  const [parent, key] = step(from, path);
+  return object(parent[key], key);
+}
+
+/** The object that holds the last key of `path`, and that key; each object on the way must be one. */
+function step(from: JsonObject, path: WirePath): [JsonObject, string] {
+  if (typeof path === "string") return [from, path];
+  let parent = from;
+  for (const key of path.slice(0, -1)) parent = objectAt(parent, key);
+  return [parent, path[path.length - 1]!];
 }
 
 /**
@@ -30,47 +42,54 @@ export function objectsIn(body: unknown, what: string, key: string, each: string
   return listAt(object(body, what), key).map((item) => object(item, each));
 }
 
-export function listAt(from: JsonObject, key: string): unknown[] {
-  const value = from[key];
+export function listAt(from: JsonObject, path: WirePath): unknown[] {
+  const [parent, key] = step(from, path);
+  const value = parent[key];
   if (!Array.isArray(value)) throw new MalformedResponse(`${key} is not a list`);
   return value;
 }
 
-export function textAt(from: JsonObject, key: string): string {
-  const value = from[key];
+export function textAt(from: JsonObject, path: WirePath): string {
+  const [parent, key] = step(from, path);
+  const value = parent[key];
   if (typeof value !== "string") throw new MalformedResponse(`${key} is not a string`);
   return value;
 }
 
 /** A string, or null when the field is null or absent. */
-export function optionalTextAt(from: JsonObject, key: string): string | null {
-  const value = from[key];
+export function optionalTextAt(from: JsonObject, path: WirePath): string | null {
+  const [parent, key] = step(from, path);
+  const value = parent[key];
   if (value === null || value === undefined) return null;
   if (typeof value !== "string") throw new MalformedResponse(`${key} is not a string`);
   return value;
 }
 
-export function numberAt(from: JsonObject, key: string): number {
-  const value = from[key];
+export function numberAt(from: JsonObject, path: WirePath): number {
+  const [parent, key] = step(from, path);
+  const value = parent[key];
   if (typeof value !== "number" || !Number.isFinite(value))
     throw new MalformedResponse(`${key} is not a number`);
   return value;
 }
 
-export function optionalNumberAt(from: JsonObject, key: string): number | null {
-  const value = from[key];
+export function optionalNumberAt(from: JsonObject, path: WirePath): number | null {
+  const [parent, key] = step(from, path);
+  const value = parent[key];
   if (value === null || value === undefined) return null;
-  return numberAt(from, key);
+  return numberAt(parent, key);
 }
 
-export function booleanAt(from: JsonObject, key: string): boolean {
-  const value = from[key];
+export function booleanAt(from: JsonObject, path: WirePath): boolean {
+  const [parent, key] = step(from, path);
+  const value = parent[key];
   if (typeof value !== "boolean") throw new MalformedResponse(`${key} is not a boolean`);
   return value;
 }
 
-export function textsAt(from: JsonObject, key: string): string[] {
-  return listAt(from, key).map((item, index) => {
+export function textsAt(from: JsonObject, path: WirePath): string[] {
+  const [parent, key] = step(from, path);
+  return listAt(parent, key).map((item, index) => {
     if (typeof item !== "string") throw new MalformedResponse(`${key}[${index}] is not a string`);
     return item;
   });

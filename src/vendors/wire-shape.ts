@@ -1,0 +1,244 @@
+/**
+ * A vendor's wire shape written as data: its paths, its names for each normalized field and its
+ * words for statuses and payments, with a function only where the vendor differs by more than a
+ * name (a price to convert, a rating to parse). `shapedAdapter` reads and writes every vendor from
+ * its shape, so each rule of the mapping (where a stay goes, how a reservation or a change-feed
+ * entry is read, how a hotel gets its URN) is written once whichever vendor it serves.
+ */
+import { normalizeAmenities } from "../domain/allocation/amenities.js";
+import type { HotelOffer } from "../domain/allocation/offer.js";
+import type { Money } from "../domain/money.js";
+import type { PaymentMethod } from "../domain/policy/policy.js";
+import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
+import { type ClientAuthentication, clientCredentialsTokenRequest } from "./token-request.js";
+import type { VendorAdapter } from "./vendor-adapter.js";
+import type {
+  BookingRequest,
+  HotelSearchRequest,
+  ReservationChangeKind,
+  ReservationStatus,
+  VendorReservation,
+} from "./vendor-port.js";
+import { jsonRequest, withQuery } from "./wire.js";
+import {
+  type JsonObject,
+  type WirePath,
+  errorCodeAt,
+  numberAt,
+  object,
+  objectAt,
+  objectsIn,
+  optionalTextAt,
+  textAt,
+  textsAt,
+  translated,
+} from "./wire-reader.js";
+
+/** A list in a response body: its key, and what the body and one entry are called in a malformed-response message. */
+export interface WireList {
+  body: string;
+  key: string;
+  entry: string;
+}
+
+/** A vendor's words for one of our values, and what it calls them. */
+export interface Words<T> {
+  name: string;
+  meaning: Readonly<Record<string, T>>;
+}
+
+/** Where one search result keeps each field of a `HotelOffer`. */
+export interface OfferShape {
+  providerHotelId: WirePath;
+  /** The provider-independent property code; null for a vendor that does not publish it. */
+  propertyCode: WirePath | null;
+  providerOfferId: WirePath;
+  name: WirePath;
+  address: {
+    street: WirePath | ((result: JsonObject) => string);
+    city: WirePath;
+    postalCode: WirePath;
+    country: WirePath;
+  };
+  lat: WirePath;
+  lon: WirePath;
+  stars(result: JsonObject): number | null;
+  chainId(result: JsonObject): string | null;
+  amenities: WirePath;
+  /** One room for one night, whatever the vendor prices. */
+  nightlyRate(result: JsonObject, request: HotelSearchRequest): Money;
+  roomsAvailable: WirePath;
+  payments(result: JsonObject): PaymentMethod[];
+}
+
+/** Where a booking object keeps each field of a `VendorReservation`. */
+export interface ReservationShape {
+  reservationId: WirePath;
+  confirmationCode: WirePath;
+  status: WirePath;
+  statuses: Words<ReservationStatus>;
+  providerOfferId: WirePath;
+  providerHotelId: WirePath;
+  checkIn: WirePath;
+  checkOut: WirePath;
+  rooms: WirePath;
+  guestNames: WirePath | ((booking: JsonObject) => string[]);
+  payment: WirePath;
+  payments: Words<PaymentMethod>;
+  total(booking: JsonObject): Money;
+  cancellation(booking: JsonObject): Pick<VendorReservation, "refundable" | "cancellationDeadline">;
+  updatedAt: WirePath;
+}
+
+export interface WireShape {
+  vendor: string;
+  token: { path: string; authentication: ClientAuthentication };
+  search: {
+    /** POST sends the stay as a JSON body, GET in the query string. */
+    method: "POST" | "GET";
+    path: string;
+    /** The vendor's names for the stay's fields. */
+    stay: Readonly<Record<keyof HotelSearchRequest, string>>;
+    results: WireList;
+    offer: OfferShape;
+  };
+  bookings: {
+    /** A booking is posted here; a reservation lives at `{path}/{reservation id}`. */
+    path: string;
+    body(request: BookingRequest): unknown;
+    /** Cancelling deletes the reservation, or posts `{}` to this path below it. */
+    cancel: { method: "DELETE" } | { method: "POST"; path: string };
+    /** The key a reservation answer wraps the booking in; null when the booking is the whole body. */
+    envelope: string | null;
+    reservation: ReservationShape;
+  };
+  /** Spec 6.3: the reconciliation listing the service polls. */
+  changes: {
+    path: string;
+    /** The query parameter that takes the ISO timestamp to list changes after. */
+    since: string;
+    list: WireList;
+    kind: WirePath;
+    kinds: Words<ReservationChangeKind>;
+    at: WirePath;
+  };
+  /** Where the vendor's error envelope keeps its own error code. */
+  errorCode: readonly string[];
+}
+
+export function shapedAdapter(shape: WireShape): VendorAdapter {
+  const { vendor, search, bookings, changes } = shape;
+  const reservationAt = (id: string) => `${bookings.path}/${encodeURIComponent(id)}`;
+  const reservation = (booking: JsonObject) => readReservation(vendor, booking, bookings.reservation);
+  return {
+    vendor,
+    tokenRequest: (credentials) =>
+      clientCredentialsTokenRequest(shape.token.path, credentials, shape.token.authentication),
+
+    searchRequest(request) {
+      const stay = {
+        [search.stay.airport]: request.airport,
+        [search.stay.checkIn]: request.checkIn,
+        [search.stay.checkOut]: request.checkOut,
+        [search.stay.rooms]: request.rooms,
+      };
+      return search.method === "GET"
+        ? jsonRequest("GET", withQuery(search.path, stay))
+        : jsonRequest("POST", search.path, stay);
+    },
+
+    offers: (body, request) =>
+      listed(body, search.results).map((result) => readOffer(vendor, result, request, search.offer)),
+
+    bookRequest: (request) => jsonRequest("POST", bookings.path, bookings.body(request)),
+    cancelRequest: (reservationId) =>
+      bookings.cancel.method === "DELETE"
+        ? jsonRequest("DELETE", reservationAt(reservationId))
+        : jsonRequest("POST", `${reservationAt(reservationId)}${bookings.cancel.path}`, {}),
+    lookupRequest: (reservationId) => jsonRequest("GET", reservationAt(reservationId)),
+
+    reservation: (body) =>
+      reservation(
+        bookings.envelope === null
+          ? object(body, "booking")
+          : objectAt(object(body, `${bookings.envelope} response`), bookings.envelope),
+      ),
+
+    reconcileRequest: (since) => jsonRequest("GET", withQuery(changes.path, { [changes.since]: since })),
+
+    changes: (body) =>
+      listed(body, changes.list).map((entry) => ({
+        kind: said(entry, changes.kind, changes.kinds),
+        at: textAt(entry, changes.at),
+        // Every vendor nests the changed booking under `booking`.
+        reservation: reservation(objectAt(entry, "booking")),
+      })),
+
+    errorCode: (body) => errorCodeAt(body, ...shape.errorCode),
+  };
+}
+
+function readOffer(
+  vendor: string,
+  result: JsonObject,
+  request: HotelSearchRequest,
+  shape: OfferShape,
+): HotelOffer {
+  const providerHotelId = textAt(result, shape.providerHotelId);
+  const { street } = shape.address;
+  return {
+    hotelUrn: hotelUrnFor(
+      vendor,
+      providerHotelId,
+      shape.propertyCode === null ? null : optionalTextAt(result, shape.propertyCode),
+    ),
+    provider: vendor,
+    providerHotelId,
+    providerOfferId: textAt(result, shape.providerOfferId),
+    name: textAt(result, shape.name),
+    address: oneLineAddress({
+      street: typeof street === "function" ? street(result) : textAt(result, street),
+      city: textAt(result, shape.address.city),
+      postalCode: textAt(result, shape.address.postalCode),
+      country: textAt(result, shape.address.country),
+    }),
+    lat: numberAt(result, shape.lat),
+    lon: numberAt(result, shape.lon),
+    stars: shape.stars(result),
+    chainId: shape.chainId(result),
+    amenities: normalizeAmenities(textsAt(result, shape.amenities)),
+    nightlyRate: shape.nightlyRate(result, request),
+    roomsAvailable: numberAt(result, shape.roomsAvailable),
+    payments: shape.payments(result),
+    isDirectContract: false,
+  };
+}
+
+function readReservation(vendor: string, booking: JsonObject, shape: ReservationShape): VendorReservation {
+  const { guestNames } = shape;
+  return {
+    provider: vendor,
+    reservationId: textAt(booking, shape.reservationId),
+    confirmationCode: textAt(booking, shape.confirmationCode),
+    status: said(booking, shape.status, shape.statuses),
+    providerOfferId: textAt(booking, shape.providerOfferId),
+    providerHotelId: textAt(booking, shape.providerHotelId),
+    checkIn: textAt(booking, shape.checkIn),
+    checkOut: textAt(booking, shape.checkOut),
+    rooms: numberAt(booking, shape.rooms),
+    guestNames: typeof guestNames === "function" ? guestNames(booking) : textsAt(booking, guestNames),
+    payment: said(booking, shape.payment, shape.payments),
+    total: shape.total(booking),
+    ...shape.cancellation(booking),
+    updatedAt: textAt(booking, shape.updatedAt),
+  };
+}
+
+function listed(body: unknown, list: WireList): JsonObject[] {
+  return objectsIn(body, list.body, list.key, list.entry);
+}
+
+/** The vendor's word at `path`, translated. */
+function said<T>(from: JsonObject, path: WirePath, words: Words<T>): T {
+  return translated(textAt(from, path), words.meaning, words.name);
+}
