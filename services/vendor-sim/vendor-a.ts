@@ -3,19 +3,18 @@
  * hotel ids, amenity codes in upper snake case, coordinates with 6 decimals, unrated hotels as
  * `starRating: 0`. It publishes the provider-independent property code. Client secret in the form body.
  */
-import { jsonResponse } from "../../src/vendors/wire.js";
 import type { CatalogAmenity, CatalogHotel } from "./catalog.js";
 import { roundTo } from "./rounding.js";
 import { hashString } from "../../src/domain/seeded-random.js";
 import { SimulatedFailure } from "./simulated-failure.js";
-import type { Payment, PricedOffer, ReservationChange, StoredReservation } from "./vendor-backend.js";
+import type { BookingOrder, PricedOffer, StoredReservation } from "./vendor-backend.js";
 import {
-  type ParsedRequest,
-  type SimRoute,
+  type PaymentWording,
+  type SimulatedApi,
   VendorSimulator,
   type VendorSimulatorOptions,
   field,
-  since,
+  payment,
 } from "./vendor-simulator.js";
 
 const AMENITY_CODES: Record<CatalogAmenity, string> = {
@@ -31,32 +30,34 @@ const AMENITY_CODES: Record<CatalogAmenity, string> = {
   PET_FRIENDLY: "PETS_ALLOWED",
 };
 
+const PAYMENT: PaymentWording = {
+  key: "method",
+  label: "payment.method",
+  words: { GUARANTEE: "GUARANTEE", CARD: "CARD" },
+  card: (payment) => (payment.card ?? {}) as Record<string, unknown>,
+};
+
 export class VendorA extends VendorSimulator {
   readonly tokenPath = "/oauth/token";
   protected readonly clientAuthentication = "client_secret_post";
 
-  protected readonly routes: readonly SimRoute[] = [
-    { method: "POST", pattern: /^\/v1\/availability$/, operation: "search", answer: (r) => this.search(r) },
-    { method: "POST", pattern: /^\/v1\/bookings$/, operation: "book", answer: (r) => this.book(r) },
-    {
-      method: "GET",
-      pattern: /^\/v1\/bookings\/changes$/,
-      operation: "reconcile",
-      answer: (r) => this.changes(r),
+  protected readonly api: SimulatedApi = {
+    search: {
+      method: "POST",
+      path: "/v1/availability",
+      stay: { airport: "airportCode", checkIn: "checkInDate", checkOut: "checkOutDate", rooms: "roomCount" },
+      results: "results",
     },
-    {
-      method: "GET",
-      pattern: /^\/v1\/bookings\/([^/]+)$/,
-      operation: "lookup",
-      answer: (_, [id]) => jsonResponse(200, { booking: this.booking(this.backend.lookup(id!)) }),
+    bookings: { path: "/v1/bookings", cancel: { method: "DELETE" }, envelope: "booking" },
+    changes: {
+      path: "/v1/bookings/changes",
+      since: "since",
+      list: "changes",
+      kind: "type",
+      at: "occurredAt",
+      word: (kind) => kind,
     },
-    {
-      method: "DELETE",
-      pattern: /^\/v1\/bookings\/([^/]+)$/,
-      operation: "cancel",
-      answer: (_, [id]) => jsonResponse(200, { booking: this.booking(this.backend.cancel(id!)) }),
-    },
-  ];
+  };
 
   constructor(options: VendorSimulatorOptions) {
     super("vendor-a", { currency: "USD", perUsd: 1, markup: 1, nonRefundableShare: 0.2 }, "RA", options);
@@ -70,18 +71,7 @@ export class VendorA extends VendorSimulator {
     return { error: { code, message } };
   }
 
-  private search(request: ParsedRequest) {
-    const rooms = field(request.json, "roomCount", "number");
-    const offers = this.backend.search({
-      airport: field(request.json, "airportCode", "string"),
-      checkIn: field(request.json, "checkInDate", "string"),
-      checkOut: field(request.json, "checkOutDate", "string"),
-      rooms,
-    });
-    return jsonResponse(200, { results: offers.map((offer) => this.result(offer, rooms)) });
-  }
-
-  private result(offer: PricedOffer, rooms: number) {
+  protected offer(offer: PricedOffer, rooms: number) {
     const { hotel } = offer;
     const stay = offer.nightlyRates.reduce((sum, rate) => sum + rate, 0);
     return {
@@ -111,32 +101,20 @@ export class VendorA extends VendorSimulator {
     };
   }
 
-  private book(request: ParsedRequest) {
-    const guests = request.json.guests;
+  protected order(body: Record<string, unknown>): BookingOrder {
+    const guests = body.guests;
     if (!Array.isArray(guests) || guests.some((g) => typeof g?.fullName !== "string")) {
       throw new SimulatedFailure(400, "INVALID_REQUEST", "guests must be a list of {fullName}");
     }
-    const reservation = this.backend.book({
-      offerId: field(request.json, "offerId", "string"),
-      rooms: field(request.json, "roomCount", "number"),
+    return {
+      offerId: field(body, "offerId", "string"),
+      rooms: field(body, "roomCount", "number"),
       guestNames: guests.map((g: { fullName: string }) => g.fullName),
-      payment: payment(field(request.json, "payment", "object")),
-    });
-    return jsonResponse(201, { booking: this.booking(reservation) });
+      payment: payment(field(body, "payment", "object"), PAYMENT),
+    };
   }
 
-  private changes(request: ParsedRequest) {
-    const changes = this.backend.changesSince(since(request.query.get("since")));
-    return jsonResponse(200, {
-      changes: changes.map((change: ReservationChange) => ({
-        type: change.kind,
-        occurredAt: new Date(change.at).toISOString(),
-        booking: this.booking(change.reservation),
-      })),
-    });
-  }
-
-  private booking(reservation: StoredReservation) {
+  protected booking(reservation: StoredReservation) {
     return {
       bookingId: reservation.reservationId,
       confirmationNumber: reservation.confirmationCode,
@@ -155,13 +133,4 @@ export class VendorA extends VendorSimulator {
       updatedAt: new Date(reservation.updatedAt).toISOString(),
     };
   }
-}
-
-function payment(body: Record<string, unknown>): Payment {
-  const method = field(body, "method", "string");
-  if (method === "GUARANTEE") return { type: "GUARANTEE" };
-  if (method !== "CARD")
-    throw new SimulatedFailure(400, "INVALID_REQUEST", "payment.method must be GUARANTEE or CARD");
-  const card = (body.card ?? {}) as Record<string, unknown>;
-  return { type: "CARD", cardNumber: String(card.number ?? ""), expiry: String(card.expiry ?? "") };
 }

@@ -4,19 +4,17 @@
  * as English phrases ("facilities"), unrated hotels as `category: null`. No property code: its
  * hotels only match others by place or by name and address. HTTP Basic client authentication.
  */
-import { jsonResponse } from "../../src/vendors/wire.js";
 import type { CatalogAmenity, CatalogHotel } from "./catalog.js";
 import { roundTo } from "./rounding.js";
 import { hashString } from "../../src/domain/seeded-random.js";
-import { SimulatedFailure } from "./simulated-failure.js";
-import type { Payment, PricedOffer, StoredReservation } from "./vendor-backend.js";
+import type { BookingOrder, PricedOffer, StoredReservation } from "./vendor-backend.js";
 import {
-  type ParsedRequest,
-  type SimRoute,
+  type PaymentWording,
+  type SimulatedApi,
   VendorSimulator,
   type VendorSimulatorOptions,
   field,
-  since,
+  payment,
   stringList,
 } from "./vendor-simulator.js";
 
@@ -33,42 +31,34 @@ const FACILITIES: Record<CatalogAmenity, string> = {
   PET_FRIENDLY: "Pets allowed",
 };
 
-const PAYMENT_OPTION: Record<Payment["type"], string> = {
-  GUARANTEE: "COMPANY_GUARANTEE",
-  CARD: "CREDIT_CARD",
+const PAYMENT: PaymentWording = {
+  key: "type",
+  label: "payment.type",
+  words: { GUARANTEE: "COMPANY_GUARANTEE", CARD: "CREDIT_CARD" },
+  card: (payment) => ({ number: payment.cardNumber, expiry: payment.validUntil }),
 };
 
 export class VendorB extends VendorSimulator {
   readonly tokenPath = "/auth/token";
   protected readonly clientAuthentication = "client_secret_basic";
 
-  protected readonly routes: readonly SimRoute[] = [
-    {
+  protected readonly api: SimulatedApi = {
+    search: {
       method: "GET",
-      pattern: /^\/api\/v2\/hotels\/availability$/,
-      operation: "search",
-      answer: (r) => this.search(r),
+      path: "/api/v2/hotels/availability",
+      stay: { airport: "iata", checkIn: "arrival", checkOut: "departure", rooms: "rooms" },
+      results: "hotels",
     },
-    { method: "POST", pattern: /^\/api\/v2\/bookings$/, operation: "book", answer: (r) => this.book(r) },
-    {
-      method: "GET",
-      pattern: /^\/api\/v2\/bookings\/([^/]+)$/,
-      operation: "lookup",
-      answer: (_, [reference]) => jsonResponse(200, this.booking(this.backend.lookup(reference!))),
+    bookings: { path: "/api/v2/bookings", cancel: { method: "POST", path: "/cancel" }, envelope: null },
+    changes: {
+      path: "/api/v2/reconciliation",
+      since: "from",
+      list: "events",
+      kind: "event",
+      at: "timestamp",
+      word: (kind) => `booking.${kind.toLowerCase()}`,
     },
-    {
-      method: "POST",
-      pattern: /^\/api\/v2\/bookings\/([^/]+)\/cancel$/,
-      operation: "cancel",
-      answer: (_, [reference]) => jsonResponse(200, this.booking(this.backend.cancel(reference!))),
-    },
-    {
-      method: "GET",
-      pattern: /^\/api\/v2\/reconciliation$/,
-      operation: "reconcile",
-      answer: (r) => this.reconciliation(r),
-    },
-  ];
+  };
 
   constructor(options: VendorSimulatorOptions) {
     super(
@@ -88,19 +78,7 @@ export class VendorB extends VendorSimulator {
     return { fault: { faultCode: code, description: message } };
   }
 
-  private search(request: ParsedRequest) {
-    const query = request.query;
-    const rooms = Number(query.get("rooms"));
-    const offers = this.backend.search({
-      airport: query.get("iata") ?? "",
-      checkIn: query.get("arrival") ?? "",
-      checkOut: query.get("departure") ?? "",
-      rooms,
-    });
-    return jsonResponse(200, { hotels: offers.map((offer) => this.hotel(offer, rooms)) });
-  }
-
-  private hotel(offer: PricedOffer, rooms: number) {
+  protected offer(offer: PricedOffer, rooms: number) {
     const { hotel } = offer;
     const stay = offer.nightlyRates.reduce((sum, rate) => sum + rate, 0);
     return {
@@ -121,34 +99,22 @@ export class VendorB extends VendorSimulator {
         rateKey: offer.offerId,
         price: { amount: (stay * rooms).toFixed(2), currency: offer.currency },
         cancellation: offer.refundable ? { free: true, until: offer.cancellationDeadline } : { free: false },
-        paymentOptions: offer.payments.map((type) => PAYMENT_OPTION[type]),
+        paymentOptions: offer.payments.map((type) => PAYMENT.words[type]),
       },
     };
   }
 
-  private book(request: ParsedRequest) {
-    const holder = field(request.json, "holder", "object");
-    const reservation = this.backend.book({
-      offerId: field(request.json, "rateKey", "string"),
-      rooms: field(request.json, "rooms", "number"),
+  protected order(body: Record<string, unknown>): BookingOrder {
+    const holder = field(body, "holder", "object");
+    return {
+      offerId: field(body, "rateKey", "string"),
+      rooms: field(body, "rooms", "number"),
       guestNames: stringList(holder, "names"),
-      payment: payment(field(request.json, "payment", "object")),
-    });
-    return jsonResponse(201, this.booking(reservation));
+      payment: payment(field(body, "payment", "object"), PAYMENT),
+    };
   }
 
-  private reconciliation(request: ParsedRequest) {
-    const changes = this.backend.changesSince(since(request.query.get("from")));
-    return jsonResponse(200, {
-      events: changes.map((change) => ({
-        event: `booking.${change.kind.toLowerCase()}`,
-        timestamp: new Date(change.at).toISOString(),
-        booking: this.booking(change.reservation),
-      })),
-    });
-  }
-
-  private booking(reservation: StoredReservation) {
+  protected booking(reservation: StoredReservation) {
     return {
       reference: reservation.reservationId,
       confirmation: reservation.confirmationCode,
@@ -159,7 +125,7 @@ export class VendorB extends VendorSimulator {
       departure: reservation.checkOut,
       rooms: reservation.rooms,
       holder: { names: reservation.guestNames },
-      payment: PAYMENT_OPTION[reservation.paymentType],
+      payment: PAYMENT.words[reservation.paymentType],
       price: { amount: reservation.total.toFixed(2), currency: reservation.currency },
       cancellation: reservation.refundable
         ? { free: true, until: reservation.cancellationDeadline }
@@ -167,17 +133,4 @@ export class VendorB extends VendorSimulator {
       modified: new Date(reservation.updatedAt).toISOString(),
     };
   }
-}
-
-function payment(body: Record<string, unknown>): Payment {
-  const type = field(body, "type", "string");
-  if (type === PAYMENT_OPTION.GUARANTEE) return { type: "GUARANTEE" };
-  if (type !== PAYMENT_OPTION.CARD) {
-    throw new SimulatedFailure(
-      400,
-      "INVALID_REQUEST",
-      "payment.type must be COMPANY_GUARANTEE or CREDIT_CARD",
-    );
-  }
-  return { type: "CARD", cardNumber: String(body.cardNumber ?? ""), expiry: String(body.validUntil ?? "") };
 }

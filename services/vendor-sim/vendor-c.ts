@@ -3,19 +3,17 @@
  * ids like `c_9f3e2a`, stars as strings ("4*", "unrated"), amenity words in snake case,
  * coordinates with 5 decimals. It publishes the provider-independent property code.
  */
-import { jsonResponse } from "../../src/vendors/wire.js";
 import type { CatalogAmenity, CatalogHotel } from "./catalog.js";
 import { roundTo } from "./rounding.js";
 import { hashString } from "../../src/domain/seeded-random.js";
-import { SimulatedFailure } from "./simulated-failure.js";
-import type { Payment, PricedOffer, StoredReservation } from "./vendor-backend.js";
+import type { BookingOrder, PricedOffer, StoredReservation } from "./vendor-backend.js";
 import {
-  type ParsedRequest,
-  type SimRoute,
+  type PaymentWording,
+  type SimulatedApi,
   VendorSimulator,
   type VendorSimulatorOptions,
   field,
-  since,
+  payment,
   stringList,
 } from "./vendor-simulator.js";
 
@@ -32,32 +30,34 @@ const AMENITIES: Record<CatalogAmenity, string> = {
   PET_FRIENDLY: "pet_friendly",
 };
 
+const PAYMENT: PaymentWording = {
+  key: "payment_method",
+  label: "payment_method",
+  words: { GUARANTEE: "guarantee", CARD: "card" },
+  card: (body) => ({ number: body.card_number, expiry: body.card_expiry }),
+};
+
 export class VendorC extends VendorSimulator {
   readonly tokenPath = "/connect/token";
   protected readonly clientAuthentication = "client_secret_post";
 
-  protected readonly routes: readonly SimRoute[] = [
-    { method: "POST", pattern: /^\/rates\/search$/, operation: "search", answer: (r) => this.search(r) },
-    { method: "POST", pattern: /^\/bookings$/, operation: "book", answer: (r) => this.book(r) },
-    {
-      method: "GET",
-      pattern: /^\/bookings\/changes$/,
-      operation: "reconcile",
-      answer: (r) => this.changes(r),
-    },
-    {
-      method: "GET",
-      pattern: /^\/bookings\/([^/]+)$/,
-      operation: "lookup",
-      answer: (_, [id]) => jsonResponse(200, this.booking(this.backend.lookup(id!))),
-    },
-    {
+  protected readonly api: SimulatedApi = {
+    search: {
       method: "POST",
-      pattern: /^\/bookings\/([^/]+)\/cancellation$/,
-      operation: "cancel",
-      answer: (_, [id]) => jsonResponse(200, this.booking(this.backend.cancel(id!))),
+      path: "/rates/search",
+      stay: { airport: "airport_code", checkIn: "check_in", checkOut: "check_out", rooms: "room_count" },
+      results: "properties",
     },
-  ];
+    bookings: { path: "/bookings", cancel: { method: "POST", path: "/cancellation" }, envelope: null },
+    changes: {
+      path: "/bookings/changes",
+      since: "updated_since",
+      list: "changes",
+      kind: "change_type",
+      at: "changed_at",
+      word: (kind) => kind.toLowerCase(),
+    },
+  };
 
   constructor(options: VendorSimulatorOptions) {
     super(
@@ -76,18 +76,7 @@ export class VendorC extends VendorSimulator {
     return { error_code: code, error_message: message };
   }
 
-  private search(request: ParsedRequest) {
-    const rooms = field(request.json, "room_count", "number");
-    const offers = this.backend.search({
-      airport: field(request.json, "airport_code", "string"),
-      checkIn: field(request.json, "check_in", "string"),
-      checkOut: field(request.json, "check_out", "string"),
-      rooms,
-    });
-    return jsonResponse(200, { properties: offers.map((offer) => this.property(offer, rooms)) });
-  }
-
-  private property(offer: PricedOffer, rooms: number) {
+  protected offer(offer: PricedOffer, rooms: number) {
     const { hotel } = offer;
     const nightlyMinor = offer.nightlyRates.map((rate) => Math.round(rate * 100));
     return {
@@ -116,28 +105,16 @@ export class VendorC extends VendorSimulator {
     };
   }
 
-  private book(request: ParsedRequest) {
-    const reservation = this.backend.book({
-      offerId: field(request.json, "rate_id", "string"),
-      rooms: field(request.json, "room_count", "number"),
-      guestNames: stringList(request.json, "guest_names"),
-      payment: payment(request.json),
-    });
-    return jsonResponse(201, this.booking(reservation));
+  protected order(body: Record<string, unknown>): BookingOrder {
+    return {
+      offerId: field(body, "rate_id", "string"),
+      rooms: field(body, "room_count", "number"),
+      guestNames: stringList(body, "guest_names"),
+      payment: payment(body, PAYMENT),
+    };
   }
 
-  private changes(request: ParsedRequest) {
-    const changes = this.backend.changesSince(since(request.query.get("updated_since")));
-    return jsonResponse(200, {
-      changes: changes.map((change) => ({
-        change_type: change.kind.toLowerCase(),
-        changed_at: new Date(change.at).toISOString(),
-        booking: this.booking(change.reservation),
-      })),
-    });
-  }
-
-  private booking(reservation: StoredReservation) {
+  protected booking(reservation: StoredReservation) {
     return {
       booking_id: reservation.reservationId,
       confirmation_code: reservation.confirmationCode,
@@ -156,12 +133,4 @@ export class VendorC extends VendorSimulator {
       updated_at: new Date(reservation.updatedAt).toISOString(),
     };
   }
-}
-
-function payment(body: Record<string, unknown>): Payment {
-  const method = field(body, "payment_method", "string");
-  if (method === "guarantee") return { type: "GUARANTEE" };
-  if (method !== "card")
-    throw new SimulatedFailure(400, "INVALID_REQUEST", "payment_method must be guarantee or card");
-  return { type: "CARD", cardNumber: String(body.card_number ?? ""), expiry: String(body.card_expiry ?? "") };
 }

@@ -1,8 +1,9 @@
 /**
  * What every simulated vendor does the same way, whatever its wire shape: latency, injected faults,
  * OAuth client credentials at its token endpoint (30-minute tokens, 401 on an unknown or expired
- * one), routing, and its own error envelope. A subclass supplies the shape: paths, request parsing,
- * response rendering, ids and amenity vocabulary. It answers wire requests, so the in-process
+ * one), routing, and the handling of every operation. A subclass supplies the shape: its paths and
+ * names (`SimulatedApi`), how it reads a booking request, how it renders offers, bookings and
+ * errors, its ids and amenity vocabulary. It answers wire requests, so the in-process
  * transport and the HTTP app (`createVendorSimApp`) run exactly the same code.
  */
 import type { Clock } from "../../src/runtime/clock.js";
@@ -24,7 +25,16 @@ import {
 } from "./fault-injection.js";
 import { ConnectionReset, SimulatedFailure } from "./simulated-failure.js";
 import { type ApiClient, TokenIssuer } from "./token-issuer.js";
-import { type Pricing, VendorBackend } from "./vendor-backend.js";
+import {
+  type BookingOrder,
+  type ChangeKind,
+  type Payment,
+  type PricedOffer,
+  type Pricing,
+  type StaySearch,
+  type StoredReservation,
+  VendorBackend,
+} from "./vendor-backend.js";
 
 export interface VendorSimulatorOptions {
   catalog: HotelCatalog;
@@ -37,7 +47,54 @@ export interface VendorSimulatorOptions {
   roomsPerNight?: number;
 }
 
-export interface SimRoute {
+/**
+ * Where a simulated vendor takes each operation and what it calls the parts of its answers, as its
+ * API documentation says; the simulator routes and answers from it.
+ */
+export interface SimulatedApi {
+  search: {
+    /** POST takes the stay as a JSON body, GET in the query string. */
+    method: "POST" | "GET";
+    path: string;
+    /** The vendor's names for the stay's fields. */
+    stay: Readonly<Record<keyof StaySearch, string>>;
+    /** The key of the answer's list of offers. */
+    results: string;
+  };
+  bookings: {
+    /** Booking posts here; a reservation lives at `{path}/{reservation id}`. */
+    path: string;
+    /** Cancelling deletes the reservation, or posts to this path below it. */
+    cancel: { method: "DELETE" } | { method: "POST"; path: string };
+    /** The key an answer wraps a booking in; null when the booking is the whole body. */
+    envelope: string | null;
+  };
+  /** The reconciliation listing (spec 6.3). */
+  changes: {
+    path: string;
+    /** The query parameter that takes the ISO timestamp to list changes after. */
+    since: string;
+    /** The key of the answer's list of changes. */
+    list: string;
+    /** The keys of a change's kind and time in one entry; the booking is under `booking`. */
+    kind: string;
+    at: string;
+    /** The vendor's word for a kind of change. */
+    word(kind: ChangeKind): string;
+  };
+}
+
+/** A vendor's words for the payment methods and where a booking request states them. */
+export interface PaymentWording {
+  /** The key of the method's word, and how a refusal names that field. */
+  key: string;
+  label: string;
+  words: Readonly<Record<Payment["type"], string>>;
+  /** The card's number and expiry as the request holds them. */
+  card(payment: Record<string, unknown>): { number?: unknown; expiry?: unknown };
+}
+
+interface SimRoute {
   method: WireMethod;
   /** Matched against the path without its query string. */
   pattern: RegExp;
@@ -100,12 +157,19 @@ export abstract class VendorSimulator implements WireEndpoint {
 
   /** The path of this vendor's OAuth token endpoint. */
   abstract readonly tokenPath: string;
-  protected abstract readonly routes: readonly SimRoute[];
+  protected abstract readonly api: SimulatedApi;
   /** How this vendor expects the client to authenticate at its token endpoint. */
   protected abstract readonly clientAuthentication: ClientAuthentication;
   protected abstract errorBody(code: string, message: string): unknown;
   /** This vendor's id for a hotel of the catalog. */
   abstract hotelId(hotel: CatalogHotel): string;
+  /** One search result in the vendor's shape; `rooms` is how many the search asked for. */
+  protected abstract offer(offer: PricedOffer, rooms: number): unknown;
+  /** A booking request read the way the vendor documents it; what it refuses is a `SimulatedFailure`. */
+  protected abstract order(body: Record<string, unknown>): BookingOrder;
+  protected abstract booking(reservation: StoredReservation): unknown;
+  /** Built at first use: a subclass's `api` is set only after this class's constructor has run. */
+  private routes?: readonly SimRoute[];
 
   async handle(request: WireRequest): Promise<WireResponse> {
     const [path = "", queryString = ""] = request.path.split("?", 2);
@@ -175,11 +239,82 @@ export abstract class VendorSimulator implements WireEndpoint {
     path: string,
   ): "token" | { route: SimRoute; params: string[] } | undefined {
     if (path === this.tokenPath) return method === "POST" ? "token" : undefined;
+    this.routes ??= this.routesOf(this.api);
     for (const route of this.routes) {
       const match = route.method === method ? route.pattern.exec(path) : null;
       if (match) return { route, params: match.slice(1).map(decodeURIComponent) };
     }
     return undefined;
+  }
+
+  /** Reconciliation before lookup, so that a listing below the bookings path is not read as an id. */
+  private routesOf({ search, bookings, changes }: SimulatedApi): SimRoute[] {
+    const reservation = `${escaped(bookings.path)}/([^/]+)`;
+    const { cancel } = bookings;
+    return [
+      {
+        method: search.method,
+        pattern: exactly(search.path),
+        operation: "search",
+        answer: (r) => this.search(r),
+      },
+      {
+        method: "POST",
+        pattern: exactly(bookings.path),
+        operation: "book",
+        answer: (r) => this.reservationAnswer(201, this.backend.book(this.order(r.json))),
+      },
+      {
+        method: "GET",
+        pattern: exactly(changes.path),
+        operation: "reconcile",
+        answer: (r) => this.changes(r),
+      },
+      {
+        method: "GET",
+        pattern: new RegExp(`^${reservation}$`),
+        operation: "lookup",
+        answer: (_, [id]) => this.reservationAnswer(200, this.backend.lookup(id!)),
+      },
+      {
+        method: cancel.method,
+        pattern: new RegExp(`^${reservation}${cancel.method === "POST" ? escaped(cancel.path) : ""}$`),
+        operation: "cancel",
+        answer: (_, [id]) => this.reservationAnswer(200, this.backend.cancel(id!)),
+      },
+    ];
+  }
+
+  private search(request: ParsedRequest): WireResponse {
+    const { method, stay, results } = this.api.search;
+    const { query, json } = request;
+    const rooms = method === "GET" ? Number(query.get(stay.rooms)) : field(json, stay.rooms, "number");
+    const text = (name: string) => (method === "GET" ? (query.get(name) ?? "") : field(json, name, "string"));
+    const offers = this.backend.search({
+      airport: text(stay.airport),
+      checkIn: text(stay.checkIn),
+      checkOut: text(stay.checkOut),
+      rooms,
+    });
+    return jsonResponse(200, { [results]: offers.map((offer) => this.offer(offer, rooms)) });
+  }
+
+  private changes(request: ParsedRequest): WireResponse {
+    const { since: after, list, kind, at, word } = this.api.changes;
+    const changes = this.backend.changesSince(since(request.query.get(after)));
+    return jsonResponse(200, {
+      [list]: changes.map((change) => ({
+        [kind]: word(change.kind),
+        [at]: new Date(change.at).toISOString(),
+        booking: this.booking(change.reservation),
+      })),
+    });
+  }
+
+  private reservationAnswer(status: number, reservation: StoredReservation): WireResponse {
+    const { envelope } = this.api.bookings;
+    const booking = this.booking(reservation);
+    return jsonResponse(status, envelope === null ? booking : { [envelope]: booking });
   }
 
   private async infrastructureFault(fault: FaultKind | undefined): Promise<WireResponse | undefined> {
@@ -235,6 +370,14 @@ function parseBody(request: WireRequest): Record<string, unknown> {
   throw new SimulatedFailure(400, "INVALID_REQUEST", "The body must be a JSON object");
 }
 
+function exactly(path: string): RegExp {
+  return new RegExp(`^${escaped(path)}$`);
+}
+
+function escaped(path: string): string {
+  return path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** Reads a request field the way a strict vendor API does: wrong type, 400. */
 export function field<T extends "string" | "number" | "object">(
   body: Record<string, unknown>,
@@ -254,6 +397,18 @@ export function stringList(body: Record<string, unknown>, name: string): string[
     throw new SimulatedFailure(400, "INVALID_REQUEST", `${name} must be an array of strings`);
   }
   return value as string[];
+}
+
+/** A booking request's payment, in the vendor's words; another word is refused with 400. */
+export function payment(body: Record<string, unknown>, wording: PaymentWording): Payment {
+  const word = field(body, wording.key, "string");
+  const { GUARANTEE, CARD } = wording.words;
+  if (word === GUARANTEE) return { type: "GUARANTEE" };
+  if (word !== CARD) {
+    throw new SimulatedFailure(400, "INVALID_REQUEST", `${wording.label} must be ${GUARANTEE} or ${CARD}`);
+  }
+  const card = wording.card(body);
+  return { type: "CARD", cardNumber: String(card.number ?? ""), expiry: String(card.expiry ?? "") };
 }
 
 /** A reconciliation interface's "changes since" parameter: an ISO timestamp, or everything when absent. */
