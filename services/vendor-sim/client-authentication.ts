@@ -4,12 +4,8 @@
  * answers `invalid_client`, so a client built for another vendor's shape fails as it would live.
  */
 import type { ClientAuthentication } from "../../src/vendors/token-request.js";
+import type { ClientCredentials } from "../../src/vendors/vendor-adapter.js";
 import type { WireRequest } from "../../src/vendors/wire.js";
-
-export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-}
 
 export function presentedCredentials(
   request: WireRequest,

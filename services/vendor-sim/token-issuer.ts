@@ -4,13 +4,9 @@
  */
 import type { Clock } from "../../src/runtime/clock.js";
 import { SeededRandom } from "../../src/domain/seeded-random.js";
+import type { ClientCredentials } from "../../src/vendors/vendor-adapter.js";
 
 export const VENDOR_TOKEN_LIFETIME_SECONDS = 30 * 60;
-
-export interface ApiClient {
-  clientId: string;
-  clientSecret: string;
-}
 
 export interface IssuedToken {
   accessToken: string;
@@ -27,7 +23,7 @@ export class TokenIssuer {
   private issued = 0;
 
   constructor(
-    private readonly clients: readonly ApiClient[],
+    private readonly clients: readonly ClientCredentials[],
     private readonly clock: Clock,
     seed: string,
     private readonly lifetimeSeconds = VENDOR_TOKEN_LIFETIME_SECONDS,

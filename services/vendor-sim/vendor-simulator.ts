@@ -8,6 +8,7 @@
  */
 import type { Clock } from "../../src/runtime/clock.js";
 import type { ClientAuthentication } from "../../src/vendors/token-request.js";
+import type { ClientCredentials } from "../../src/vendors/vendor-adapter.js";
 import {
   type WireEndpoint,
   type WireMethod,
@@ -24,7 +25,7 @@ import {
   type VendorOperation,
 } from "./fault-injection.js";
 import { ConnectionReset, SimulatedFailure } from "./simulated-failure.js";
-import { type ApiClient, TokenIssuer } from "./token-issuer.js";
+import { TokenIssuer } from "./token-issuer.js";
 import {
   type BookingOrder,
   type ChangeKind,
@@ -41,7 +42,7 @@ export interface VendorSimulatorOptions {
   clock: Clock;
   seed: number | string;
   /** API clients allowed to obtain tokens; defaults to `demoClientFor(vendor)`. */
-  clients?: readonly ApiClient[];
+  clients?: readonly ClientCredentials[];
   faults?: FaultSettings;
   /** Overrides every hotel's rooms per night. */
   roomsPerNight?: number;
@@ -120,7 +121,7 @@ const BUSINESS_FAULT_STATUS: Partial<Record<FaultKind, number>> = {
 /** Seconds a 429 asks the client to wait. */
 const RATE_LIMIT_RETRY_AFTER_SECONDS = 1;
 
-export function demoClientFor(vendor: SimulatedVendorId): ApiClient {
+export function demoClientFor(vendor: SimulatedVendorId): ClientCredentials {
   return { clientId: `demo-${vendor}`, clientSecret: `demo-${vendor}-secret` };
 }
 
