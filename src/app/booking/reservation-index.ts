@@ -1,6 +1,7 @@
 import type { BookingTurn } from "../../../actors/BookingActor.js";
 import type { Reservation } from "../../domain/reservation.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
+import { indexedCollection } from "../indexed-collection.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -20,19 +21,16 @@ export interface ReservationDocument extends Reservation, RevisionedDoc {
 @injectable()
 export class ReservationIndex {
   private readonly documents: DocumentCollection<ReservationDocument>;
-  private readonly indexed: Promise<void>;
 
   constructor(@inject(TOKENS.documents) store: DocumentStore) {
-    this.documents = store.collection<ReservationDocument>(RESERVATIONS_COLLECTION);
-    this.indexed = Promise.all([
-      this.documents.ensureIndex({ keys: { tenant: 1, caseUrn: 1, createdAt: 1 } }),
-      this.documents.ensureIndex({ keys: { tenant: 1, passengerIds: 1, createdAt: 1 } }),
-      this.documents.ensureIndex({ keys: { tenant: 1, vendor: 1, vendorReservationId: 1 } }),
-    ]).then(() => undefined);
+    this.documents = indexedCollection(store, RESERVATIONS_COLLECTION, [
+      { keys: { tenant: 1, caseUrn: 1, createdAt: 1 } },
+      { keys: { tenant: 1, passengerIds: 1, createdAt: 1 } },
+      { keys: { tenant: 1, vendor: 1, vendorReservationId: 1 } },
+    ]);
   }
 
   async record(turn: BookingTurn): Promise<void> {
-    await this.indexed;
     await writeRevisioned(
       this.documents,
       turn.reservations.map((reservation) => ({
@@ -45,7 +43,6 @@ export class ReservationIndex {
   }
 
   async get(id: string): Promise<Reservation | undefined> {
-    await this.indexed;
     const found = await this.documents.get(id);
     return found && toReservation(found);
   }
@@ -55,21 +52,18 @@ export class ReservationIndex {
     vendor: string,
     vendorReservationId: string,
   ): Promise<Reservation | undefined> {
-    await this.indexed;
     const found = await this.documents.findOne({ tenant, vendor, vendorReservationId });
     return found && toReservation(found);
   }
 
   /** A case's reservations, oldest first. */
   async casePage(tenant: string, caseUrn: string, page: FindOptions): Promise<Page<Reservation>> {
-    await this.indexed;
     const found = await this.documents.find({ tenant, caseUrn }, { ...page, sort: { createdAt: 1 } });
     return { ...found, items: found.items.map(toReservation) };
   }
 
   /** Reservations (so vouchers) listing a passenger, oldest first. */
   async passengerPage(tenant: string, passengerId: string, page: FindOptions): Promise<Page<Reservation>> {
-    await this.indexed;
     const found = await this.documents.find(
       { tenant, passengerIds: passengerId },
       { ...page, sort: { createdAt: 1 } },

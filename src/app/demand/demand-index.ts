@@ -1,6 +1,7 @@
 import type { DemandLedger } from "../../../actors/DemandActor.js";
 import type { Demand } from "../../domain/demand.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
+import { indexedCollection } from "../indexed-collection.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -20,18 +21,15 @@ export interface DemandDocument extends Demand, RevisionedDoc {
 @injectable()
 export class DemandIndex {
   private readonly documents: DocumentCollection<DemandDocument>;
-  private readonly indexed: Promise<void>;
 
   constructor(@inject(TOKENS.documents) store: DocumentStore) {
-    this.documents = store.collection<DemandDocument>(DEMANDS_COLLECTION);
-    this.indexed = Promise.all([
-      this.documents.ensureIndex({ keys: { tenant: 1, state: 1, requestedAt: 1 } }),
-      this.documents.ensureIndex({ keys: { tenant: 1, caseUrn: 1 } }),
-    ]).then(() => undefined);
+    this.documents = indexedCollection(store, DEMANDS_COLLECTION, [
+      { keys: { tenant: 1, state: 1, requestedAt: 1 } },
+      { keys: { tenant: 1, caseUrn: 1 } },
+    ]);
   }
 
   async record(ledger: DemandLedger): Promise<void> {
-    await this.indexed;
     await writeRevisioned(
       this.documents,
       ledger.demands.map((demand) => ({
@@ -46,7 +44,6 @@ export class DemandIndex {
 
   /** REQUESTED demand waiting for a supervisor, oldest first. */
   async pendingPage(tenant: string, airport: string | undefined, page: FindOptions): Promise<Page<Demand>> {
-    await this.indexed;
     const found = await this.documents.find(
       { tenant, state: "REQUESTED", ...(airport ? { airport } : {}) },
       { ...page, sort: { requestedAt: 1 } },

@@ -12,6 +12,7 @@ import type {
 import type { AuditLog } from "../audit-log.js";
 import type { HotelCatalogIndex } from "./hotel-catalog.js";
 import { randomUuid } from "../../domain/uuid.js";
+import { indexedCollection } from "../indexed-collection.js";
 
 export const CONTRACTS_COLLECTION = "contracts";
 
@@ -77,11 +78,11 @@ export interface ContractBookOptions {
  */
 export class ContractBook {
   private readonly documents: DocumentCollection<ContractDocument>;
-  private readonly indexed: Promise<void>;
 
   constructor(private readonly options: ContractBookOptions) {
-    this.documents = options.store.collection<ContractDocument>(CONTRACTS_COLLECTION);
-    this.indexed = this.documents.ensureIndex({ keys: { tenant: 1, status: 1, validTo: 1 } });
+    this.documents = indexedCollection(options.store, CONTRACTS_COLLECTION, [
+      { keys: { tenant: 1, status: 1, validTo: 1 } },
+    ]);
   }
 
   /** Creates a contract, or replaces the terms of `urn`; every change is audited with before/after. */
@@ -90,7 +91,6 @@ export class ContractBook {
     terms: ContractTerms,
     urn?: string,
   ): Promise<{ contract: ContractDocument; created: boolean }> {
-    await this.indexed;
     const { principal } = request;
     const before = urn ? await this.owned(principal, urn) : undefined;
     const hotelName = await this.validate(principal, terms);
@@ -123,7 +123,6 @@ export class ContractBook {
     airport: string | undefined,
     page: FindOptions,
   ): Promise<Page<ContractDocument>> {
-    await this.indexed;
     if (airport) assertAirport(principal, airport);
     const scope = airport ?? principal.airport;
     return this.documents.find(
@@ -143,7 +142,6 @@ export class ContractBook {
     airport: string,
     stay: { checkIn: string; lastNight: string },
   ): Promise<ContractDocument[]> {
-    await this.indexed;
     return this.documents.findAll({
       tenant,
       status: "ACTIVE",

@@ -8,6 +8,7 @@ import type {
 } from "../../runtime/document-store.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
+import { indexedCollection } from "../indexed-collection.js";
 
 export const HOTELS_COLLECTION = "hotels";
 
@@ -38,27 +39,22 @@ export interface CatalogHotelDocument extends Doc {
 @injectable()
 export class HotelCatalogIndex {
   private readonly documents: DocumentCollection<CatalogHotelDocument>;
-  private readonly indexed: Promise<void>;
 
   constructor(@inject(TOKENS.documents) store: DocumentStore) {
-    this.documents = store.collection<CatalogHotelDocument>(HOTELS_COLLECTION);
-    this.indexed = this.documents.ensureIndex({ keys: { airport: 1, distanceKm: 1 } });
+    this.documents = indexedCollection(store, HOTELS_COLLECTION, [{ keys: { airport: 1, distanceKm: 1 } }]);
   }
 
   /** Replaces the catalog entries of these hotels (a reload is harmless). */
   async load(hotels: readonly CatalogHotelDocument[]): Promise<void> {
-    await this.indexed;
     await Promise.all(hotels.map((hotel) => this.documents.put(hotel)));
   }
 
   /** Hotels around the given airports, nearest first. */
   async page(airports: readonly string[], page: FindOptions): Promise<Page<CatalogHotelDocument>> {
-    await this.indexed;
     return this.documents.find({ airport: { $in: [...airports] } }, { ...page, sort: { distanceKm: 1 } });
   }
 
   async get(hotelUrn: string): Promise<CatalogHotelDocument | undefined> {
-    await this.indexed;
     return this.documents.get(hotelUrn);
   }
 }

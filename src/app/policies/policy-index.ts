@@ -4,6 +4,7 @@ import { ANY, type Policy } from "../../domain/policy/policy.js";
 import { resolvePolicy } from "../../domain/policy/policy-resolution.js";
 import type { Tier } from "../../domain/policy/tiers.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
+import { indexedCollection } from "../indexed-collection.js";
 import { type RevisionedDoc, writeRevisioned } from "../revisioned-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -25,15 +26,14 @@ export interface PolicyDocument extends Policy, RevisionedDoc {
 @injectable()
 export class PolicyIndex {
   private readonly documents: DocumentCollection<PolicyDocument>;
-  private readonly indexed: Promise<void>;
 
   constructor(@inject(TOKENS.documents) store: DocumentStore) {
-    this.documents = store.collection<PolicyDocument>(POLICIES_COLLECTION);
-    this.indexed = this.documents.ensureIndex({ keys: { tenant: 1, status: 1, contextKey: 1 } });
+    this.documents = indexedCollection(store, POLICIES_COLLECTION, [
+      { keys: { tenant: 1, status: 1, contextKey: 1 } },
+    ]);
   }
 
   async record(snapshot: PolicyContextSnapshot): Promise<void> {
-    await this.indexed;
     await writeRevisioned(
       this.documents,
       snapshot.policies.map(({ current, versions }) => ({
@@ -49,7 +49,6 @@ export class PolicyIndex {
 
   /** The tenant's ACTIVE policies, by context; `airport` keeps that airport's and every-airport ones. */
   async activePage(tenant: string, airport: string | undefined, page: FindOptions): Promise<Page<Policy>> {
-    await this.indexed;
     const found = await this.documents.find(
       { tenant, status: "ACTIVE", ...(airport ? { "context.airport": { $in: [airport, ANY] } } : {}) },
       { ...page, sort: { contextKey: 1 } },
@@ -59,7 +58,6 @@ export class PolicyIndex {
 
   /** The most specific ACTIVE policy of the tenant for an airport and tier (spec 3.2), if any. */
   async resolve(tenant: string, query: { airport: string; tier?: Tier }): Promise<Policy | undefined> {
-    await this.indexed;
     const candidates = await this.documents.findAll({
       tenant,
       status: "ACTIVE",
