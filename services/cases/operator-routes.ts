@@ -1,6 +1,11 @@
 import type { CaseDeclaration } from "../../src/app/cases/intake.js";
 import { pageQuery, pageRequest } from "../../src/http/pagination.js";
-import { type AuditSubject, defineRoute, type HandlerInput } from "../../src/http/route.js";
+import {
+  type AuditSubject,
+  defineRoute,
+  type HandlerInput,
+  withFieldManualForm,
+} from "../../src/http/route.js";
 import { parseUrn } from "../../src/domain/urn.js";
 import { caseUrnParams, reasonBody } from "../../src/http/schemas/common.js";
 import { splitBody } from "../../src/http/schemas/passenger-groups.js";
@@ -68,19 +73,6 @@ export function operatorCaseRoutes(cases: CaseUseCases) {
       headers: { Location: `/v1/cases/${encodeURIComponent(result.snapshot.case.urn)}` },
     };
   };
-  const declaration = {
-    tags,
-    access: declarers,
-    body: caseDeclarationBody,
-    description:
-      "Idempotent per airline on externalEventId: a replay, even many at once, answers 200 with the case " +
-      "the first request opened, and opens nothing new. INTEGRATION service tokens may declare too.",
-    responses: {
-      201: { description: "The case was opened", schema: caseSchema },
-      200: { description: "A replay: the case this disruption already opened", schema: caseSchema },
-    },
-    handler: declare,
-  } as const;
 
   const detail = async (input: Input & { params: { caseUrn: string } }) => ({
     status: 200 as const,
@@ -90,49 +82,36 @@ export function operatorCaseRoutes(cases: CaseUseCases) {
     changedCase(
       cases.status.close(input.principal, input.params.caseUrn, input.body.reason, input.correlationUrn),
     );
-  const closing = {
-    tags,
-    access: operators,
-    params: caseUrnParams,
-    body: reasonBody,
-    audit: auditCase("case.close"),
-    description:
-      "After the close the case accepts no change (409 case-closed) and every passenger token of the case " +
-      "is refused (403 case-closed).",
-    responses: caseResponses,
-    handler: close,
-  } as const;
   const reopen = (input: Input & { params: { caseUrn: string }; body: { reason?: string } }) =>
     changedCase(
       cases.status.reopen(input.principal, input.params.caseUrn, input.body.reason, input.correlationUrn),
     );
-  const reopening = {
-    tags,
-    access: admins,
-    params: caseUrnParams,
-    body: optionalReasonBody,
-    audit: auditCase("case.reopen"),
-    description:
-      "ADMIN only; the request is audited before the case moves. Passenger tokens issued before the close stay revoked.",
-    responses: caseResponses,
-    handler: reopen,
-  } as const;
 
   return [
-    defineRoute({
-      method: "POST",
-      path: "/v1/cases",
-      operationId: "createCase",
-      summary: "Declare a disruption (open a case)",
-      ...declaration,
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/cases",
-      operationId: "createCaseFieldManual",
-      summary: "Declare a disruption (field-manual form)",
-      ...declaration,
-    }),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/cases",
+        operationId: "createCase",
+        summary: "Declare a disruption (open a case)",
+        tags,
+        access: declarers,
+        body: caseDeclarationBody,
+        description:
+          "Idempotent per airline on externalEventId: a replay, even many at once, answers 200 with the case " +
+          "the first request opened, and opens nothing new. INTEGRATION service tokens may declare too.",
+        responses: {
+          201: { description: "The case was opened", schema: caseSchema },
+          200: { description: "A replay: the case this disruption already opened", schema: caseSchema },
+        },
+        handler: declare,
+      }),
+      {
+        path: "/cases",
+        operationId: "createCaseFieldManual",
+        summary: "Declare a disruption (field-manual form)",
+      },
+    ),
     defineRoute({
       method: "GET",
       path: "/v1/cases",
@@ -160,28 +139,24 @@ export function operatorCaseRoutes(cases: CaseUseCases) {
         body: await cases.dashboard.read(principal, query.airport),
       }),
     }),
-    defineRoute({
-      method: "GET",
-      path: "/v1/cases/:caseUrn",
-      operationId: "getCase",
-      summary: "Case detail",
-      tags,
-      access: operators,
-      params: caseUrnParams,
-      responses: caseResponses,
-      handler: detail,
-    }),
-    defineRoute({
-      method: "GET",
-      path: "/cases/:caseUrn",
-      operationId: "getCaseFieldManual",
-      summary: "Case detail (field-manual form)",
-      tags,
-      access: operators,
-      params: caseUrnParams,
-      responses: caseResponses,
-      handler: detail,
-    }),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "GET",
+        path: "/v1/cases/:caseUrn",
+        operationId: "getCase",
+        summary: "Case detail",
+        tags,
+        access: operators,
+        params: caseUrnParams,
+        responses: caseResponses,
+        handler: detail,
+      }),
+      {
+        path: "/cases/:caseUrn",
+        operationId: "getCaseFieldManual",
+        summary: "Case detail (field-manual form)",
+      },
+    ),
     defineRoute({
       method: "GET",
       path: "/v1/cases/:caseUrn/manifest",
@@ -332,33 +307,50 @@ export function operatorCaseRoutes(cases: CaseUseCases) {
           ),
         ),
     }),
-    defineRoute({
-      method: "POST",
-      path: "/v1/cases/:caseUrn/close",
-      operationId: "closeCase",
-      summary: "Close a case with a reason",
-      ...closing,
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/cases/:caseUrn/close",
-      operationId: "closeCaseFieldManual",
-      summary: "Close a case with a reason (field-manual form)",
-      ...closing,
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/v1/cases/:caseUrn/reopen",
-      operationId: "reopenCase",
-      summary: "Reopen a closed case",
-      ...reopening,
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/cases/:caseUrn/reopen",
-      operationId: "reopenCaseFieldManual",
-      summary: "Reopen a closed case (field-manual form)",
-      ...reopening,
-    }),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/cases/:caseUrn/close",
+        operationId: "closeCase",
+        summary: "Close a case with a reason",
+        tags,
+        access: operators,
+        params: caseUrnParams,
+        body: reasonBody,
+        audit: auditCase("case.close"),
+        description:
+          "After the close the case accepts no change (409 case-closed) and every passenger token of the case " +
+          "is refused (403 case-closed).",
+        responses: caseResponses,
+        handler: close,
+      }),
+      {
+        path: "/cases/:caseUrn/close",
+        operationId: "closeCaseFieldManual",
+        summary: "Close a case with a reason (field-manual form)",
+      },
+    ),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/cases/:caseUrn/reopen",
+        operationId: "reopenCase",
+        summary: "Reopen a closed case",
+        tags,
+        access: admins,
+        params: caseUrnParams,
+        body: optionalReasonBody,
+        audit: auditCase("case.reopen"),
+        description:
+          "ADMIN only; the request is audited before the case moves. Passenger tokens issued before the close stay revoked.",
+        responses: caseResponses,
+        handler: reopen,
+      }),
+      {
+        path: "/cases/:caseUrn/reopen",
+        operationId: "reopenCaseFieldManual",
+        summary: "Reopen a closed case (field-manual form)",
+      },
+    ),
   ];
 }

@@ -2,7 +2,7 @@ import type { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";
 import type { DemandAdministration } from "../../src/app/demand/demand-administration.js";
 import type { DemandIndex } from "../../src/app/demand/demand-index.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
-import { defineRoute, type HandlerInput } from "../../src/http/route.js";
+import { defineRoute, type HandlerInput, withFieldManualForm } from "../../src/http/route.js";
 import { caseUrnParams, pageSchema, reasonBody } from "../../src/http/schemas/common.js";
 import { demandRequestBody, demandSchema, demandSummarySchema, demandUrnParams } from "./demand-schemas.js";
 
@@ -52,25 +52,8 @@ export function demandRoutes(demand: DemandAdministration, summaries: CaseDemand
     status: 200 as const,
     body: await summaries.of(principal, params.caseUrn),
   });
-
-  const requestRoute = (path: "/v1/demand/case/:caseUrn" | "/demand/case/:caseUrn", operationId: string) =>
-    defineRoute({
-      method: "POST",
-      path,
-      operationId,
-      summary: "Request rooms for a case (INITIAL or INCREMENTAL)",
-      description:
-        "The airline's policy for the case's airport decides (spec 3.1): APPROVED at once when autoApproveDemand is true and roomsRequested <= maxAutomaticRoomsPerWave (and, for INCREMENTAL, incrementalRequiresApproval is not true); otherwise REQUESTED for a supervisor. One INITIAL demand per case; INCREMENTAL needs an approved INITIAL.",
-      tags,
-      access: operators,
-      params: caseUrnParams,
-      body: demandRequestBody,
-      responses: requested,
-      audit: requestAudit,
-      handler: request,
-    });
   const decisionRoute = (
-    path: `${"/v1" | ""}/demand/:demandUrn/${"approve" | "reject"}`,
+    path: `/v1/demand/:demandUrn/${"approve" | "reject"}`,
     operationId: string,
     handler: typeof approve,
   ) =>
@@ -86,31 +69,34 @@ export function demandRoutes(demand: DemandAdministration, summaries: CaseDemand
       responses: decided,
       handler,
     });
-  const summaryRoute = (
-    path: "/v1/demand/case/:caseUrn/summary" | "/demand/case/:caseUrn/summary",
-    operationId: string,
-  ) =>
-    defineRoute({
-      method: "GET",
-      path,
-      operationId,
-      summary: "Demand of a case against what was allocated and booked",
-      tags,
-      access: operators,
-      params: caseUrnParams,
-      responses: {
-        200: { description: "Totals in rooms and shortfall reasons", schema: demandSummarySchema },
-      },
-      handler: summary,
-    });
 
   return [
-    requestRoute("/v1/demand/case/:caseUrn", "requestDemand"),
-    requestRoute("/demand/case/:caseUrn", "requestDemandFieldManual"),
-    decisionRoute("/v1/demand/:demandUrn/approve", "approveDemand", approve),
-    decisionRoute("/demand/:demandUrn/approve", "approveDemandFieldManual", approve),
-    decisionRoute("/v1/demand/:demandUrn/reject", "rejectDemand", reject),
-    decisionRoute("/demand/:demandUrn/reject", "rejectDemandFieldManual", reject),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/demand/case/:caseUrn",
+        operationId: "requestDemand",
+        summary: "Request rooms for a case (INITIAL or INCREMENTAL)",
+        description:
+          "The airline's policy for the case's airport decides (spec 3.1): APPROVED at once when autoApproveDemand is true and roomsRequested <= maxAutomaticRoomsPerWave (and, for INCREMENTAL, incrementalRequiresApproval is not true); otherwise REQUESTED for a supervisor. One INITIAL demand per case; INCREMENTAL needs an approved INITIAL.",
+        tags,
+        access: operators,
+        params: caseUrnParams,
+        body: demandRequestBody,
+        responses: requested,
+        audit: requestAudit,
+        handler: request,
+      }),
+      { path: "/demand/case/:caseUrn", operationId: "requestDemandFieldManual" },
+    ),
+    ...withFieldManualForm(decisionRoute("/v1/demand/:demandUrn/approve", "approveDemand", approve), {
+      path: "/demand/:demandUrn/approve",
+      operationId: "approveDemandFieldManual",
+    }),
+    ...withFieldManualForm(decisionRoute("/v1/demand/:demandUrn/reject", "rejectDemand", reject), {
+      path: "/demand/:demandUrn/reject",
+      operationId: "rejectDemandFieldManual",
+    }),
     defineRoute({
       method: "GET",
       path: "/v1/demand/pending/approvals",
@@ -128,7 +114,21 @@ export function demandRoutes(demand: DemandAdministration, summaries: CaseDemand
         ),
       }),
     }),
-    summaryRoute("/v1/demand/case/:caseUrn/summary", "getDemandSummary"),
-    summaryRoute("/demand/case/:caseUrn/summary", "getDemandSummaryFieldManual"),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "GET",
+        path: "/v1/demand/case/:caseUrn/summary",
+        operationId: "getDemandSummary",
+        summary: "Demand of a case against what was allocated and booked",
+        tags,
+        access: operators,
+        params: caseUrnParams,
+        responses: {
+          200: { description: "Totals in rooms and shortfall reasons", schema: demandSummarySchema },
+        },
+        handler: summary,
+      }),
+      { path: "/demand/case/:caseUrn/summary", operationId: "getDemandSummaryFieldManual" },
+    ),
   ];
 }

@@ -4,7 +4,7 @@ import { compose } from "../../src/app/cases/case-dashboard.js";
 import { demandAddress } from "../../src/domain/demand-addresses.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
-import { type AuditSubject, defineRoute } from "../../src/http/route.js";
+import { type AuditSubject, defineRoute, withFieldManualForm } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";
 import type { Clock } from "../../src/runtime/clock.js";
 import { canonicalCaseUrn } from "../cases/operator-routes.js";
@@ -160,66 +160,6 @@ export function allocationRoutes(allocation: AllocationUseCases, clock: Clock) {
     );
   };
 
-  const waveRead = (
-    path: "/v1/allocation/wave/:waveUrn" | "/allocation/wave/:waveUrn",
-    operationId: string,
-  ) =>
-    defineRoute({
-      method: "GET",
-      path,
-      operationId,
-      summary: "An allocation wave with its rankingInputs and allocations",
-      tags,
-      access: readers,
-      params: waveUrnParams,
-      responses: { 200: { description: "The wave", schema: waveSchema } },
-      handler: getWave,
-    });
-  const overrideRoute = (
-    path: "/v1/allocation/wave/:waveUrn/override" | "/allocation/wave/:waveUrn/override",
-    operationId: string,
-  ) =>
-    defineRoute({
-      method: "POST",
-      path,
-      operationId,
-      summary: "Move one group of a wave to another hotel the wave considered",
-      description:
-        "Only that group changes; the wave's other allocations are untouched. The chosen hotel's cheapest offer " +
-        "with rooms left is used, even one the policy's gates discarded (recorded in gatesOverridden). Audited " +
-        "with before/after; emits allocation.group-overridden, on which booking re-books that group alone.",
-      tags,
-      access: supervisors,
-      params: waveUrnParams,
-      body: overrideBody,
-      audit: auditWave("allocation.override-requested"),
-      responses: { 200: { description: "The wave after the override", schema: waveSchema } },
-      handler: override,
-    });
-  const rerunRoute = (
-    path: "/v1/allocation/wave/:waveUrn/rerun" | "/allocation/wave/:waveUrn/rerun",
-    operationId: string,
-  ) =>
-    defineRoute({
-      method: "POST",
-      path,
-      operationId,
-      summary: "Run the wave's case again (a new wave, searching the vendors anew)",
-      tags,
-      access: supervisors,
-      params: waveUrnParams,
-      body: rerunBody,
-      audit: auditWave("allocation.rerun"),
-      responses: {
-        201: { description: "The new wave", schema: allocationResultSchema },
-        200: {
-          description: "No policy matched any more: the case went to manual review",
-          schema: allocationResultSchema,
-        },
-      },
-      handler: rerun,
-    });
-
   return [
     defineRoute({
       method: "POST",
@@ -261,11 +201,61 @@ export function allocationRoutes(allocation: AllocationUseCases, clock: Clock) {
       },
       handler: allocate,
     }),
-    waveRead("/v1/allocation/wave/:waveUrn", "getWave"),
-    waveRead("/allocation/wave/:waveUrn", "getWaveFieldManual"),
-    overrideRoute("/v1/allocation/wave/:waveUrn/override", "overrideWaveGroup"),
-    overrideRoute("/allocation/wave/:waveUrn/override", "overrideWaveGroupFieldManual"),
-    rerunRoute("/v1/allocation/wave/:waveUrn/rerun", "rerunWave"),
-    rerunRoute("/allocation/wave/:waveUrn/rerun", "rerunWaveFieldManual"),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "GET",
+        path: "/v1/allocation/wave/:waveUrn",
+        operationId: "getWave",
+        summary: "An allocation wave with its rankingInputs and allocations",
+        tags,
+        access: readers,
+        params: waveUrnParams,
+        responses: { 200: { description: "The wave", schema: waveSchema } },
+        handler: getWave,
+      }),
+      { path: "/allocation/wave/:waveUrn", operationId: "getWaveFieldManual" },
+    ),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/allocation/wave/:waveUrn/override",
+        operationId: "overrideWaveGroup",
+        summary: "Move one group of a wave to another hotel the wave considered",
+        description:
+          "Only that group changes; the wave's other allocations are untouched. The chosen hotel's cheapest offer " +
+          "with rooms left is used, even one the policy's gates discarded (recorded in gatesOverridden). Audited " +
+          "with before/after; emits allocation.group-overridden, on which booking re-books that group alone.",
+        tags,
+        access: supervisors,
+        params: waveUrnParams,
+        body: overrideBody,
+        audit: auditWave("allocation.override-requested"),
+        responses: { 200: { description: "The wave after the override", schema: waveSchema } },
+        handler: override,
+      }),
+      { path: "/allocation/wave/:waveUrn/override", operationId: "overrideWaveGroupFieldManual" },
+    ),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/allocation/wave/:waveUrn/rerun",
+        operationId: "rerunWave",
+        summary: "Run the wave's case again (a new wave, searching the vendors anew)",
+        tags,
+        access: supervisors,
+        params: waveUrnParams,
+        body: rerunBody,
+        audit: auditWave("allocation.rerun"),
+        responses: {
+          201: { description: "The new wave", schema: allocationResultSchema },
+          200: {
+            description: "No policy matched any more: the case went to manual review",
+            schema: allocationResultSchema,
+          },
+        },
+        handler: rerun,
+      }),
+      { path: "/allocation/wave/:waveUrn/rerun", operationId: "rerunWaveFieldManual" },
+    ),
   ];
 }

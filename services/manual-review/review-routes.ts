@@ -98,6 +98,15 @@ export function manualReviewRoutes(review: ReviewUseCases) {
         ...input.body,
       }),
     );
+  const rebooking = {
+    tags,
+    params: reviewItemParams,
+    responses: {
+      202: itemResponse("Booking was asked; the item shows the pending request"),
+      ...refusals,
+    },
+    handler: rebook,
+  } as const;
   const resolution = {
     tags,
     params: reviewItemParams,
@@ -238,16 +247,10 @@ export function manualReviewRoutes(review: ReviewUseCases) {
         "Booking is asked to book every affected group still without a room on the hotel " +
         "(`booking.group-requested`). The item resolves as REBOOKED once every group is booked; a refusal " +
         "joins attemptedHotels. One request at a time (409 `rebooking-in-progress`).",
-      tags,
       access: operators,
-      params: reviewItemParams,
       body: rebookBody,
       audit: auditItem("review-item.rebook"),
-      responses: {
-        202: itemResponse("Booking was asked; the item shows the pending request"),
-        ...refusals,
-      },
-      handler: rebook,
+      ...rebooking,
     }),
     defineRoute({
       method: "POST",
@@ -255,16 +258,10 @@ export function manualReviewRoutes(review: ReviewUseCases) {
       operationId: "overrideManualReviewItem",
       summary: "Book the item's groups on one offer of a hotel",
       description: "As rebook, on the named provider offer.",
-      tags,
       access: supervisors,
-      params: reviewItemParams,
       body: overrideBody,
       audit: auditItem("review-item.override"),
-      responses: {
-        202: itemResponse("Booking was asked; the item shows the pending request"),
-        ...refusals,
-      },
-      handler: rebook,
+      ...rebooking,
     }),
     defineRoute({
       method: "POST",

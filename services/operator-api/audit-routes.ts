@@ -45,65 +45,58 @@ function toWire({ _id, entityKind, ...entry }: AuditEntry) {
 }
 
 export function auditRoutes(log: AuditLog) {
+  /** A page of the caller's tenant's trail, oldest first. */
   const page = async (
     principal: OperatorPrincipal,
     filter: Record<string, string | undefined>,
     query: { limit: number; cursor?: string },
-  ) =>
-    toPageEnvelope(
+  ) => ({
+    status: 200 as const,
+    body: toPageEnvelope(
       await log.query({ tenant: principal.tenant, ...filter, ...pageRequest(query), limit: query.limit }),
       toWire,
-    );
+    ),
+  });
+  const trail = {
+    tags: ["Audit"],
+    access: auditReaders,
+    query: pageQuery(),
+    responses: { 200: { description: "A page of audit entries", schema: auditPageSchema } },
+  } as const;
   return [
     defineRoute({
       method: "GET",
       path: "/v1/audit/case/:caseUrn",
       operationId: "listCaseAudit",
       summary: "Audit trail of a case, oldest first",
-      tags: ["Audit"],
-      access: auditReaders,
-      query: pageQuery(),
-      responses: { 200: { description: "A page of audit entries", schema: auditPageSchema } },
-      handler: async ({ params, query, principal }) => ({
-        status: 200,
-        body: await page(principal, { caseUrn: params.caseUrn }, query),
-      }),
+      ...trail,
+      handler: ({ params, query, principal }) => page(principal, { caseUrn: params.caseUrn }, query),
     }),
     defineRoute({
       method: "GET",
       path: "/v1/audit/entity/:entityUrn",
       operationId: "listEntityAudit",
       summary: "Audit trail of one entity, oldest first",
-      tags: ["Audit"],
-      access: auditReaders,
-      query: pageQuery(),
-      responses: { 200: { description: "A page of audit entries", schema: auditPageSchema } },
-      handler: async ({ params, query, principal }) => ({
-        status: 200,
-        body: await page(principal, { entityUrn: params.entityUrn }, query),
-      }),
+      ...trail,
+      handler: ({ params, query, principal }) => page(principal, { entityUrn: params.entityUrn }, query),
     }),
     defineRoute({
       method: "GET",
       path: "/audit",
       operationId: "queryAudit",
       summary: "Audit query by entity kind, entity URN and action (field-manual form)",
-      tags: ["Audit"],
-      access: auditReaders,
+      ...trail,
       query: pageQuery({
         entity: { type: "string", minLength: 1, description: "Entity kind, e.g. case or policy" },
         entityUrn: { type: "string", minLength: 1 },
         action: { type: "string", minLength: 1, description: "e.g. reaccommodate" },
       }),
-      responses: { 200: { description: "A page of audit entries", schema: auditPageSchema } },
-      handler: async ({ query, principal }) => ({
-        status: 200,
-        body: await page(
+      handler: ({ query, principal }) =>
+        page(
           principal,
           { entityKind: query.entity, entityUrn: query.entityUrn, action: query.action },
           query,
         ),
-      }),
     }),
   ];
 }

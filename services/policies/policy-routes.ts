@@ -6,7 +6,7 @@ import type { PolicyPatch } from "../../src/domain/policy/policy-patch.js";
 import { assertAirport } from "../../src/app/authorization.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { validationFailed } from "../../src/http/validation.js";
-import { defineRoute, type HandlerInput } from "../../src/http/route.js";
+import { defineRoute, type HandlerInput, withFieldManualForm } from "../../src/http/route.js";
 import { pageSchema } from "../../src/http/schemas/common.js";
 import type { Directory } from "../../src/app/directory.js";
 import {
@@ -90,53 +90,45 @@ export function policyRoutes(policies: PolicyAdministration, index: PolicyIndex,
   });
 
   return [
-    defineRoute({
-      method: "POST",
-      path: "/v1/policies",
-      operationId: "createPolicy",
-      summary: "Create a policy as a DRAFT",
-      tags,
-      access: supervisors,
-      body: policyCreateBody,
-      responses: created,
-      handler: (input) => create({ ...input, body: input.body as PolicyInput & { reason?: string } }),
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/policies",
-      operationId: "createPolicyFieldManual",
-      summary: "Create a policy as a DRAFT (field-manual form of POST /v1/policies)",
-      tags,
-      access: supervisors,
-      body: policyCreateBody,
-      responses: created,
-      handler: (input) => create({ ...input, body: input.body as PolicyInput & { reason?: string } }),
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/v1/policies/generate-ai",
-      operationId: "generatePolicy",
-      summary: "Draft a policy from a plain-language description",
-      description:
-        "Rule-based: a fixed set of phrase rules (stars, distance, nightly rate, amenities, airport codes, tiers, approval limits) reads the description; no language model is involved. The result is a DRAFT carrying provenance {source: ai, confidence, prompt}; a supervisor reviews and activates it.",
-      tags,
-      access: supervisors,
-      body: policySynthesisBody,
-      responses: created,
-      handler: synthesize,
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/policies/synthesize",
-      operationId: "synthesizePolicy",
-      summary: "Draft a policy from a plain-language description (field-manual form of generate-ai)",
-      description: "Rule-based, as POST /v1/policies/generate-ai.",
-      tags,
-      access: supervisors,
-      body: policySynthesisBody,
-      responses: created,
-      handler: synthesize,
-    }),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/policies",
+        operationId: "createPolicy",
+        summary: "Create a policy as a DRAFT",
+        tags,
+        access: supervisors,
+        body: policyCreateBody,
+        responses: created,
+        handler: (input) => create({ ...input, body: input.body as PolicyInput & { reason?: string } }),
+      }),
+      {
+        path: "/policies",
+        operationId: "createPolicyFieldManual",
+        summary: "Create a policy as a DRAFT (field-manual form of POST /v1/policies)",
+      },
+    ),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/policies/generate-ai",
+        operationId: "generatePolicy",
+        summary: "Draft a policy from a plain-language description",
+        description:
+          "Rule-based: a fixed set of phrase rules (stars, distance, nightly rate, amenities, airport codes, tiers, approval limits) reads the description; no language model is involved. The result is a DRAFT carrying provenance {source: ai, confidence, prompt}; a supervisor reviews and activates it.",
+        tags,
+        access: supervisors,
+        body: policySynthesisBody,
+        responses: created,
+        handler: synthesize,
+      }),
+      {
+        path: "/policies/synthesize",
+        operationId: "synthesizePolicy",
+        summary: "Draft a policy from a plain-language description (field-manual form of generate-ai)",
+        description: "Rule-based, as POST /v1/policies/generate-ai.",
+      },
+    ),
     defineRoute({
       method: "GET",
       path: "/v1/policies/active",
@@ -210,31 +202,26 @@ export function policyRoutes(policies: PolicyAdministration, index: PolicyIndex,
         ),
       }),
     }),
-    defineRoute({
-      method: "POST",
-      path: "/v1/policies/:policyUrn/activate",
-      operationId: "activatePolicy",
-      summary:
-        "Activate a DRAFT or ARCHIVED policy (rollback); archives the context's previous one atomically",
-      tags,
-      access: admins,
-      params: policyUrnParams,
-      body: policyActivateBody,
-      responses: changed,
-      handler: activate,
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/policies/:policyUrn/activate",
-      operationId: "activatePolicyFieldManual",
-      summary: "Activate a policy (field-manual form of POST /v1/policies/{urn}/activate)",
-      tags,
-      access: admins,
-      params: policyUrnParams,
-      body: policyActivateBody,
-      responses: changed,
-      handler: activate,
-    }),
+    ...withFieldManualForm(
+      defineRoute({
+        method: "POST",
+        path: "/v1/policies/:policyUrn/activate",
+        operationId: "activatePolicy",
+        summary:
+          "Activate a DRAFT or ARCHIVED policy (rollback); archives the context's previous one atomically",
+        tags,
+        access: admins,
+        params: policyUrnParams,
+        body: policyActivateBody,
+        responses: changed,
+        handler: activate,
+      }),
+      {
+        path: "/policies/:policyUrn/activate",
+        operationId: "activatePolicyFieldManual",
+        summary: "Activate a policy (field-manual form of POST /v1/policies/{urn}/activate)",
+      },
+    ),
     defineRoute({
       method: "POST",
       path: "/v1/policies/:policyUrn/deactivate",

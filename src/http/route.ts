@@ -243,6 +243,28 @@ export function defineRoute<
   };
 }
 
+/** Where the field manual (spec 4.2) places a route without the /v1 prefix, and how it names it. */
+export interface FieldManualForm {
+  path: string;
+  operationId: string;
+  /** The route's own summary unless given. */
+  summary?: string;
+  description?: string;
+}
+
+/**
+ * The route and its field-manual form: the same access, schemas, audit and handler at the manual's
+ * path, which must name the same path parameters.
+ */
+export function withFieldManualForm(route: Route, form: FieldManualForm): [Route, Route] {
+  if (pathParamNames(form.path).join() !== pathParamNames(route.path).join()) {
+    throw new Error(
+      `${form.path} (${form.operationId}): the field-manual form must keep ${route.path}'s parameters`,
+    );
+  }
+  return [route, { ...route, ...form }];
+}
+
 function surfaceOf(where: string, access: Access, declared: Surface | undefined): Surface {
   const implied = access.kind === "public" || access.kind === "any-token" ? undefined : access.kind;
   if (declared && implied && declared !== implied) {
