@@ -38,6 +38,28 @@ export const hotelSearchBody = {
   },
 } as const;
 
+/** A hotel of the curated catalog (GET /v1/hotels/list). */
+export const catalogHotelSchema = {
+  type: "object",
+  required: ["hotelUrn", "airport", "name", "address", "lat", "lon", "stars", "distanceKm"],
+  properties: {
+    hotelUrn: urnOf("hotel"),
+    airport: airportCodeSchema,
+    name: { type: "string" },
+    address: { type: "string" },
+    lat: { type: "number" },
+    lon: { type: "number" },
+    stars,
+    chainId: { type: ["string", "null"] },
+    amenities,
+    distanceKm: { type: "number" },
+    vendors: { type: "array", items: { type: "string" } },
+  },
+} as const;
+
+/** What describes a hotel wherever one is shown: the catalog's fields but its airport and vendors. */
+const { airport: _airport, vendors: _vendors, ...hotelDescription } = catalogHotelSchema.properties;
+
 const offerSchema = {
   type: "object",
   required: ["provider", "providerHotelId", "providerOfferId", "nightlyRate", "roomsAvailable", "payments"],
@@ -56,13 +78,7 @@ const searchedHotelSchema = {
   type: "object",
   required: ["hotelUrn", "name", "address", "lat", "lon", "stars", "distanceKm", "offers"],
   properties: {
-    hotelUrn: urnOf("hotel"),
-    name: { type: "string" },
-    address: { type: "string" },
-    lat: { type: "number" },
-    lon: { type: "number" },
-    stars,
-    chainId: { type: ["string", "null"] },
+    ...hotelDescription,
     amenities: { ...amenities, description: "Normalized tags any vendor lists for the hotel" },
     distanceKm: { type: "number", description: "Great-circle distance from the airport" },
     offers: {
@@ -108,24 +124,6 @@ export const hotelSearchResultSchema = {
   },
 } as const;
 
-export const catalogHotelSchema = {
-  type: "object",
-  required: ["hotelUrn", "airport", "name", "address", "lat", "lon", "stars", "distanceKm"],
-  properties: {
-    hotelUrn: urnOf("hotel"),
-    airport: airportCodeSchema,
-    name: { type: "string" },
-    address: { type: "string" },
-    lat: { type: "number" },
-    lon: { type: "number" },
-    stars,
-    chainId: { type: ["string", "null"] },
-    amenities,
-    distanceKm: { type: "number" },
-    vendors: { type: "array", items: { type: "string" } },
-  },
-} as const;
-
 export const catalogPageSchema = pageSchema(catalogHotelSchema);
 
 export const airportSchema = {
@@ -156,15 +154,7 @@ export const caseHotelsSchema = {
         type: "object",
         required: ["hotelUrn", "name", "address", "rooms", "groups"],
         properties: {
-          hotelUrn: urnOf("hotel"),
-          name: { type: "string" },
-          address: { type: "string" },
-          lat: { type: "number" },
-          lon: { type: "number" },
-          stars,
-          chainId: { type: ["string", "null"] },
-          amenities,
-          distanceKm: { type: "number" },
+          ...hotelDescription,
           rooms: { type: "integer", description: "Rooms the wave assigned there, all groups together" },
           groups: {
             type: "array",
