@@ -1,4 +1,5 @@
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { operators, supervisors } from "../../src/http/access.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, urnOf } from "../../src/http/schemas/common.js";
 import { reservationSchema } from "../../src/http/schemas/reservation.js";
@@ -14,8 +15,6 @@ import {
 import { auditCase, canonicalCaseUrn } from "../cases/operator-routes.js";
 import type { BookingUseCases } from "./booking-use-cases.js";
 
-const readers = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Booking"] as const;
 const partnerTags = ["Partner bookings"] as const;
 
@@ -52,17 +51,12 @@ export function bookingRoutes(booking: BookingUseCases) {
       operationId: "listCaseReservations",
       summary: "Reservations of a case, oldest first",
       tags,
-      access: readers,
+      access: operators,
       params: caseUrnParams,
       query: pageQuery(),
       responses: { 200: { description: "A page of reservations", schema: reservationPageSchema } },
-      handler: async ({ principal, params, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await booking.reads.caseReservations(principal, params.caseUrn, pageRequest(query)),
-          (r) => r,
-        ),
-      }),
+      handler: ({ principal, params, query }) =>
+        pageAnswer(query, (request) => booking.reads.caseReservations(principal, params.caseUrn, request)),
     }),
     defineRoute({
       method: "GET",
@@ -70,7 +64,7 @@ export function bookingRoutes(booking: BookingUseCases) {
       operationId: "getReservation",
       summary: "One reservation",
       tags,
-      access: readers,
+      access: operators,
       params: reservationUrnParams,
       responses: { 200: { description: "The reservation", schema: reservationSchema } },
       handler: async ({ principal, params }) => ({
@@ -88,7 +82,7 @@ export function bookingRoutes(booking: BookingUseCases) {
         "with the hotel, address, dates, passengers, confirmation number and a QR code of the voucher URN and its " +
         "verification code; a transport block when a leg is booked. A cancelled reservation's voucher says it is void.",
       tags,
-      access: readers,
+      access: operators,
       params: reservationUrnParams,
       responses: {
         200: { description: "The voucher page", contentType: "text/html", schema: { type: "string" } },
@@ -164,13 +158,10 @@ export function bookingRoutes(booking: BookingUseCases) {
       params: { type: "object", properties: { passengerUrn: urnOf("passenger") } },
       query: pageQuery(),
       responses: { 200: { description: "A page of vouchers", schema: partnerVoucherPageSchema } },
-      handler: async ({ principal, params, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await booking.reads.passengerVouchers(principal, params.passengerUrn, pageRequest(query)),
-          (v) => v,
+      handler: ({ principal, params, query }) =>
+        pageAnswer(query, (request) =>
+          booking.reads.passengerVouchers(principal, params.passengerUrn, request),
         ),
-      }),
     }),
   ];
 }

@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../../src/app/principals.js";
 import type { Infer } from "../../src/http/json-schema.js";
-import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer } from "../../src/http/pagination.js";
 import { caseListQuery, casePageSchema } from "./case-schemas.js";
 import type { CaseUseCases } from "./case-use-cases.js";
 
@@ -14,16 +14,13 @@ export function caseListing(cases: CaseUseCases) {
     summary: "Cases of the airline, newest first",
     query: caseListQuery,
     responses: { 200: { description: "A page of cases", schema: casePageSchema } },
-    handler: async ({ principal, query }: { principal: Principal; query: Infer<typeof caseListQuery> }) => ({
-      status: 200 as const,
-      body: toPageEnvelope(
-        await cases.reads.list(
+    handler: ({ principal, query }: { principal: Principal; query: Infer<typeof caseListQuery> }) =>
+      pageAnswer(query, (request) =>
+        cases.reads.list(
           principal,
           { status: query.status, airport: query.airport, from: query.from, to: query.to },
-          pageRequest(query),
+          request,
         ),
-        (item) => item,
       ),
-    }),
   } as const;
 }

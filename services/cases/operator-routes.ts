@@ -1,3 +1,4 @@
+import { admins, operators } from "../../src/http/access.js";
 import type { CaseDeclaration } from "../../src/app/cases/intake.js";
 import { pageQuery, pageRequest } from "../../src/http/pagination.js";
 import {
@@ -26,8 +27,6 @@ import type { CaseUseCases } from "./case-use-cases.js";
 import { readFilePart } from "./multipart-file.js";
 
 const declarers = { kind: "operator", anyOf: ["OPS_SUPERVISOR", "INTEGRATION"] } as const;
-const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
-const admins = { kind: "operator", anyOf: ["ADMIN"] } as const;
 const tags = ["Cases"] as const;
 
 type Input = Pick<HandlerInput<typeof operators>, "principal" | "correlationUrn">;

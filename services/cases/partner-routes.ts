@@ -1,4 +1,4 @@
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery, pageRequest } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
 import {
@@ -66,13 +66,8 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       access: subscribers,
       query: pageQuery({ since: { ...timestampSchema, description: "Received at or after" } }),
       responses: { 200: { description: "A page of disruptions", schema: disruptionPageSchema } },
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await cases.reads.disruptions(principal, query.since, pageRequest(query)),
-          (d) => d,
-        ),
-      }),
+      handler: ({ principal, query }) =>
+        pageAnswer(query, (request) => cases.reads.disruptions(principal, query.since, request)),
     }),
     defineRoute({
       method: "GET",
@@ -144,13 +139,8 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       params: { type: "object", properties: { passengerUrn: urnOf("passenger") } },
       query: pageQuery(),
       responses: { 200: { description: "A page of cases", schema: casePageSchema } },
-      handler: async ({ principal, params, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await cases.reads.casesOfPassenger(principal, params.passengerUrn, pageRequest(query)),
-          (item) => item,
-        ),
-      }),
+      handler: ({ principal, params, query }) =>
+        pageAnswer(query, (request) => cases.reads.casesOfPassenger(principal, params.passengerUrn, request)),
     }),
     defineRoute({
       method: "PATCH",

@@ -1,13 +1,12 @@
+import { operators, supervisors } from "../../src/http/access.js";
 import type { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";
 import type { DemandAdministration } from "../../src/app/demand/demand-administration.js";
 import type { DemandIndex } from "../../src/app/demand/demand-index.js";
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute, type HandlerInput, withFieldManualForm } from "../../src/http/route.js";
 import { caseUrnParams, pageSchema, reasonBody } from "../../src/http/schemas/common.js";
 import { demandRequestBody, demandSchema, demandSummarySchema, demandUrnParams } from "./demand-schemas.js";
 
-const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Demand"] as const;
 
 type Request = Pick<HandlerInput<typeof operators>, "principal" | "correlationUrn">;
@@ -106,13 +105,8 @@ export function demandRoutes(demand: DemandAdministration, summaries: CaseDemand
       access: supervisors,
       query: pageQuery(),
       responses: { 200: { description: "A page of REQUESTED demand", schema: pageSchema(demandSchema) } },
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await index.pendingPage(principal.tenant, principal.airport, pageRequest(query)),
-          (d) => d,
-        ),
-      }),
+      handler: ({ principal, query }) =>
+        pageAnswer(query, (request) => index.pendingPage(principal.tenant, principal.airport, request)),
     }),
     ...withFieldManualForm(
       defineRoute({

@@ -1,3 +1,4 @@
+import { supervisors } from "../../src/http/access.js";
 import type { WaveRequest, WaveResult } from "../../src/app/allocation/allocation-waves.js";
 import { waveView } from "../../src/app/allocation/wave-documents.js";
 import { compose } from "../../src/app/cases/case-dashboard.js";
@@ -20,7 +21,6 @@ import {
 } from "./wave-schemas.js";
 
 const readers = { kind: "operator", anyOf: ["AIRPORT_OPERATOR", "FINANCE_AUDIT"] } as const;
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Allocation"] as const;
 
 type Request = { principal: OperatorPrincipal; correlationUrn: string };

@@ -1,6 +1,7 @@
+import { supervisors } from "../../src/http/access.js";
 import { analyzeContractDocument } from "../../src/app/hotels/contract-document-analysis.js";
 import type { ContractDocument } from "../../src/app/hotels/contracts.js";
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import {
   airportCodeSchema,
@@ -14,7 +15,6 @@ import {
 import { readFilePart } from "../cases/multipart-file.js";
 import type { AllocationUseCases } from "./allocation-use-cases.js";
 
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Contracts"] as const;
 
 /** Contract documents are short; a larger upload is not a contract. */
@@ -129,13 +129,12 @@ export function contractRoutes(allocation: AllocationUseCases) {
       access: supervisors,
       query: pageQuery({ airport: airportCodeSchema }),
       responses: { 200: { description: "A page of contracts", schema: pageSchema(contractSchema) } },
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await allocation.contracts.activePage(principal, query.airport, pageRequest(query)),
+      handler: ({ principal, query }) =>
+        pageAnswer(
+          query,
+          (request) => allocation.contracts.activePage(principal, query.airport, request),
           view,
         ),
-      }),
     }),
     defineRoute({
       method: "POST",

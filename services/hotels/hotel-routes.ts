@@ -1,5 +1,6 @@
+import { operators, supervisors } from "../../src/http/access.js";
 import { hotelsOfWave } from "../../src/app/allocation/wave-reads.js";
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { airportCodeSchema, urnOf } from "../../src/http/schemas/common.js";
 import type { AllocationUseCases } from "./allocation-use-cases.js";
@@ -12,8 +13,6 @@ import {
   hotelSearchResultSchema,
 } from "./hotel-schemas.js";
 
-const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 const tags = ["Hotels"] as const;
 
 /** The hotel routes of spec 4.1 and the cache invalidation of 4.2. */
@@ -49,13 +48,12 @@ export function hotelRoutes(allocation: AllocationUseCases) {
       access: operators,
       query: pageQuery({ airport: airportCodeSchema }),
       responses: { 200: { description: "A page of catalog hotels", schema: catalogPageSchema } },
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await allocation.hotels.list(principal, query.airport, pageRequest(query)),
+      handler: ({ principal, query }) =>
+        pageAnswer(
+          query,
+          (request) => allocation.hotels.list(principal, query.airport, request),
           ({ _id, ...hotel }) => hotel,
         ),
-      }),
     }),
     defineRoute({
       method: "GET",

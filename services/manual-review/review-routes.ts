@@ -1,10 +1,11 @@
+import { supervisors } from "../../src/http/access.js";
 import type { ReviewItemTurn } from "../../actors/ReviewItemActor.js";
 import { reviewItemRefOf } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import type { ReviewItem } from "../../src/domain/review-item.js";
 import type { AuditSubject } from "../../src/http/route.js";
 import { defineRoute } from "../../src/http/route.js";
-import { pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer } from "../../src/http/pagination.js";
 import { reasonBody } from "../../src/http/schemas/common.js";
 import { splitBody } from "../../src/http/schemas/passenger-groups.js";
 import type { ReviewUseCases } from "./review-use-cases.js";
@@ -22,9 +23,8 @@ import {
 
 const tags = ["Manual review"];
 
-/** Spec 4.1: the queue and its assign/resolve/escalate are OPS_SUPERVISOR and above. */
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
 /**
+ * Spec 4.1: the queue and its assign/resolve/escalate are OPS_SUPERVISOR and above (`supervisors`).
  * Spec 4.2 gives AIRPORT_OPERATOR (scoped to the airport) the resolve; claim, rebook and split,
  * whose roles it leaves open, follow it. Relax (a policy change) and override (an allocation
  * override, spec 4.2 "Override allocation") stay with OPS_SUPERVISOR and above.
@@ -130,19 +130,22 @@ export function manualReviewRoutes(review: ReviewUseCases) {
       access: supervisors,
       query: queueQuery,
       responses: { 200: { description: "A page of review items", schema: reviewPageSchema } },
-      handler: async ({ query, principal }) => {
-        const page = await review.index.page(
-          {
-            tenant: principal.tenant,
-            ...(principal.airport ? { airport: principal.airport } : {}),
-            ...(query.category ? { category: query.category } : {}),
-            ...(query.priority ? { priority: query.priority } : {}),
-            ...(query.state ? { state: query.state } : {}),
-          },
-          pageRequest(query),
-        );
-        return { status: 200, body: toPageEnvelope(page, toWire) };
-      },
+      handler: ({ query, principal }) =>
+        pageAnswer(
+          query,
+          (request) =>
+            review.index.page(
+              {
+                tenant: principal.tenant,
+                ...(principal.airport ? { airport: principal.airport } : {}),
+                ...(query.category ? { category: query.category } : {}),
+                ...(query.priority ? { priority: query.priority } : {}),
+                ...(query.state ? { state: query.state } : {}),
+              },
+              request,
+            ),
+          toWire,
+        ),
     }),
     defineRoute({
       method: "GET",

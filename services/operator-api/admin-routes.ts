@@ -1,3 +1,4 @@
+import { admins } from "../../src/http/access.js";
 import type {
   EmergencyRevocation,
   EmergencyRevocationList,
@@ -11,8 +12,6 @@ import {
   type ServiceTokenRequest,
   ServiceTokenRequestError,
 } from "../../src/identity/service-tokens.js";
-
-const admins = { kind: "operator", anyOf: ["ADMIN"] } as const;
 
 const revocationSchema = {
   type: "object",

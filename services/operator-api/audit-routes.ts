@@ -1,7 +1,7 @@
 import type { AuditLog } from "../../src/app/audit-log.js";
 import type { AuditEntry } from "../../src/app/audit-entry.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { type PageParameters, pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { pageSchema, urnSchema } from "../../src/http/schemas/common.js";
 
@@ -46,17 +46,16 @@ function toWire({ _id, entityKind, ...entry }: AuditEntry) {
 
 export function auditRoutes(log: AuditLog) {
   /** A page of the caller's tenant's trail, oldest first. */
-  const page = async (
+  const page = (
     principal: OperatorPrincipal,
     filter: Record<string, string | undefined>,
-    query: { limit: number; cursor?: string },
-  ) => ({
-    status: 200 as const,
-    body: toPageEnvelope(
-      await log.query({ tenant: principal.tenant, ...filter, ...pageRequest(query), limit: query.limit }),
+    query: PageParameters,
+  ) =>
+    pageAnswer(
+      query,
+      (request) => log.query({ tenant: principal.tenant, ...filter, ...request, limit: query.limit }),
       toWire,
-    ),
-  });
+    );
   const trail = {
     tags: ["Audit"],
     access: auditReaders,

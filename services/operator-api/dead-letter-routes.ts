@@ -1,9 +1,8 @@
+import { admins } from "../../src/http/access.js";
 import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { pageSchema, urnSchema } from "../../src/http/schemas/common.js";
 import type { DeadLetterRecord, DeadLetterStore } from "../../src/runtime/dead-letters.js";
-
-const admins = { kind: "operator", anyOf: ["ADMIN"] } as const;
 
 const deadLetterSchema = {
   type: "object",

@@ -1,10 +1,11 @@
+import { admins, operators, supervisors } from "../../src/http/access.js";
 import type { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import { airlineCodeOf, type PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { synthesizePolicy } from "../../src/app/policies/policy-synthesis.js";
 import type { PolicyInput } from "../../src/domain/policy/policy.js";
 import type { PolicyPatch } from "../../src/domain/policy/policy-patch.js";
 import { assertAirport } from "../../src/app/authorization.js";
-import { pageQuery, pageRequest, toPageEnvelope } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { validationFailed } from "../../src/http/validation.js";
 import { defineRoute, type HandlerInput, withFieldManualForm } from "../../src/http/route.js";
 import { pageSchema } from "../../src/http/schemas/common.js";
@@ -22,9 +23,6 @@ import {
   policyWithVersionsSchema,
 } from "./policy-schemas.js";
 
-const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
-const admins = { kind: "operator", anyOf: ["ADMIN"] } as const;
-const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
 const tags = ["Policies"] as const;
 
 const created = {
@@ -139,13 +137,8 @@ export function policyRoutes(policies: PolicyAdministration, index: PolicyIndex,
       access: operators,
       query: pageQuery(),
       responses: activePage,
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(
-          await index.activePage(principal.tenant, principal.airport, pageRequest(query)),
-          same,
-        ),
-      }),
+      handler: ({ principal, query }) =>
+        pageAnswer(query, (request) => index.activePage(principal.tenant, principal.airport, request)),
     }),
     defineRoute({
       method: "GET",
@@ -246,14 +239,8 @@ export function policyRoutes(policies: PolicyAdministration, index: PolicyIndex,
       access: { kind: "partner", scope: "policies.read" },
       query: pageQuery(),
       responses: activePage,
-      handler: async ({ principal, query }) => ({
-        status: 200,
-        body: toPageEnvelope(await index.activePage(principal.tenant, undefined, pageRequest(query)), same),
-      }),
+      handler: ({ principal, query }) =>
+        pageAnswer(query, (request) => index.activePage(principal.tenant, undefined, request)),
     }),
   ];
-}
-
-function same<T>(value: T): T {
-  return value;
 }

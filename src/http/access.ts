@@ -9,3 +9,11 @@ export type Access =
   | { kind: "operator"; anyOf: readonly ServiceRole[]; airportScoped?: boolean }
   | { kind: "partner"; scope: string }
   | { kind: "passenger" };
+
+/**
+ * The operator accesses most routes declare, by the least role that may call (roles inherit:
+ * ADMIN above OPS_SUPERVISOR above AIRPORT_OPERATOR, spec part 4).
+ */
+export const operators = { kind: "operator", anyOf: ["AIRPORT_OPERATOR"] } as const;
+export const supervisors = { kind: "operator", anyOf: ["OPS_SUPERVISOR"] } as const;
+export const admins = { kind: "operator", anyOf: ["ADMIN"] } as const;

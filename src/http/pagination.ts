@@ -44,14 +44,41 @@ export interface PageEnvelope<T> {
   hasMore: boolean;
 }
 
+/** The paging part of a validated paginated query. */
+export interface PageParameters {
+  limit: number;
+  cursor?: string | undefined;
+}
+
 /** The DocumentStore find options for a validated paginated query. */
-export function pageRequest(query: { limit: number; cursor?: string | undefined }): FindOptions {
+export function pageRequest(query: PageParameters): FindOptions {
   return { limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) };
 }
 
 /** A DocumentStore page as the wire envelope, each item shaped by `toWire`. */
 export function toPageEnvelope<T, U>(page: Page<T>, toWire: (item: T) => U): PageEnvelope<U> {
   return { items: page.items.map(toWire), nextCursor: page.nextCursor, hasMore: page.hasMore };
+}
+
+/**
+ * A list route's answer: the page `read` returns for the request's `limit` and `cursor`, in the
+ * wire envelope, each item shaped by `toWire` (as read when there is none).
+ */
+export async function pageAnswer<T>(
+  query: PageParameters,
+  read: (request: FindOptions) => Promise<Page<T>>,
+): Promise<{ status: 200; body: PageEnvelope<T> }>;
+export async function pageAnswer<T, U>(
+  query: PageParameters,
+  read: (request: FindOptions) => Promise<Page<T>>,
+  toWire: (item: T) => U,
+): Promise<{ status: 200; body: PageEnvelope<U> }>;
+export async function pageAnswer<T>(
+  query: PageParameters,
+  read: (request: FindOptions) => Promise<Page<T>>,
+  toWire: (item: T) => unknown = (item) => item,
+) {
+  return { status: 200 as const, body: toPageEnvelope(await read(pageRequest(query)), toWire) };
 }
 
 const REFUSED_PAGINATION_PARAMETERS = ["offset", "page"] as const;
