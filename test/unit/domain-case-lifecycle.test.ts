@@ -10,19 +10,9 @@ import {
   SYSTEM_ACTOR,
   toManualReview,
 } from "../../src/domain/case-lifecycle.js";
-import { DomainError } from "../../src/domain/domain-error.js";
 import type { ServiceRole } from "../../src/domain/roles.js";
 import { caseIn, later as t1 } from "./case-fixture.js";
-
-function thrown(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError");
-}
+import { refusal } from "../support/refusal.js";
 
 const who = { by: "urn:user:op-1", reason: "storm over" };
 
@@ -73,24 +63,26 @@ describe("case transitions (spec 3.3)", () => {
   });
 
   it.each(["FINANCE_AUDIT", "INTEGRATION"] as const)("%s cannot close", (role: ServiceRole) => {
-    expect(thrown(() => close(caseIn("OPEN"), { ...who, role }, t1))).toMatchObject({
+    expect(refusal(() => close(caseIn("OPEN"), { ...who, role }, t1))).toMatchObject({
       kind: "forbidden",
       code: "role-required",
     });
   });
 
   it("closing needs a reason", () => {
-    expect(thrown(() => close(caseIn("OPEN"), { by: "u", reason: " ", role: "ADMIN" }, t1)).code).toBe(
+    expect(refusal(() => close(caseIn("OPEN"), { by: "u", reason: " ", role: "ADMIN" }, t1)).code).toBe(
       "reason-required",
     );
   });
 
   it.each(["OPS_SUPERVISOR", "AIRPORT_OPERATOR"] as const)("%s cannot reopen", (role) => {
-    expect(thrown(() => reopen(caseIn("CLOSED"), { ...who, role }, t1)).code).toBe("role-required");
+    expect(refusal(() => reopen(caseIn("CLOSED"), { ...who, role }, t1)).code).toBe("role-required");
   });
 
   it("reopening needs a closed case and takes a default reason", () => {
-    expect(thrown(() => reopen(caseIn("OPEN"), { by: "u", role: "ADMIN" }, t1)).code).toBe("case-not-closed");
+    expect(refusal(() => reopen(caseIn("OPEN"), { by: "u", role: "ADMIN" }, t1)).code).toBe(
+      "case-not-closed",
+    );
     expect(reopen(caseIn("CLOSED"), { by: "u", role: "ADMIN" }, t1).record.statusChange?.reason).toBe(
       "reopened by ADMIN",
     );
@@ -104,7 +96,7 @@ describe("after CLOSED every change is refused", () => {
     ["close again", (r: CaseRecord) => close(r, { ...who, role: "ADMIN" }, t1)],
     ["any other change", (r: CaseRecord) => assertCaseOpen(r)],
   ])("%s", (_name, change) => {
-    expect(thrown(() => change(caseIn("CLOSED")))).toMatchObject({
+    expect(refusal(() => change(caseIn("CLOSED")))).toMatchObject({
       kind: "conflict",
       code: "case-closed",
       details: { caseUrn: caseIn("CLOSED").urn },

@@ -12,8 +12,8 @@ import {
   reject,
   roomsNeededFor,
 } from "../../src/domain/demand.js";
-import { DomainError } from "../../src/domain/domain-error.js";
 import { createPolicy, type Policy, type PolicyInput } from "../../src/domain/policy/policy.js";
+import { refusal } from "../support/refusal.js";
 
 const t0 = new Date("2026-11-21T22:30:00Z");
 const t1 = new Date("2026-11-21T22:40:00Z");
@@ -32,16 +32,6 @@ function request(type: DemandRequest["type"], roomsRequested: number): DemandReq
 
 function demandIn(state: DemandState): Demand {
   return { ...createDemand(request("INITIAL", 5), undefined, t0), state };
-}
-
-function thrown(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError");
 }
 
 describe("create demand (spec 3.1, first two rows)", () => {
@@ -98,7 +88,7 @@ describe("create demand (spec 3.1, first two rows)", () => {
   });
 
   it.each([0, -1, 2.5])("refuses %s rooms", (rooms) => {
-    expect(thrown(() => createDemand(request("INITIAL", rooms), undefined, t0)).code).toBe(
+    expect(refusal(() => createDemand(request("INITIAL", rooms), undefined, t0)).code).toBe(
       "invalid-rooms-requested",
     );
   });
@@ -139,7 +129,7 @@ describe("decisions on a demand (spec 3.1, remaining rows)", () => {
     ["approve", approve],
     ["reject", reject],
   ] as const)("%s needs a reason", (_name, decide) => {
-    expect(thrown(() => decide(demandIn("REQUESTED"), { by: "u", reason: "   " }, t1)).code).toBe(
+    expect(refusal(() => decide(demandIn("REQUESTED"), { by: "u", reason: "   " }, t1)).code).toBe(
       "reason-required",
     );
   });
@@ -151,7 +141,7 @@ describe("decisions on a demand (spec 3.1, remaining rows)", () => {
     ["reject", reject, "APPROVED"],
     ["reject", reject, "PARTIAL"],
   ] as const)("%s is refused on %s", (_name, decide, state) => {
-    expect(thrown(() => decide(demandIn(state), { by: "u", reason: "r" }, t1))).toMatchObject({
+    expect(refusal(() => decide(demandIn(state), { by: "u", reason: "r" }, t1))).toMatchObject({
       kind: "conflict",
       code: "demand-state",
     });
@@ -176,16 +166,16 @@ describe("decisions on a demand (spec 3.1, remaining rows)", () => {
 
   it.each([5, 6, -1])("partial refuses %s rooms booked of 5", (roomsBooked) => {
     expect(
-      thrown(() =>
+      refusal(() =>
         markPartial(demandIn("APPROVED"), { by: "s", roomsBooked, reviewItemUrn: "urn:review:r" }, t1),
       ).code,
     ).toBe("invalid-rooms-booked");
   });
 
   it.each(["REQUESTED", "REJECTED", "FULFILLED"] as const)("fulfilment is refused on %s", (state) => {
-    expect(thrown(() => markFulfilled(demandIn(state), "s", t1)).code).toBe("demand-state");
+    expect(refusal(() => markFulfilled(demandIn(state), "s", t1)).code).toBe("demand-state");
     expect(
-      thrown(() =>
+      refusal(() =>
         markPartial(demandIn(state), { by: "s", roomsBooked: 1, reviewItemUrn: "urn:review:r" }, t1),
       ).code,
     ).toBe("demand-state");

@@ -1,6 +1,5 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/domain/domain-error.js";
 import {
   detectFormat,
   MANIFEST_COLUMNS,
@@ -8,6 +7,7 @@ import {
   manifestTemplateXlsx,
   parseManifest,
 } from "../../src/domain/manifest-spreadsheet.js";
+import { rejection } from "../support/refusal.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -16,16 +16,6 @@ async function xlsx(rows: ExcelJS.CellValue[][]): Promise<Buffer> {
   const sheet = workbook.addWorksheet("manifest");
   for (const row of rows) sheet.addRow(row);
   return Buffer.from(await workbook.xlsx.writeBuffer());
-}
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError");
 }
 
 describe("manifest from CSV", () => {

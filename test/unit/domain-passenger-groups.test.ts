@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { Passenger, PassengerGroup } from "../../src/domain/case.js";
-import { DomainError } from "../../src/domain/domain-error.js";
 import {
   defaultGroups,
   groupReviewDrafts,
@@ -10,6 +9,7 @@ import {
   pnrsApartFromGroups,
   splitGroup,
 } from "../../src/domain/passenger-groups.js";
+import { refusal } from "../support/refusal.js";
 
 const contact = { email: "lead@example.com" };
 
@@ -23,16 +23,6 @@ const family: PassengerGroup = {
   passengers: [passenger("p1", { contact }), passenger("p2"), passenger("p3"), passenger("p4")],
 };
 const solo: PassengerGroup = { id: "XYZ789", pnr: "XYZ789", passengers: [passenger("p5", { contact })] };
-
-function thrown(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError");
-}
 
 describe("default grouping", () => {
   it("makes one group per PNR in order of appearance; an explicit group id wins", () => {
@@ -96,16 +86,16 @@ describe("splitGroup", () => {
     ],
     ["a passenger left out", [["p1", "p2"], ["p3"]], "passenger-missing"],
   ])("refuses %s", (_name, into, code) => {
-    expect(thrown(() => splitGroup([family], "ABC123", into, "r"))).toMatchObject({ kind: "invalid", code });
+    expect(refusal(() => splitGroup([family], "ABC123", into, "r"))).toMatchObject({ kind: "invalid", code });
   });
 
   it("refuses an unknown group and a blank reason", () => {
-    expect(thrown(() => splitGroup([family], "NOPE", [["p1"], ["p2"]], "r"))).toMatchObject({
+    expect(refusal(() => splitGroup([family], "NOPE", [["p1"], ["p2"]], "r"))).toMatchObject({
       kind: "not-found",
       code: "group-not-found",
     });
     expect(
-      thrown(() =>
+      refusal(() =>
         splitGroup(
           [family],
           "ABC123",
@@ -153,11 +143,11 @@ describe("mergeGroups", () => {
     ["a group twice", ["ABC123", "ABC123"], "group-repeated"],
     ["an unknown group", ["ABC123", "NOPE"], "group-not-found"],
   ])("refuses %s", (_name, ids, code) => {
-    expect(thrown(() => mergeGroups([family, solo], ids, "r")).code).toBe(code);
+    expect(refusal(() => mergeGroups([family, solo], ids, "r")).code).toBe(code);
   });
 
   it("needs a reason", () => {
-    expect(thrown(() => mergeGroups([family, solo], ["ABC123", "XYZ789"], "")).code).toBe("reason-required");
+    expect(refusal(() => mergeGroups([family, solo], ["ABC123", "XYZ789"], "")).code).toBe("reason-required");
   });
 });
 

@@ -1,6 +1,5 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/domain/domain-error.js";
 import {
   applyDefaults,
   createPolicy,
@@ -12,6 +11,7 @@ import { activate, deactivate } from "../../src/domain/policy/policy-lifecycle.j
 import { patchPolicy } from "../../src/domain/policy/policy-patch.js";
 import { resolvePolicy } from "../../src/domain/policy/policy-resolution.js";
 import { policyCreateSchema, policyPatchSchema } from "../../src/domain/policy/policy-schema.js";
+import { refusal } from "../support/refusal.js";
 
 const t0 = new Date("2026-11-21T10:00:00Z");
 const t1 = new Date("2026-11-21T11:00:00Z");
@@ -28,16 +28,6 @@ function policy(
   at = t0,
 ): Policy {
   return { ...createPolicy({ name: id, context: {}, ...input }, `urn:policy:${id}`, at), status };
-}
-
-function thrown(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError");
 }
 
 describe("policy create schema", () => {
@@ -234,7 +224,7 @@ describe("applyDefaults", () => {
   });
 
   it("refuses two different consolidation weights", () => {
-    const error = thrown(() =>
+    const error = refusal(() =>
       applyDefaults({
         name: "p",
         context: {},
@@ -306,12 +296,12 @@ describe("patchPolicy", () => {
   });
 
   it("refuses a patch that changes nothing", () => {
-    expect(thrown(() => patchPolicy(base, { reason: "just because" }, t1)).code).toBe("empty-patch");
+    expect(refusal(() => patchPolicy(base, { reason: "just because" }, t1)).code).toBe("empty-patch");
   });
 
   it("refuses to change the tier set of an ACTIVE policy, but allows it on a DRAFT", () => {
     const active = { ...base, status: "ACTIVE" as const };
-    const error = thrown(() => patchPolicy(active, { tiers: ["BUSINESS"] }, t1));
+    const error = refusal(() => patchPolicy(active, { tiers: ["BUSINESS"] }, t1));
     expect(error).toMatchObject({ kind: "conflict", code: "active-policy-context-change" });
     expect(patchPolicy(active, { tiers: ["ECONOMY"] }, t1).after.version).toBe(2);
     expect(patchPolicy(base, { tiers: ["BUSINESS"] }, t1).after.tiers).toEqual(["BUSINESS"]);
@@ -368,7 +358,7 @@ describe("policy state machine (spec 3.2)", () => {
     const once = deactivate(current, t1);
     expect(once).toMatchObject({ changed: true, after: { status: "ARCHIVED" } });
     expect(deactivate(once.after, t1).changed).toBe(false);
-    expect(thrown(() => deactivate(policy("d", jfk, "DRAFT"), t1))).toMatchObject({
+    expect(refusal(() => deactivate(policy("d", jfk, "DRAFT"), t1))).toMatchObject({
       kind: "conflict",
       code: "policy-not-active",
     });

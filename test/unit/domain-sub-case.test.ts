@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/domain/domain-error.js";
 import {
   accept,
   acquireLock,
@@ -18,6 +17,7 @@ import {
   submitCompensation,
   subCaseUrnFor,
 } from "../../src/domain/sub-case.js";
+import { refusal } from "../support/refusal.js";
 
 const caseUrn = "urn:case:c1";
 const t0 = new Date("2026-11-21T23:00:00.000Z");
@@ -28,16 +28,6 @@ const bob = "urn:user:bob";
 
 function subCaseIn(status: SubCaseStatus): SubCase {
   return { ...openSubCase(caseUrn, "ABC123", t0), status };
-}
-
-function thrown(action: () => unknown): DomainError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError");
 }
 
 describe("sub-case identity", () => {
@@ -138,21 +128,23 @@ describe("sub-case transitions (spec 3.4)", () => {
     ["offer ready", offerReady, "OPEN", "sub-case-state"],
     ["failure", failProcessing, "OFFER_READY", "sub-case-state"],
   ] as const)("%s on %s is a conflict (%s)", (_name, move, status, code) => {
-    expect(thrown(() => move(subCaseIn(status), t0))).toMatchObject({ kind: "conflict", code });
+    expect(refusal(() => move(subCaseIn(status), t0))).toMatchObject({ kind: "conflict", code });
   });
 
   it.each(["PROCESSING", "RESOLVED"] as const)("compensation is refused on %s", (status) => {
-    expect(thrown(() => submitCompensation(subCaseIn(status), compensation, t0)).code).toBe("sub-case-state");
+    expect(refusal(() => submitCompensation(subCaseIn(status), compensation, t0)).code).toBe(
+      "sub-case-state",
+    );
   });
 
   it("compensation checks the expected version and records the correlation", () => {
     const open = subCaseIn("OPEN");
-    expect(thrown(() => submitCompensation(open, { ...compensation, expectedVersion: 7 }, t0))).toMatchObject(
-      {
-        code: "version-mismatch",
-        details: { currentVersion: 1 },
-      },
-    );
+    expect(
+      refusal(() => submitCompensation(open, { ...compensation, expectedVersion: 7 }, t0)),
+    ).toMatchObject({
+      code: "version-mismatch",
+      details: { currentVersion: 1 },
+    });
     expect(submitCompensation(open, { ...compensation, expectedVersion: 1 }, t0).subCase.correlationUrn).toBe(
       "urn:correlation:k1",
     );
@@ -182,7 +174,7 @@ describe("operator lock", () => {
     "another operator at +%ss is refused with lockedBy and expiresInSeconds %i",
     (seconds, expiresInSeconds) => {
       const held = acquireLock(subCaseIn("OPEN"), alice, t0, TTL).subCase;
-      expect(thrown(() => acquireLock(held, bob, at(seconds), TTL))).toMatchObject({
+      expect(refusal(() => acquireLock(held, bob, at(seconds), TTL))).toMatchObject({
         kind: "conflict",
         code: "sub-case-locked",
         details: { lockedBy: alice, expiresInSeconds },
@@ -219,7 +211,7 @@ describe("operator lock", () => {
   });
 
   it("refuses a lock lasting no time", () => {
-    expect(thrown(() => acquireLock(subCaseIn("OPEN"), alice, t0, 0)).code).toBe("invalid-lock-ttl");
+    expect(refusal(() => acquireLock(subCaseIn("OPEN"), alice, t0, 0)).code).toBe("invalid-lock-ttl");
   });
 
   describe("release", () => {
@@ -234,8 +226,8 @@ describe("operator lock", () => {
     });
 
     it("refuses another operator, and the holder with a wrong token", () => {
-      expect(thrown(() => releaseLock(held, bob, 1, at(5))).code).toBe("sub-case-locked");
-      expect(thrown(() => releaseLock(held, alice, 2, at(5))).code).toBe("stale-fencing-token");
+      expect(refusal(() => releaseLock(held, bob, 1, at(5))).code).toBe("sub-case-locked");
+      expect(refusal(() => releaseLock(held, alice, 2, at(5))).code).toBe("stale-fencing-token");
     });
 
     it("of a lock that is gone or expired changes nothing that matters", () => {
@@ -268,12 +260,12 @@ describe("operator lock", () => {
     ] as const)("%s → %s", (_name, subCase, token, second, allowed) => {
       const check = () => assertFencing(subCase, token, at(second));
       if (allowed) expect(check).not.toThrow();
-      else expect(thrown(check)).toMatchObject({ kind: "conflict", code: "stale-fencing-token" });
+      else expect(refusal(check)).toMatchObject({ kind: "conflict", code: "stale-fencing-token" });
     });
 
     it("compensation needs the live token while another operator holds the lock", () => {
       const request = { by: bob, correlationUrn: "urn:correlation:k2" };
-      expect(thrown(() => submitCompensation(held, request, at(5))).code).toBe("stale-fencing-token");
+      expect(refusal(() => submitCompensation(held, request, at(5))).code).toBe("stale-fencing-token");
       expect(submitCompensation(held, { ...request, by: alice, fencingToken: 1 }, at(5)).changed).toBe(true);
     });
   });
@@ -298,7 +290,7 @@ describe("closed case", () => {
     ["compensation failed", (s: SubCase) => compensationFailed(s, at(2))],
     ["lock", (s: SubCase) => acquireLock(s, alice, at(2), TTL)],
   ])("refuses %s", (_name, change) => {
-    expect(thrown(() => change(closed))).toMatchObject({ kind: "conflict", code: "case-closed" });
+    expect(refusal(() => change(closed))).toMatchObject({ kind: "conflict", code: "case-closed" });
   });
 
   it("takes changes again once the case is reopened", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/domain/domain-error.js";
 import {
   assign,
   breachSla,
@@ -21,6 +20,7 @@ import {
   takeForAction,
   withRecommendations,
 } from "../../src/domain/review-item.js";
+import { refusal } from "../support/refusal.js";
 
 const now = new Date("2026-11-21T23:00:00Z");
 const later = new Date("2026-11-21T23:05:00Z");
@@ -43,16 +43,6 @@ function item(overrides: Partial<NewReviewItem> = {}): ReviewItem {
     },
     now,
   );
-}
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("opening an item", () => {
