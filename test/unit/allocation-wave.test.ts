@@ -2,29 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
 import { planWave, type WaveInput } from "../../src/domain/allocation/wave.js";
 import { DomainError } from "../../src/domain/domain-error.js";
+import { offersAround } from "./hotel-offer-fixture.js";
 
 const AIRPORT = { lat: 48.3538, lon: 11.7861 };
-const north = (km: number) => ({ lat: AIRPORT.lat + km / 111.195, lon: AIRPORT.lon });
-
-function offer(id: string, overrides: Partial<HotelOffer>): HotelOffer {
-  return {
-    hotelUrn: `urn:hotel:${id}`,
-    provider: "hotelbeds",
-    providerHotelId: id,
-    providerOfferId: `offer-${id}`,
-    name: `Hotel ${id}`,
-    address: `${id} Airport Road`,
-    ...north(3),
-    stars: 4,
-    chainId: null,
-    amenities: ["24H_RECEPTION"],
-    nightlyRate: { amountMinor: 10000, currency: "EUR" },
-    roomsAvailable: 5,
-    payments: ["GUARANTEE"],
-    isDirectContract: false,
-    ...overrides,
-  };
-}
+const { north, offer } = offersAround(AIRPORT, { provider: "hotelbeds", currency: "EUR" });
 
 const offers: HotelOffer[] = [
   offer("hb-a", {

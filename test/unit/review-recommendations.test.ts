@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type HotelOffer, offerKey } from "../../src/domain/allocation/offer.js";
+import { offerKey } from "../../src/domain/allocation/offer.js";
 import { planWave, type WaveInput } from "../../src/domain/allocation/wave.js";
 import {
   type AgentInput,
@@ -7,29 +7,10 @@ import {
   recommend,
   type WaveCandidate,
 } from "../../src/app/manual-review/exception-agent.js";
+import { offersAround } from "./hotel-offer-fixture.js";
 
 const AIRPORT = { lat: 40.6413, lon: -73.7781 };
-const north = (km: number) => ({ lat: AIRPORT.lat + km / 111.195, lon: AIRPORT.lon });
-
-function offer(id: string, overrides: Partial<HotelOffer> = {}): HotelOffer {
-  return {
-    hotelUrn: `urn:hotel:${id}`,
-    provider: "vendor-a",
-    providerHotelId: id,
-    providerOfferId: `offer-${id}`,
-    name: `Hotel ${id}`,
-    address: `${id} Airport Road`,
-    ...north(3),
-    stars: 4,
-    chainId: null,
-    amenities: ["24H_RECEPTION"],
-    nightlyRate: { amountMinor: 10000, currency: "USD" },
-    roomsAvailable: 5,
-    payments: ["GUARANTEE"],
-    isDirectContract: false,
-    ...overrides,
-  };
-}
+const { north, offer } = offersAround(AIRPORT, { provider: "vendor-a", currency: "USD" });
 
 const constraints = {
   minStars: 3,
