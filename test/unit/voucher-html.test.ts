@@ -1,49 +1,25 @@
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { qrImageOf, voucherPage } from "../../src/app/booking/voucher-pages.js";
-import { money } from "../../src/domain/money.js";
-import {
-  type Reservation,
-  reservationIdFor,
-  reservationUrn,
-  voucherUrnFor,
-} from "../../src/domain/reservation.js";
+import { reservationIdFor, voucherUrnFor } from "../../src/domain/reservation.js";
 import { escapeHtml, renderVoucherHtml, voucherQrPayload, voucherViewOf } from "../../src/domain/voucher.js";
+import { confirmedReservation } from "./reservation-fixture.js";
 
 const id = reservationIdFor("voucher-test");
-const reservation: Reservation = {
-  id,
-  urn: reservationUrn(id, "vendor-a", "CONFIRMED"),
-  tenant: "urn:airline:ZX",
-  caseUrn: "urn:case:c1",
-  airport: "JFK",
-  groupId: "G1",
+const reservation = confirmedReservation(id, {
   waveUrn: null,
-  demandUrn: null,
-  status: "CONFIRMED",
-  vendor: "vendor-a",
-  vendorReservationId: "A000001",
   confirmationNumber: "CONF<7>",
-  providerOfferId: "OFFER1",
   hotel: {
     hotelUrn: "urn:hotel:H1",
     name: `Hôtel "Élan" <b>&</b>`,
     address: "1 O'Hare Way & Sons, Chicago",
     providerHotelId: "H1",
   },
-  checkIn: "2026-11-21",
   checkOut: "2026-11-23",
-  rooms: 2,
   guests: [
     { passengerId: "p1", name: "Ana <script>alert(1)</script> Rivera" },
     { passengerId: "p2", name: "Luis Rivera" },
   ],
-  payment: "GUARANTEE",
-  cost: money(24_000, "USD"),
-  refundable: true,
-  cancellationDeadline: null,
-  source: "wave",
-  attemptedHotels: [],
   voucher: {
     urn: voucherUrnFor(id),
     verificationCode: "K7PQ2MXA",
@@ -51,13 +27,7 @@ const reservation: Reservation = {
     version: 1,
     amendedAt: null,
   },
-  bookedBy: "urn:system:booking",
-  reason: null,
-  replaces: null,
-  createdAt: "2026-11-21T12:00:00.000Z",
-  updatedAt: "2026-11-21T12:00:00.000Z",
-  vendorUpdatedAt: null,
-};
+});
 
 describe("voucher page", () => {
   it("escapes every value it prints", async () => {
