@@ -1,17 +1,13 @@
+import { businessGroup, cancelledFlight, nextFlight } from "../support/disruption.js";
+
 /** Bodies and helpers shared by the case end-to-end tests. */
 export const ZX = "urn:airline:ZX";
 
 export function declaration(externalEventId: string, overrides: Record<string, unknown> = {}) {
   return {
     externalEventId,
-    flight: {
-      number: "ZX100",
-      origin: "JFK",
-      destination: "LHR",
-      scheduledDeparture: "2026-11-21T22:00:00Z",
-      status: "CANCELLED",
-    },
-    nextFlight: { number: "ZX102", scheduledDeparture: "2026-11-22T18:00:00Z" },
+    flight: cancelledFlight(),
+    nextFlight: nextFlight(),
     passengerGroups: [
       {
         id: "ABC123",
@@ -27,11 +23,7 @@ export function declaration(externalEventId: string, overrides: Record<string, u
           { id: "p2", firstName: "Luis", lastName: "Rivera", tier: "ECONOMY" },
         ],
       },
-      {
-        id: "XYZ789",
-        pnr: "XYZ789",
-        passengers: [{ id: "p3", lastName: "Okafor", tier: "BUSINESS", contact: { phone: "+14155550100" } }],
-      },
+      businessGroup(),
     ],
     ...overrides,
   };

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { type CaseRecord, type CaseStatus, openCase } from "../../src/domain/case.js";
 import type { CaseOpening } from "../../src/domain/case-intake.js";
+import { businessGroup, cancelledFlight, nextFlight } from "../support/disruption.js";
 
 /** The clock of the domain case tests: the case opens at `opened`, later changes happen at `later`. */
 export const opened = new Date("2026-11-21T22:30:00.000Z");
@@ -11,14 +12,8 @@ export function opening(overrides: Partial<CaseOpening> = {}): CaseOpening {
   return {
     tenant: "urn:airline:ZX",
     externalEventId: "evt-1",
-    flight: {
-      number: "ZX100",
-      origin: "JFK",
-      destination: "LHR",
-      scheduledDeparture: "2026-11-21T22:00:00Z",
-      status: "CANCELLED",
-    },
-    nextFlight: { number: "ZX102", scheduledDeparture: "2026-11-22T18:00:00Z" },
+    flight: cancelledFlight(),
+    nextFlight: nextFlight(),
     passengerGroups: [
       {
         id: "ABC123",
@@ -28,11 +23,7 @@ export function opening(overrides: Partial<CaseOpening> = {}): CaseOpening {
           { id: "p2", lastName: "Rivera", tier: "ECONOMY" },
         ],
       },
-      {
-        id: "XYZ789",
-        pnr: "XYZ789",
-        passengers: [{ id: "p3", lastName: "Okafor", tier: "BUSINESS", contact: { phone: "+14155550100" } }],
-      },
+      businessGroup(),
     ],
     openedBy: "urn:user:supervisor-1",
     correlationUrn: "urn:trace:abc",
