@@ -2,6 +2,7 @@ import { expect, vi } from "vitest";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 export const ZX = "urn:airline:ZX";
 export const VQ = "urn:airline:VQ";
@@ -95,10 +96,4 @@ export async function allocationPlatform() {
   };
 
   return { t, events, token, eventOf, openCase, activePolicy };
-}
-
-export async function json(response: Response, status: number): Promise<any> {
-  const body = await response.json();
-  expect(response.status, JSON.stringify(body)).toBe(status);
-  return body;
 }

@@ -4,7 +4,8 @@ import { simulatorsOf } from "../support/container.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import { topicFor } from "../../src/domain/domain-event.js";
-import { allocationPlatform, enc, json, ZX } from "./allocation-fixture.js";
+import { allocationPlatform, enc, ZX } from "./allocation-fixture.js";
+import { json } from "../support/responses.js";
 
 /**
  * Manual review's `relax` reaches the allocation: a case whose groups no hotel near enough could

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BATCH_DUE_EVENT } from "../../src/domain/events/allocation.js";
 import { simulatorsOf } from "../support/container.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
-import { allocationPlatform, enc, json, ZX } from "./allocation-fixture.js";
+import { allocationPlatform, enc, ZX } from "./allocation-fixture.js";
+import { json } from "../support/responses.js";
 
 /**
  * Allocation triggered by people: ORD runs a BATCH policy, so approved demand waits for the

@@ -9,7 +9,8 @@ import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
 import { roomsNeededFor } from "../../src/domain/demand.js";
 import { topicFor } from "../../src/domain/domain-event.js";
-import { allocationPlatform, enc, json } from "./allocation-fixture.js";
+import { allocationPlatform, enc } from "./allocation-fixture.js";
+import { json } from "../support/responses.js";
 
 let p: Awaited<ReturnType<typeof allocationPlatform>>;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 let t: TestPlatform;
 const tokens: Record<string, string> = {};
@@ -20,12 +21,6 @@ interface Demand {
 }
 
 const enc = encodeURIComponent;
-
-async function json<T = Demand>(response: Response, status: number): Promise<T> {
-  const body = await response.json();
-  expect(response.status, JSON.stringify(body)).toBe(status);
-  return body as T;
-}
 
 let cases = 0;
 const groupsOf = new Map<string, string[]>();

@@ -31,6 +31,7 @@ import type { VendorSimulators } from "../../services/vendor-sim/simulators.js";
 import { hotelSearchOf, simulatorsOf } from "../support/container.js";
 import { overnightFlights } from "../support/overnight-flights.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 const ZX = "urn:airline:ZX";
 /** The seeded demo policy at every demo airport (services/hotels/demo-policies.ts). */
@@ -201,12 +202,6 @@ const operator = (): { user: string; urn: string } =>
 const call = (method: string, path: string, who: string, body?: unknown) =>
   t.call(method, path, tokens[who], body);
 const ofType = (type: string) => events.filter((e) => e.type === type);
-
-async function json<T = Record<string, any>>(response: Response, status: number): Promise<T> {
-  const body = await response.json();
-  expect(response.status, JSON.stringify(body)).toBe(status);
-  return body as T;
-}
 
 /** Polls until `read` returns something, or fails naming the step and the piece behind it. */
 async function eventually<T>(step: string, read: () => Promise<T | undefined>): Promise<T> {

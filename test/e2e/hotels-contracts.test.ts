@@ -2,7 +2,8 @@ import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { simulatorsOf } from "../support/container.js";
 import { urn } from "../../src/domain/urn.js";
-import { allocationPlatform, enc, json } from "./allocation-fixture.js";
+import { allocationPlatform, enc } from "./allocation-fixture.js";
+import { json } from "../support/responses.js";
 
 let p: Awaited<ReturnType<typeof allocationPlatform>>;
 let supervisor: string;

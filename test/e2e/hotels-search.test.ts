@@ -3,6 +3,7 @@ import { simulatorsOf } from "../support/container.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 /**
  * The hotel routes over HTTP on a platform whose clock only moves when the test says so, so the
@@ -31,12 +32,6 @@ function stay(): { checkIn: string; checkOut: string } {
   const day = (offset: number) => new Date(Date.UTC(2026, 9, 1 + offset)).toISOString().slice(0, 10);
   nights += 2;
   return { checkIn: day(nights), checkOut: day(nights + 1) };
-}
-
-async function body(response: Response, status: number): Promise<any> {
-  const json = await response.json();
-  expect(response.status, JSON.stringify(json)).toBe(status);
-  return json;
 }
 
 /** Moves the platform's clock in small steps, letting HTTP and vendor work run in between. */
@@ -68,7 +63,7 @@ describe("POST /v1/hotels/search", () => {
         rooms: 1,
       });
       const { response, elapsedMs } = await drive(pending, 10_000);
-      const result = await body(response, 200);
+      const result = await json(response, 200);
       expect(elapsedMs).toBeGreaterThanOrEqual(2_000);
       expect(elapsedMs).toBeLessThan(5_000);
       expect(result.vendorsAnswered).toEqual(["vendor-a", "vendor-b"]);
@@ -82,7 +77,7 @@ describe("POST /v1/hotels/search", () => {
   });
 
   it("lists each physical hotel once, with every vendor's offer for it, nearest facts included", async () => {
-    const result = await body(
+    const result = await json(
       await t.call("POST", "/v1/hotels/search", await token("operator@zx.demo"), {
         airport: "JFK",
         ...stay(),
@@ -117,27 +112,27 @@ describe("POST /v1/hotels/search", () => {
   it("reuses the cached answer until the airport's cache is invalidated", async () => {
     const request = { airport: "BOS", ...stay(), rooms: 2 };
     const operator = await token("operator@zx.demo");
-    expect((await body(await t.call("POST", "/v1/hotels/search", operator, request), 200)).fromCache).toBe(
+    expect((await json(await t.call("POST", "/v1/hotels/search", operator, request), 200)).fromCache).toBe(
       false,
     );
-    expect((await body(await t.call("POST", "/v1/hotels/search", operator, request), 200)).fromCache).toBe(
+    expect((await json(await t.call("POST", "/v1/hotels/search", operator, request), 200)).fromCache).toBe(
       true,
     );
 
-    const dropped = await body(
+    const dropped = await json(
       await t.call("POST", "/hotels/cache/invalidate?airport=BOS", await token("supervisor@zx.demo")),
       200,
     );
     expect(dropped.airport).toBe("BOS");
     expect(dropped.dropped).toBeGreaterThanOrEqual(1);
-    expect((await body(await t.call("POST", "/v1/hotels/search", operator, request), 200)).fromCache).toBe(
+    expect((await json(await t.call("POST", "/v1/hotels/search", operator, request), 200)).fromCache).toBe(
       false,
     );
   });
 
   it("searches only the airline's airports, and an airport-scoped operator only its own", async () => {
     const request = { ...stay(), rooms: 1 };
-    const refused = await body(
+    const refused = await json(
       await t.call("POST", "/v1/hotels/search", await token("supervisor@zx.demo"), {
         ...request,
         airport: "LHR",
@@ -145,14 +140,14 @@ describe("POST /v1/hotels/search", () => {
       422,
     );
     expect(refused.type).toMatch(/airport-not-served$/);
-    await body(
+    await json(
       await t.call("POST", "/v1/hotels/search", await token("operator.jfk@zx.demo"), {
         ...request,
         airport: "BOS",
       }),
       403,
     );
-    const own = await body(
+    const own = await json(
       await t.call("POST", "/v1/hotels/search", await token("operator.lhr@vq.demo"), {
         ...request,
         airport: "LHR",
@@ -164,9 +159,9 @@ describe("POST /v1/hotels/search", () => {
 
   it("refuses callers without an operator role", async () => {
     const request = { airport: "JFK", ...stay(), rooms: 1 };
-    await body(await t.call("POST", "/v1/hotels/search", await token("finance@zx.demo"), request), 403);
-    await body(await t.call("POST", "/v1/hotels/search", undefined, request), 401);
-    await body(await t.call("POST", "/v1/hotels/search", await t.partnerToken("skyhub-zx"), request), 401);
+    await json(await t.call("POST", "/v1/hotels/search", await token("finance@zx.demo"), request), 403);
+    await json(await t.call("POST", "/v1/hotels/search", undefined, request), 401);
+    await json(await t.call("POST", "/v1/hotels/search", await t.partnerToken("skyhub-zx"), request), 401);
   });
 
   it.each([
@@ -193,7 +188,7 @@ describe("POST /v1/hotels/search", () => {
       "/x",
     ],
   ])("refuses %s with a field error", async (_, request, field) => {
-    const problem = await body(
+    const problem = await json(
       await t.call("POST", "/v1/hotels/search", await token("operator@zx.demo"), request),
       400,
     );
@@ -201,7 +196,7 @@ describe("POST /v1/hotels/search", () => {
   });
 
   it("refuses a check-out that is not after the check-in", async () => {
-    const problem = await body(
+    const problem = await json(
       await t.call("POST", "/v1/hotels/search", await token("operator@zx.demo"), {
         airport: "JFK",
         checkIn: "2026-12-02",
@@ -216,19 +211,19 @@ describe("POST /v1/hotels/search", () => {
 
 describe("POST /hotels/cache/invalidate", () => {
   it("is for supervisors, on the airline's airports", async () => {
-    await body(
+    await json(
       await t.call("POST", "/hotels/cache/invalidate?airport=JFK", await token("operator@zx.demo")),
       403,
     );
-    await body(
+    await json(
       await t.call("POST", "/hotels/cache/invalidate?airport=LHR", await token("supervisor@zx.demo")),
       422,
     );
-    await body(
+    await json(
       await t.call("POST", "/hotels/cache/invalidate?airport=JFK", await token("supervisor@vq.demo")),
       422,
     );
-    const missing = await body(
+    const missing = await json(
       await t.call("POST", "/hotels/cache/invalidate", await token("supervisor@zx.demo")),
       400,
     );
@@ -239,10 +234,10 @@ describe("POST /hotels/cache/invalidate", () => {
 describe("GET /v1/hotels/list", () => {
   it("pages through the catalog of the airline's airports, nearest first", async () => {
     const operator = await token("operator@zx.demo");
-    const first = await body(await t.call("GET", "/v1/hotels/list?limit=5", operator), 200);
+    const first = await json(await t.call("GET", "/v1/hotels/list?limit=5", operator), 200);
     expect(first.items).toHaveLength(5);
     expect(first.hasMore).toBe(true);
-    const second = await body(
+    const second = await json(
       await t.call("GET", `/v1/hotels/list?limit=5&cursor=${encodeURIComponent(first.nextCursor)}`, operator),
       200,
     );
@@ -255,21 +250,21 @@ describe("GET /v1/hotels/list", () => {
   });
 
   it("filters by airport; an airport-scoped operator sees its airport only", async () => {
-    const bos = await body(
+    const bos = await json(
       await t.call("GET", "/v1/hotels/list?airport=BOS&limit=200", await token("operator@zx.demo")),
       200,
     );
     expect(bos.items.length).toBe(simulators().catalog.atAirport("BOS").length);
     expect(bos.items.every((h: any) => h.airport === "BOS")).toBe(true);
 
-    const scoped = await body(
+    const scoped = await json(
       await t.call("GET", "/v1/hotels/list?limit=200", await token("operator.jfk@zx.demo")),
       200,
     );
     expect(scoped.items.every((h: any) => h.airport === "JFK")).toBe(true);
-    await body(await t.call("GET", "/v1/hotels/list?airport=BOS", await token("operator.jfk@zx.demo")), 403);
-    await body(await t.call("GET", "/v1/hotels/list?airport=LHR", await token("operator@zx.demo")), 422);
-    const vq = await body(
+    await json(await t.call("GET", "/v1/hotels/list?airport=BOS", await token("operator.jfk@zx.demo")), 403);
+    await json(await t.call("GET", "/v1/hotels/list?airport=LHR", await token("operator@zx.demo")), 422);
+    const vq = await json(
       await t.call("GET", "/v1/hotels/list?limit=200", await token("operator@vq.demo")),
       200,
     );
@@ -277,24 +272,24 @@ describe("GET /v1/hotels/list", () => {
   });
 
   it("refuses bad queries and callers without an operator role", async () => {
-    await body(await t.call("GET", "/v1/hotels/list", await token("finance@zx.demo")), 403);
-    await body(await t.call("GET", "/v1/hotels/list?airport=boston", await token("operator@zx.demo")), 400);
-    await body(await t.call("GET", "/v1/hotels/list?limit=0", await token("operator@zx.demo")), 400);
+    await json(await t.call("GET", "/v1/hotels/list", await token("finance@zx.demo")), 403);
+    await json(await t.call("GET", "/v1/hotels/list?airport=boston", await token("operator@zx.demo")), 400);
+    await json(await t.call("GET", "/v1/hotels/list?limit=0", await token("operator@zx.demo")), 400);
   });
 });
 
 describe("GET /v1/airports/search", () => {
   it("finds the airline's airports by code, city or name, with coordinates", async () => {
-    const chicago = await body(
+    const chicago = await json(
       await t.call("GET", "/v1/airports/search?q=chicago", await token("operator@zx.demo")),
       200,
     );
     expect(chicago.items).toEqual([
       expect.objectContaining({ code: "ORD", city: "Chicago", lat: 41.9742, lon: -87.9073 }),
     ]);
-    const all = await body(await t.call("GET", "/v1/airports/search", await token("operator@zx.demo")), 200);
+    const all = await json(await t.call("GET", "/v1/airports/search", await token("operator@zx.demo")), 200);
     expect(all.items.map((a: any) => a.code)).toEqual(["JFK", "BOS", "ORD"]);
-    const sao = await body(
+    const sao = await json(
       await t.call("GET", "/v1/airports/search?q=sao%20paulo", await token("operator@vq.demo")),
       200,
     );
@@ -302,12 +297,12 @@ describe("GET /v1/airports/search", () => {
   });
 
   it("never shows another airline's airports, and refuses non-operators", async () => {
-    const other = await body(
+    const other = await json(
       await t.call("GET", "/v1/airports/search?q=LHR", await token("operator@zx.demo")),
       200,
     );
     expect(other.items).toEqual([]);
-    await body(await t.call("GET", "/v1/airports/search?q=JFK", await token("finance@zx.demo")), 403);
-    await body(await t.call("GET", "/v1/airports/search?q=", await token("operator@zx.demo")), 400);
+    await json(await t.call("GET", "/v1/airports/search?q=JFK", await token("finance@zx.demo")), 403);
+    await json(await t.call("GET", "/v1/airports/search?q=", await token("operator@zx.demo")), 400);
   });
 });

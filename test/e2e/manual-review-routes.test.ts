@@ -8,6 +8,7 @@ import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 const ZX = "urn:airline:ZX";
 const VQ = "urn:airline:VQ";
@@ -50,12 +51,6 @@ afterAll(async () => {
 
 const call = (method: string, path: string, who: string, body?: unknown) =>
   t.call(method, path, tokens[who] ?? who, body);
-
-async function json<T = Record<string, any>>(response: Response, status: number): Promise<T> {
-  const body = await response.json();
-  expect(response.status, JSON.stringify(body)).toBe(status);
-  return body as T;
-}
 
 const v1 = (urn: string, action?: string) =>
   `/v1/booking/manual-review/${enc(urn)}${action ? `/${action}` : ""}`;

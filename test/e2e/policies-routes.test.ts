@@ -1,6 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 let t: TestPlatform;
 const tokens: Record<string, string> = {};
@@ -25,12 +26,6 @@ interface Policy {
 }
 
 const enc = encodeURIComponent;
-
-async function json<T = Policy>(response: Response, status: number): Promise<T> {
-  const body = await response.json();
-  expect(response.status, JSON.stringify(body)).toBe(status);
-  return body as T;
-}
 
 let names = 0;
 async function draft(body: Record<string, unknown> = {}, who = "supervisor@zx.demo"): Promise<Policy> {
