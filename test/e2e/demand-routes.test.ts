@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
-import { json } from "../support/responses.js";
+import { expectBodyFieldError, json } from "../support/responses.js";
 
 let t: TestPlatform;
 const tokens: Record<string, string> = {};
@@ -381,11 +381,7 @@ describe("demand route refusals", () => {
         await token("operator@zx.demo"),
         body,
       );
-      const problem = await json<{ errors: { in: string; field: string }[] }>(response, 400);
-      expect(
-        problem.errors.some((e) => e.in === "body" && e.field === field),
-        JSON.stringify(problem.errors),
-      ).toBe(true);
+      await expectBodyFieldError(response, field);
     }
   });
 
