@@ -6,6 +6,7 @@ import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
 import type { ManualClock } from "../../src/runtime/clock.js";
 import type { DeliveryResult, EventBus } from "../../src/runtime/event-bus.js";
 import { CounterActor, TEST_TENANT } from "../support/test-actors.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 export interface ActorRuntimeUnderTest {
   actors: ActorRuntime;
@@ -65,14 +66,7 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {
         actors.register(CounterActor);
-        bus.subscribe({
-          name: "rollback-watch",
-          topic,
-          handler: async (event) => {
-            delivered.push(event);
-            return "SUCCESS";
-          },
-        });
+        recordEvents(bus, { name: "rollback-watch", topic }, delivered);
       });
       await actors.invoke(CounterActor, "rollback", "increment", {});
       const error = await actors
@@ -98,14 +92,7 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {
         actors.register(CounterActor);
-        bus.subscribe({
-          name: "outbox-watch",
-          topic,
-          handler: async (event) => {
-            delivered.push(event);
-            return "SUCCESS";
-          },
-        });
+        recordEvents(bus, { name: "outbox-watch", topic }, delivered);
       });
       for (let i = 0; i < 5; i++) await actors.invoke(CounterActor, "outbox", "increment", { emit: true });
       await settle();
@@ -161,14 +148,7 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
           deadLetterTopic: "contract.dead-letter",
           handler: async () => "DROP",
         });
-        bus.subscribe({
-          name: "dead-letter-watch",
-          topic: "contract.dead-letter",
-          handler: async (event) => {
-            deadLetters.push(event);
-            return "SUCCESS";
-          },
-        });
+        recordEvents(bus, { name: "dead-letter-watch", topic: "contract.dead-letter" }, deadLetters);
       });
       await under.actors.invoke(CounterActor, "drop", "increment", { emit: true });
       await under.settle();

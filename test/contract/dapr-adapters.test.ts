@@ -22,6 +22,7 @@ import {
   type RuntimeSetup,
   actorRuntimeContract,
 } from "./actor-runtime.contract.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 const TENANT = "urn:airline:LH";
 const TOPIC = topicFor({ tenant: TENANT });
@@ -311,14 +312,7 @@ describe("Dapr pub/sub through the stand-in sidecar", () => {
         handler: async () => "DROP",
         deadLetterTopic: DEAD_LETTERS,
       });
-      bus.subscribe({
-        name: "dead-letters",
-        topic: DEAD_LETTERS,
-        handler: async (event) => {
-          deadLetters.push(event);
-          return "SUCCESS";
-        },
-      });
+      recordEvents(bus, { name: "dead-letters", topic: DEAD_LETTERS }, deadLetters);
     });
     await actors.invoke(Counter, "dropped", "incrementAndAnnounce", 1);
     await settled();

@@ -3,6 +3,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { json } from "../support/responses.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 export const ZX = "urn:airline:ZX";
 export const VQ = "urn:airline:VQ";
@@ -13,14 +14,7 @@ export async function allocationPlatform() {
   const t: TestPlatform = await startTestPlatform();
   const events: DomainEvent<any>[] = [];
   for (const tenant of [ZX, VQ]) {
-    t.platform.runtime.bus.subscribe({
-      name: `test-spy.${tenant}`,
-      topic: topicFor({ tenant }),
-      handler: async (event) => {
-        events.push(event);
-        return "SUCCESS";
-      },
-    });
+    recordEvents(t.platform.runtime.bus, { name: `test-spy.${tenant}`, topic: topicFor({ tenant }) }, events);
   }
   const tokens = new Map<string, string>();
   const token = async (who: string) => {

@@ -4,6 +4,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { declaration, json, push, ZX } from "./cases-fixtures.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 let t: TestPlatform;
 let supervisor: string;
@@ -12,15 +13,10 @@ let opened: DomainEvent[];
 beforeAll(async () => {
   t = await startTestPlatform();
   supervisor = await t.operatorToken("supervisor@zx.demo");
-  opened = [];
-  t.platform.runtime.bus.subscribe({
+  opened = recordEvents(t.platform.runtime.bus, {
     name: "test.cases-intake.opened",
     topic: topicFor({ tenant: ZX }),
     types: ["case.opened"],
-    handler: async (event) => {
-      opened.push(event);
-      return "SUCCESS";
-    },
   });
 });
 afterAll(async () => {

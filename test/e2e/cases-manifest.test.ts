@@ -4,6 +4,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { declaration, json, push, ZX } from "./cases-fixtures.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 let t: TestPlatform;
 let supervisor: string;
@@ -16,15 +17,10 @@ beforeAll(async () => {
     t.operatorToken("supervisor@zx.demo"),
     t.operatorToken("operator@zx.demo"),
   ]);
-  amended = [];
-  t.platform.runtime.bus.subscribe({
+  amended = recordEvents(t.platform.runtime.bus, {
     name: "test.cases-manifest.amended",
     topic: topicFor({ tenant: ZX }),
     types: ["case.amended"],
-    handler: async (event) => {
-      amended.push(event);
-      return "SUCCESS";
-    },
   });
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { expectBodyFieldError, json } from "../support/responses.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 let t: TestPlatform;
 const tokens: Record<string, string> = {};
@@ -72,15 +73,15 @@ let policyUrn: string;
 beforeAll(async () => {
   // These tests start from no policy and ask for demand themselves.
   t = await startTestPlatform({ env: { DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off" } });
-  t.platform.runtime.bus.subscribe({
-    name: "test-demand-approved",
-    topic: topicFor({ tenant: "urn:airline:ZX" }),
-    types: ["demand.approved"],
-    handler: async (event) => {
-      approvals.push(event);
-      return "SUCCESS";
+  recordEvents(
+    t.platform.runtime.bus,
+    {
+      name: "test-demand-approved",
+      topic: topicFor({ tenant: "urn:airline:ZX" }),
+      types: ["demand.approved"],
     },
-  });
+    approvals,
+  );
   const policy = await json<{ urn: string }>(
     await t.call("POST", "/v1/policies", await token("supervisor@zx.demo"), {
       name: "JFK economy",

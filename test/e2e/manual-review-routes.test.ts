@@ -9,6 +9,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 import { json } from "../support/responses.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 const ZX = "urn:airline:ZX";
 const VQ = "urn:airline:VQ";
@@ -34,15 +35,15 @@ beforeAll(async () => {
   t = await startTestPlatform({ env: { RATE_LIMIT_SCALE: "20" } });
   for (const user of USERS) tokens[user] = await t.operatorToken(user);
   for (const tenant of [ZX, VQ]) {
-    t.platform.runtime.bus.subscribe({
-      name: `test.manual-review.${tenant}`,
-      topic: topicFor({ tenant }),
-      types: ["booking.group-requested", "allocation.rerun-requested", "review-item.assigned"],
-      handler: async (event) => {
-        published.push(event);
-        return "SUCCESS";
+    recordEvents(
+      t.platform.runtime.bus,
+      {
+        name: `test.manual-review.${tenant}`,
+        topic: topicFor({ tenant }),
+        types: ["booking.group-requested", "allocation.rerun-requested", "review-item.assigned"],
       },
-    });
+      published,
+    );
   }
 });
 afterAll(async () => {

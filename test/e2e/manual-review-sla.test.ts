@@ -6,6 +6,7 @@ import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 const ZX = "urn:airline:ZX";
 const MINUTE = 60_000;
@@ -18,15 +19,11 @@ let supervisor: string;
 beforeAll(async () => {
   t = await startTestPlatform({ clock });
   supervisor = await t.operatorToken("supervisor@zx.demo");
-  t.platform.runtime.bus.subscribe({
-    name: "test.pager",
-    topic: topicFor({ tenant: ZX }),
-    types: ["review-item.sla-breached"],
-    handler: async (event) => {
-      pages.push(event);
-      return "SUCCESS";
-    },
-  });
+  recordEvents(
+    t.platform.runtime.bus,
+    { name: "test.pager", topic: topicFor({ tenant: ZX }), types: ["review-item.sla-breached"] },
+    pages,
+  );
 });
 afterAll(async () => {
   await t?.close();

@@ -4,6 +4,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { type RealtimeFixture, startRealtimeFixture } from "./realtime-fixture.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 const ERRORS = "https://errors.svc.example/v1";
 const path = (urn: string, action: string) => `/v1/subcases/${encodeURIComponent(urn)}/${action}`;
@@ -25,15 +26,11 @@ beforeAll(async () => {
   ]) {
     tokens[user] = await f.t.operatorToken(user);
   }
-  f.t.platform.runtime.bus.subscribe({
-    name: "test.processing",
-    topic: topicFor({ tenant: "urn:airline:ZX" }),
-    types: ["subcase.processing"],
-    handler: async (event) => {
-      processing.push(event);
-      return "SUCCESS";
-    },
-  });
+  recordEvents(
+    f.t.platform.runtime.bus,
+    { name: "test.processing", topic: topicFor({ tenant: "urn:airline:ZX" }), types: ["subcase.processing"] },
+    processing,
+  );
 });
 afterAll(async () => {
   await f?.close();

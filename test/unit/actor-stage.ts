@@ -10,6 +10,7 @@ import { ManualClock } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 export interface ActorStage {
   clock: ManualClock;
@@ -23,15 +24,7 @@ export async function startActorStage(actorClass: ActorClass, tenant: string): P
   const bus = new EmbeddedEventBus({ clock });
   const runtime = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
   runtime.register(actorClass);
-  const events: DomainEvent[] = [];
-  bus.subscribe({
-    name: "all",
-    topic: topicFor({ tenant }),
-    handler: async (event) => {
-      events.push(event);
-      return "SUCCESS";
-    },
-  });
+  const events = recordEvents(bus, { name: "all", topic: topicFor({ tenant }) });
   await runtime.start();
   return { clock, runtime, events };
 }

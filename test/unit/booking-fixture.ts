@@ -44,6 +44,7 @@ import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
 import { registerBookGroups } from "../../src/workflows/book-groups/registration.js";
 import { TenantInventoryVendors } from "../../src/vendors/tenant-vendors.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 export const ZX = "urn:airline:ZX";
 export const CHECK_IN = "2026-11-21";
@@ -200,15 +201,7 @@ export async function startBookingHarness(
   const search = platform.resolve(HotelSearch);
   for (const subscription of bookingSubscriptions([ZX], () => ({ booking, logger })))
     bus.subscribe(subscription);
-  const events: DomainEvent[] = [];
-  bus.subscribe({
-    name: "test-recorder",
-    topic: topicFor({ tenant: ZX }),
-    handler: async (event) => {
-      events.push(event);
-      return "SUCCESS";
-    },
-  });
+  const events = recordEvents(bus, { name: "test-recorder", topic: topicFor({ tenant: ZX }) });
   await actors.start();
   await workflows.start();
 

@@ -7,12 +7,12 @@ import {
 import { WAVE_LEASE_MS, WaveActor } from "../../actors/WaveActor.js";
 import { BATCH_DUE_EVENT, type WaveCompletedData } from "../../src/domain/events/allocation.js";
 import type { WaveAllocation } from "../../src/domain/allocation/wave-allocation.js";
-import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { recordEvents } from "../support/event-recorder.js";
 
 const tenant = "urn:airline:ZX";
 const caseId = "11111111-2222-3333-4444-555555555555";
@@ -26,15 +26,7 @@ async function setup() {
   const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
   actors.register(WaveActor);
   actors.register(AllocationScheduleActor);
-  const events: DomainEvent[] = [];
-  bus.subscribe({
-    name: "spy",
-    topic: topicFor({ tenant }),
-    handler: async (event) => {
-      events.push(event);
-      return "SUCCESS";
-    },
-  });
+  const events = recordEvents(bus, { name: "spy", topic: topicFor({ tenant }) });
   await actors.start();
   const begin = (automatic: boolean, demand: string | undefined = demandUrn) =>
     actors.invoke(WaveActor, caseId, "begin", {
