@@ -89,3 +89,26 @@ export class DeadLetterOffice {
     report(new DeadLetteredEvent(letter, await store.count(letter.event.tenant)));
   }
 }
+
+/**
+ * What a runtime's bus reports through the runtime's error hook, each under `subscription <name>`:
+ * a subscription's failure, and a dead letter once it is kept in `documents`.
+ */
+export function subscriptionReporting(
+  documents: DocumentStore,
+  clock: Clock,
+  onError: ((error: unknown, where: string) => void) | undefined,
+) {
+  const store = new DocumentDeadLetters(documents);
+  return {
+    store,
+    busOptions: {
+      deadLetters: new DeadLetterOffice({
+        store,
+        clock,
+        report: (deadLettered) => onError?.(deadLettered, `subscription ${deadLettered.letter.subscription}`),
+      }),
+      onError: (error: unknown, subscription: string) => onError?.(error, `subscription ${subscription}`),
+    },
+  };
+}

@@ -34,3 +34,11 @@ export interface RuntimeContributions {
   workflows: WorkflowRegistry;
   subscriptions: Subscription[];
 }
+
+/** What every runtime is built with beside its own settings: the contributions, stores and clock it serves, and its error hook. */
+export interface RuntimeOptions extends RuntimeContributions {
+  clock: Clock;
+  documents: DocumentStore;
+  counters: CounterStore;
+  onError?: (error: unknown, where: string) => void;
+}

@@ -1,9 +1,6 @@
 import type { Middleware } from "koa";
-import type { Clock } from "../clock.js";
-import type { CounterStore } from "../counter-store.js";
-import { DeadLetterOffice, DocumentDeadLetters } from "../dead-letters.js";
-import type { DocumentStore } from "../document-store.js";
-import type { Runtime, RuntimeContributions } from "../runtime.js";
+import { subscriptionReporting } from "../dead-letters.js";
+import type { Runtime, RuntimeOptions } from "../runtime.js";
 import { DaprActorRuntime } from "./actor-runtime.js";
 import { DaprEventBus } from "./event-bus.js";
 import { sidecarRouter } from "./sidecar-routes.js";
@@ -18,29 +15,16 @@ export interface DaprSidecarSettings {
   stateStoreName: string;
 }
 
-export interface DaprRuntimeOptions extends RuntimeContributions {
+export interface DaprRuntimeOptions extends RuntimeOptions {
   dapr: DaprSidecarSettings;
-  clock: Clock;
-  documents: DocumentStore;
-  counters: CounterStore;
-  onError?: (error: unknown, where: string) => void;
 }
 
 /** Actors, pub/sub, state and workflows through this app's Dapr sidecar. */
 export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
   const { dapr, clock, documents, counters, onError } = options;
   const sidecar = { httpPort: dapr.httpPort };
-  const deadLetters = new DocumentDeadLetters(documents);
-  const bus = new DaprEventBus({
-    sidecar,
-    pubsubName: dapr.pubsubName,
-    deadLetters: new DeadLetterOffice({
-      store: deadLetters,
-      clock,
-      report: (deadLettered) => onError?.(deadLettered, `subscription ${deadLettered.letter.subscription}`),
-    }),
-    onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
-  });
+  const { store: deadLetters, busOptions } = subscriptionReporting(documents, clock, onError);
+  const bus = new DaprEventBus({ sidecar, pubsubName: dapr.pubsubName, ...busOptions });
   const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
   const state = new DaprStateStore({ sidecar, storeName: dapr.stateStoreName });
   const workflows = new DaprWorkflowEngine({

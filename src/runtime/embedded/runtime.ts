@@ -1,36 +1,21 @@
-import type { Clock } from "../clock.js";
-import type { CounterStore } from "../counter-store.js";
-import { DeadLetterOffice, DocumentDeadLetters } from "../dead-letters.js";
-import type { DocumentStore } from "../document-store.js";
-import type { Runtime, RuntimeContributions } from "../runtime.js";
+import { subscriptionReporting } from "../dead-letters.js";
+import type { Runtime, RuntimeOptions } from "../runtime.js";
 import type { ScannableStateStore } from "../state-store.js";
 import { EmbeddedActorRuntime } from "./actor-runtime.js";
 import { EmbeddedEventBus } from "./event-bus.js";
 import { EmbeddedWorkflowEngine } from "./workflow-engine.js";
 
-export interface EmbeddedRuntimeOptions extends RuntimeContributions {
-  clock: Clock;
+export interface EmbeddedRuntimeOptions extends RuntimeOptions {
   state: ScannableStateStore;
-  documents: DocumentStore;
-  counters: CounterStore;
   /** Longest time `close()` waits for outbox deliveries in flight before abandoning them to the store. */
   shutdownTimeoutMs: number;
-  onError?: (error: unknown, where: string) => void;
 }
 
 /** Actors, bus, workflows and stores in this process. */
 export function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Runtime {
   const { clock, state, documents, counters, onError } = options;
-  const deadLetters = new DocumentDeadLetters(documents);
-  const bus = new EmbeddedEventBus({
-    clock,
-    deadLetters: new DeadLetterOffice({
-      store: deadLetters,
-      clock,
-      report: (deadLettered) => onError?.(deadLettered, `subscription ${deadLettered.letter.subscription}`),
-    }),
-    onError: (error, subscription) => onError?.(error, `subscription ${subscription}`),
-  });
+  const { store: deadLetters, busOptions } = subscriptionReporting(documents, clock, onError);
+  const bus = new EmbeddedEventBus({ clock, ...busOptions });
   const actors = new EmbeddedActorRuntime({ store: state, bus, clock, onError });
   const workflows = new EmbeddedWorkflowEngine({ store: state, clock, registry: options.workflows });
   for (const actorType of options.actorTypes) actors.register(actorType);
