@@ -28,6 +28,25 @@ function fail(ctx: Context, status: number, error: unknown): void {
   ctx.body = { error: error instanceof Error ? error.message : String(error) };
 }
 
+/** The parameters of the actor callback routes; each route has `type`, `id` and the one it names. */
+interface ActorCallbackParams {
+  type: string;
+  id: string;
+  name: string;
+  method: string;
+}
+
+/** A callback into the SDK's actor runtime: what it throws answers 500 with the error's message. */
+function actorCallback(handle: (ctx: Context, params: ActorCallbackParams) => Promise<void>) {
+  return async (ctx: Context & { params: Record<string, string> }) => {
+    try {
+      await handle(ctx, ctx.params as unknown as ActorCallbackParams);
+    } catch (error) {
+      fail(ctx, 500, error);
+    }
+  };
+}
+
 /**
  * The routes a Dapr sidecar calls on this app, mounted on Koa (the SDK's DaprServer insists on its
  * own express server). Actor calls are dispatched into the SDK's actor runtime; pub/sub deliveries
@@ -49,43 +68,32 @@ export function sidecarRouter({ actors, bus }: SidecarRoutesOptions): Router {
   });
 
   if (actors) {
-    router.put("/actors/:type/:id/method/remind/:name", async (ctx) => {
-      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
-      try {
+    router.put(
+      "/actors/:type/:id/method/remind/:name",
+      actorCallback(async (ctx, { type, id, name }) => {
         await actors.dispatchReminder(type, id, name, await rawBody(ctx));
         ctx.status = 200;
-      } catch (error) {
-        fail(ctx, 500, error);
-      }
-    });
-
-    router.put("/actors/:type/:id/method/timer/:name", async (ctx) => {
-      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
-      try {
+      }),
+    );
+    router.put(
+      "/actors/:type/:id/method/timer/:name",
+      actorCallback(async (ctx, { type, id, name }) => {
         await actors.dispatchTimer(type, id, name, await rawBody(ctx));
         ctx.status = 200;
-      } catch (error) {
-        fail(ctx, 500, error);
-      }
-    });
-
-    router.put("/actors/:type/:id/method/:method", async (ctx) => {
-      const { type, id, method } = ctx.params as { type: string; id: string; method: string };
-      try {
+      }),
+    );
+    router.put(
+      "/actors/:type/:id/method/:method",
+      actorCallback(async (ctx, { type, id, method }) => {
         ctx.body = await actors.dispatchMethod(type, id, method, await rawBody(ctx));
-      } catch (error) {
-        fail(ctx, 500, error);
-      }
-    });
-
-    router.delete("/actors/:type/:id", async (ctx) => {
-      const { type, id } = ctx.params as { type: string; id: string };
-      try {
+      }),
+    );
+    router.delete(
+      "/actors/:type/:id",
+      actorCallback(async (ctx, { type, id }) => {
         ctx.status = (await actors.deactivate(type, id)) ? 200 : 404;
-      } catch (error) {
-        fail(ctx, 500, error);
-      }
-    });
+      }),
+    );
   }
 
   if (bus) {
