@@ -8,7 +8,7 @@ import {
   wholeTtlMs,
 } from "../counter-store.js";
 import { LuaScript } from "./lua-script.js";
-import { connectRedis, type RedisClient } from "./redis-connection.js";
+import { RedisStore } from "./redis-store.js";
 
 /** Sets the expiry only when the counter has none yet, i.e. when INCRBY just created it. */
 const incrementScript = new LuaScript(`
@@ -45,31 +45,10 @@ if allowed == 0 then retryAfter = math.ceil((1 - tokens) / refill) end
 return { allowed, math.floor(tokens), retryAfter }
 `);
 
-export interface RedisCounterStoreOptions {
-  client: RedisClient;
-  /** Namespace for every key this store writes, e.g. `"disruption:counters:"`. */
-  prefix?: string;
-}
-
 /** Counters shared by every process on one Redis; each operation is a single command or script. */
-export class RedisCounterStore implements CounterStore {
-  private readonly client: RedisClient;
-  private readonly valuePrefix: string;
-  private readonly bucketPrefix: string;
-  private ownsClient = false;
-
-  constructor({ client, prefix = "" }: RedisCounterStoreOptions) {
-    this.client = client;
-    this.valuePrefix = `${prefix}c:`;
-    this.bucketPrefix = `${prefix}b:`;
-  }
-
-  /** Opens its own connection, which `close()` then ends. */
-  static async connect(options: { url: string; prefix?: string; onError?: (error: Error) => void }) {
-    const store = new RedisCounterStore({ client: await connectRedis(options), prefix: options.prefix });
-    store.ownsClient = true;
-    return store;
-  }
+export class RedisCounterStore extends RedisStore implements CounterStore {
+  private readonly valuePrefix = `${this.prefix}c:`;
+  private readonly bucketPrefix = `${this.prefix}b:`;
 
   async increment(key: string, by: number, ttlMs: number): Promise<CounterIncrement> {
     const args = [String(requireIncrement(by)), String(wholeTtlMs(ttlMs))];
@@ -111,9 +90,5 @@ export class RedisCounterStore implements CounterStore {
       args,
     )) as number[];
     return { allowed: allowed === 1, remaining: Number(remaining), retryAfterMs: Number(retryAfterMs) };
-  }
-
-  async close(): Promise<void> {
-    if (this.ownsClient && this.client.isOpen) await this.client.close();
   }
 }

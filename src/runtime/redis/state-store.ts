@@ -6,7 +6,7 @@ import {
 } from "../state-store.js";
 import { keysStartingWith } from "./key-pattern.js";
 import { LuaScript } from "./lua-script.js";
-import { connectRedis, type RedisClient } from "./redis-connection.js";
+import { RedisStore } from "./redis-store.js";
 
 /**
  * Checks every expected ETag, then applies every operation, inside one script: Redis runs a script
@@ -38,34 +38,13 @@ end
 return reply
 `);
 
-export interface RedisStateStoreOptions {
-  client: RedisClient;
-  /** Namespace for every key this store writes, e.g. `"disruption:state:"`. */
-  prefix?: string;
-}
-
 /**
  * State entries as hashes `{v: JSON value, e: ETag}`. ETags come from one counter per namespace, so
  * a key deleted and written again never gets back an ETag a caller may still hold.
  */
-export class RedisStateStore implements ScannableStateStore {
-  private readonly client: RedisClient;
-  private readonly valuePrefix: string;
-  private readonly etagSequenceKey: string;
-  private ownsClient = false;
-
-  constructor({ client, prefix = "" }: RedisStateStoreOptions) {
-    this.client = client;
-    this.valuePrefix = `${prefix}v:`;
-    this.etagSequenceKey = `${prefix}etag`;
-  }
-
-  /** Opens its own connection, which `close()` then ends. */
-  static async connect(options: { url: string; prefix?: string; onError?: (error: Error) => void }) {
-    const store = new RedisStateStore({ client: await connectRedis(options), prefix: options.prefix });
-    store.ownsClient = true;
-    return store;
-  }
+export class RedisStateStore extends RedisStore implements ScannableStateStore {
+  private readonly valuePrefix = `${this.prefix}v:`;
+  private readonly etagSequenceKey = `${this.prefix}etag`;
 
   async get<T = unknown>(key: string): Promise<StateEntry<T> | undefined> {
     const [value, etag] = await this.client.hmGet(this.valuePrefix + key, ["v", "e"]);
@@ -108,10 +87,6 @@ export class RedisStateStore implements ScannableStateStore {
       for (const key of batch) found.add(String(key).slice(this.valuePrefix.length));
     }
     return [...found];
-  }
-
-  async close(): Promise<void> {
-    if (this.ownsClient && this.client.isOpen) await this.client.close();
   }
 
   /** Returns the new ETag of each operation, "" for deletes. */
