@@ -34,11 +34,8 @@ export function taskCompleted(taskId: number, result: string | undefined): Histo
 }
 
 export function taskFailed(taskId: number, failure: TaskFailureDetails): HistoryEvent {
-  const failed = new pb.TaskFailedEvent();
-  failed.setTaskscheduledid(taskId);
-  failed.setFailuredetails(failure);
   const event = untimedEvent();
-  event.setTaskfailed(failed);
+  event.setTaskfailed(failedTask(new pb.TaskFailedEvent(), taskId, failure));
   return event;
 }
 
@@ -64,11 +61,10 @@ export function subOrchestrationCompleted(taskId: number, result: string | undef
 }
 
 export function subOrchestrationFailed(taskId: number, failure: TaskFailureDetails): HistoryEvent {
-  const failed = new pb.SubOrchestrationInstanceFailedEvent();
-  failed.setTaskscheduledid(taskId);
-  failed.setFailuredetails(failure);
   const event = untimedEvent();
-  event.setSuborchestrationinstancefailed(failed);
+  event.setSuborchestrationinstancefailed(
+    failedTask(new pb.SubOrchestrationInstanceFailedEvent(), taskId, failure),
+  );
   return event;
 }
 
@@ -97,6 +93,17 @@ export function toFailureDetails(failure: StoredFailure): TaskFailureDetails {
   details.setErrortype(failure.errorType);
   if (failure.stackTrace) details.setStacktrace(ph.getStringValue(failure.stackTrace));
   return details;
+}
+
+/** An activity's or a sub-orchestration's failure: which scheduled task failed, and how. */
+function failedTask<F extends pb.TaskFailedEvent | pb.SubOrchestrationInstanceFailedEvent>(
+  failed: F,
+  taskId: number,
+  failure: TaskFailureDetails,
+): F {
+  failed.setTaskscheduledid(taskId);
+  failed.setFailuredetails(failure);
+  return failed;
 }
 
 function untimedEvent(): HistoryEvent {
