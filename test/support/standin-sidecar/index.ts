@@ -2,8 +2,11 @@ import type { Clock } from "../../../src/runtime/clock.js";
 import type { StateStore } from "../../../src/runtime/state-store.js";
 import { StandinHttpSidecar, type StandinHttpSidecarOptions } from "./http.js";
 
-export { StandinHttpSidecar, parseDuration } from "./http.js";
-export type { CloudEvent, RegisteredReminder, StandinHttpSidecarOptions, SubscriptionEntry } from "./http.js";
+export { parseDuration } from "./actors.js";
+export type { RegisteredReminder } from "./actors.js";
+export { StandinHttpSidecar } from "./http.js";
+export type { StandinHttpSidecarOptions } from "./http.js";
+export type { CloudEvent, SubscriptionEntry } from "./pubsub.js";
 
 /** A part of the stand-in that runs beside the HTTP API on its own port, sharing clock and store. */
 export interface StandinSidecarPart {
@@ -33,7 +36,7 @@ export interface StandinSidecar {
   close(): Promise<void>;
 }
 
-/** Starts a test-only Dapr sidecar on free ports; see `http.ts` for what it speaks. */
+/** Starts a test-only Dapr sidecar on free ports; see `http.ts` and the building blocks beside it for what it speaks. */
 export async function startStandinSidecar(options: StandinSidecarOptions = {}): Promise<StandinSidecar> {
   const http = await StandinHttpSidecar.start(options);
   const workflows = await options.workflows?.({ clock: http.clock, store: http.store });

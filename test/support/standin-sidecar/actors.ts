@@ -1,0 +1,266 @@
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import type { TimerHandle } from "../../../src/runtime/clock.js";
+import { retryDelay } from "../../../src/runtime/event-bus.js";
+import type { StateOperation, StateStore } from "../../../src/runtime/state-store.js";
+import { type AppChannel, SEP, daprError, parseJson, readBody } from "./app-channel.js";
+
+export interface RegisteredReminder {
+  actorType: string;
+  actorId: string;
+  name: string;
+  dueAt: number;
+  periodMs: number | undefined;
+  data: unknown;
+}
+
+interface Reminder extends RegisteredReminder {
+  timer: TimerHandle | undefined;
+  failures: number;
+}
+
+/** Dapr durations: Go style (`1.5s`, `1h2m`, `250ms`) or ISO 8601 (`PT1.5S`). */
+export function parseDuration(text: string): number {
+  const iso = /^P(?:(\d+)D)?(?:T(?:([\d.]+)H)?(?:([\d.]+)M)?(?:([\d.]+)S)?)?$/i.exec(text);
+  if (iso) {
+    const [, d = "0", h = "0", m = "0", s = "0"] = iso;
+    return Math.round(((Number(d) * 24 + Number(h)) * 60 + Number(m)) * 60_000 + Number(s) * 1000);
+  }
+  const units: Record<string, number> = {
+    h: 3_600_000,
+    m: 60_000,
+    s: 1000,
+    ms: 1,
+    us: 1e-3,
+    µs: 1e-3,
+    ns: 1e-6,
+  };
+  let total = 0;
+  let rest = text;
+  while (rest.length > 0) {
+    const part = /^([\d.]+)(ms|us|µs|ns|h|m|s)/.exec(rest);
+    if (!part) throw new Error(`Not a duration: ${text}`);
+    total += Number(part[1]) * (units[part[2] as string] as number);
+    rest = rest.slice(part[0].length);
+  }
+  return Math.round(total);
+}
+
+/**
+ * Placement's turn-based locking: one call at a time per actor id, in arrival order, across method
+ * calls and reminder callbacks alike.
+ */
+class ActorLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.tails.get(key) ?? Promise.resolve()).then(work);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}
+
+/**
+ * The actors building block: calls forwarded one at a time per actor, actor state in the shared
+ * store, and reminders fired on the injected clock.
+ */
+export class StandinActors {
+  actorTypes: string[] = [];
+  private readonly locks = new ActorLocks();
+  private readonly reminders = new Map<string, Reminder>();
+
+  constructor(
+    private readonly channel: AppChannel,
+    private readonly store: StateStore,
+  ) {}
+
+  /** Reads the app's actor types as daprd does at start-up. */
+  async readConfig(): Promise<void> {
+    const config = (await (await this.channel.callApp("GET", "/dapr/config")).json()) as {
+      entities?: string[];
+    };
+    this.actorTypes = config.entities ?? [];
+  }
+
+  registeredReminders(): RegisteredReminder[] {
+    return [...this.reminders.values()].map(
+      ({ timer: _timer, failures: _failures, ...reminder }) => reminder,
+    );
+  }
+
+  /** Disarms every reminder: the stand-in is closing. */
+  close(): void {
+    for (const reminder of this.reminders.values()) reminder.timer?.cancel();
+  }
+
+  routes(router: Router): void {
+    const invokeActor = async (ctx: Context) => {
+      const { type, id, method } = ctx.params as { type: string; id: string; method: string };
+      if (!this.channel.attached || !this.actorTypes.includes(type)) {
+        return daprError(ctx, 500, "ERR_ACTOR_INSTANCE_MISSING", `no app hosts actor type ${type}`);
+      }
+      const body = await readBody(ctx.req);
+      const path = `/actors/${encodeURIComponent(type)}/${encodeURIComponent(id)}/method/${encodeURIComponent(method)}`;
+      const response = await this.locks.run(this.actorKey(type, id), async () => {
+        const answer = await this.channel.callApp(
+          "PUT",
+          path,
+          body,
+          ctx.get("content-type") || "application/json",
+        );
+        return {
+          status: answer.status,
+          type: answer.headers.get("content-type"),
+          body: Buffer.from(await answer.arrayBuffer()),
+        };
+      });
+      ctx.status = response.status;
+      if (response.type) ctx.type = response.type;
+      ctx.body = response.body;
+    };
+    router.post("/actors/:type/:id/method/:method", invokeActor);
+    router.put("/actors/:type/:id/method/:method", invokeActor);
+
+    router.get("/actors/:type/:id/state/:key", async (ctx) => {
+      const { type, id, key } = ctx.params as { type: string; id: string; key: string };
+      const entry = await this.store.get(this.actorStateKey(type, id, key));
+      if (!entry) {
+        ctx.status = 204;
+        return;
+      }
+      ctx.type = "application/json";
+      ctx.body = JSON.stringify(entry.value);
+    });
+
+    router.post("/actors/:type/:id/state", async (ctx) => {
+      const { type, id } = ctx.params as { type: string; id: string };
+      const changes = parseJson(await readBody(ctx.req)) as Array<{
+        operation: "upsert" | "delete";
+        request: { key: string; value?: unknown };
+      }>;
+      await this.store.transact(
+        changes.map((change): StateOperation => {
+          const key = this.actorStateKey(type, id, change.request.key);
+          return change.operation === "delete"
+            ? { operation: "delete", key }
+            : { operation: "upsert", key, value: change.request.value };
+        }),
+      );
+      ctx.status = 204;
+    });
+
+    const registerReminder = async (ctx: Context) => {
+      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
+      const body = parseJson(await readBody(ctx.req)) as {
+        dueTime?: string;
+        period?: string;
+        data?: unknown;
+      };
+      this.armReminder({
+        actorType: type,
+        actorId: id,
+        name,
+        dueAt: this.channel.clock.now() + parseDuration(body.dueTime || "0s"),
+        periodMs: body.period ? parseDuration(body.period) : undefined,
+        data: body.data,
+        timer: undefined,
+        failures: 0,
+      });
+      ctx.status = 204;
+    };
+    router.post("/actors/:type/:id/reminders/:name", registerReminder);
+    router.put("/actors/:type/:id/reminders/:name", registerReminder);
+
+    router.get("/actors/:type/:id/reminders/:name", (ctx) => {
+      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
+      const reminder = this.reminders.get(this.reminderKey(type, id, name));
+      if (!reminder) return daprError(ctx, 404, "ERR_ACTOR_REMINDER_GET", `no reminder ${name}`);
+      ctx.body = {
+        dueTime: new Date(reminder.dueAt).toISOString(),
+        period: reminder.periodMs,
+        data: reminder.data,
+      };
+    });
+
+    router.delete("/actors/:type/:id/reminders/:name", (ctx) => {
+      const { type, id, name } = ctx.params as { type: string; id: string; name: string };
+      const key = this.reminderKey(type, id, name);
+      this.reminders.get(key)?.timer?.cancel();
+      this.reminders.delete(key);
+      ctx.status = 204;
+    });
+  }
+
+  private actorKey(type: string, id: string): string {
+    return `${type}${SEP}${id}`;
+  }
+
+  private actorStateKey(type: string, id: string, key: string): string {
+    return `${this.channel.appId}${SEP}${type}${SEP}${id}${SEP}${key}`;
+  }
+
+  private reminderKey(type: string, id: string, name: string): string {
+    return `${type}${SEP}${id}${SEP}${name}`;
+  }
+
+  private armReminder(reminder: Reminder): void {
+    const key = this.reminderKey(reminder.actorType, reminder.actorId, reminder.name);
+    this.reminders.get(key)?.timer?.cancel();
+    this.reminders.set(key, reminder);
+    this.schedule(reminder, reminder.dueAt - this.channel.clock.now());
+  }
+
+  private schedule(reminder: Reminder, inMs: number): void {
+    if (this.channel.closed) return;
+    reminder.timer = this.channel.clock.setTimer(() => this.channel.track(this.fire(reminder)), inMs);
+  }
+
+  private isCurrent(reminder: Reminder): boolean {
+    return (
+      this.reminders.get(this.reminderKey(reminder.actorType, reminder.actorId, reminder.name)) === reminder
+    );
+  }
+
+  private async fire(reminder: Reminder): Promise<void> {
+    if (!this.isCurrent(reminder)) return;
+    const { actorType, actorId, name } = reminder;
+    const path = `/actors/${encodeURIComponent(actorType)}/${encodeURIComponent(actorId)}/method/remind/${encodeURIComponent(name)}`;
+    const body = JSON.stringify({
+      data: reminder.data,
+      dueTime: "0s",
+      period: reminder.periodMs ? `${reminder.periodMs}ms` : "",
+    });
+    const delivered = await this.locks.run(this.actorKey(actorType, actorId), async () => {
+      // The turn before this one may have replaced or cancelled the reminder: nothing to deliver.
+      if (!this.isCurrent(reminder)) return true;
+      try {
+        const response = await this.channel.callApp("PUT", path, body, "application/json");
+        await response.arrayBuffer();
+        return response.ok;
+      } catch {
+        return false;
+      }
+    });
+    if (!this.isCurrent(reminder)) return;
+    const retry = this.channel.retry;
+    if (!delivered && reminder.failures < retry.maxAttempts) {
+      reminder.failures++;
+      this.schedule(reminder, retryDelay(retry, reminder.failures, this.channel.random));
+      return;
+    }
+    reminder.failures = 0;
+    if (reminder.periodMs) {
+      reminder.dueAt = this.channel.clock.now() + reminder.periodMs;
+      this.schedule(reminder, reminder.periodMs);
+    } else {
+      this.reminders.delete(this.reminderKey(actorType, actorId, name));
+    }
+  }
+}
