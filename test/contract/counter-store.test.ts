@@ -1,17 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { REDIS_URL, deleteKeysStartingWith, redisForTests } from "../support/redis.js";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeAgainstRedis } from "../support/redis.js";
+import type { StoreHarness } from "../support/store-harness.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/runtime/clock.js";
 import type { CounterStore } from "../../src/runtime/counter-store.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { RedisCounterStore } from "../../src/runtime/redis/counter-store.js";
 
-interface CounterStoreHarness {
-  store: CounterStore;
-  /** Further stores over the same counters, standing in for other processes. */
-  peers(count: number): Promise<CounterStore[]>;
-  dispose(): Promise<void>;
-}
+type CounterStoreHarness = StoreHarness<CounterStore>;
 
 /** Slow enough that a Redis bucket never expires in real time while a test runs; a power of two keeps the arithmetic exact. */
 const MS_PER_TOKEN = 8192;
@@ -211,29 +206,9 @@ describe("MemoryCounterStore expiry", () => {
   });
 });
 
-const redis = await redisForTests("RedisCounterStore contract");
-const runPrefix = `test:counter-store:${randomUUID()}:`;
-
-describe.skipIf(!redis.reachable)("against Redis", () => {
-  let testNumber = 0;
-
-  afterAll(() => deleteKeysStartingWith(runPrefix));
-
-  describeCounterStore("RedisCounterStore", async () => {
-    const prefix = `${runPrefix}${testNumber++}:`;
-    const stores = [await RedisCounterStore.connect({ url: REDIS_URL, prefix })];
-    return {
-      store: stores[0]!,
-      peers: async (count) => {
-        const peers = await Promise.all(
-          Array.from({ length: count }, () => RedisCounterStore.connect({ url: REDIS_URL, prefix })),
-        );
-        stores.push(...peers);
-        return peers;
-      },
-      dispose: async () => {
-        await Promise.all(stores.map((store) => store.close()));
-      },
-    };
-  });
-});
+await describeAgainstRedis(
+  "RedisCounterStore",
+  "counter-store",
+  (options) => RedisCounterStore.connect(options),
+  describeCounterStore,
+);

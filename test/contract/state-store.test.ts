@@ -1,16 +1,11 @@
-import { randomUUID } from "node:crypto";
-import { REDIS_URL, deleteKeysStartingWith, redisForTests } from "../support/redis.js";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeAgainstRedis } from "../support/redis.js";
+import type { StoreHarness } from "../support/store-harness.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import { RedisStateStore } from "../../src/runtime/redis/state-store.js";
 import { EtagMismatchError, type ScannableStateStore } from "../../src/runtime/state-store.js";
 
-interface StateStoreHarness {
-  store: ScannableStateStore;
-  /** Further stores over the same data, standing in for other processes. */
-  peers(count: number): Promise<ScannableStateStore[]>;
-  dispose(): Promise<void>;
-}
+type StateStoreHarness = StoreHarness<ScannableStateStore>;
 
 function describeStateStore(name: string, openHarness: () => Promise<StateStoreHarness>): void {
   describe(name, () => {
@@ -206,29 +201,9 @@ describeStateStore("MemoryStateStore", async () => {
   };
 });
 
-const redis = await redisForTests("RedisStateStore contract");
-const runPrefix = `test:state-store:${randomUUID()}:`;
-
-describe.skipIf(!redis.reachable)("against Redis", () => {
-  let testNumber = 0;
-
-  afterAll(() => deleteKeysStartingWith(runPrefix));
-
-  describeStateStore("RedisStateStore", async () => {
-    const prefix = `${runPrefix}${testNumber++}:`;
-    const stores = [await RedisStateStore.connect({ url: REDIS_URL, prefix })];
-    return {
-      store: stores[0]!,
-      peers: async (count) => {
-        const peers = await Promise.all(
-          Array.from({ length: count }, () => RedisStateStore.connect({ url: REDIS_URL, prefix })),
-        );
-        stores.push(...peers);
-        return peers;
-      },
-      dispose: async () => {
-        await Promise.all(stores.map((store) => store.close()));
-      },
-    };
-  });
-});
+await describeAgainstRedis(
+  "RedisStateStore",
+  "state-store",
+  (options) => RedisStateStore.connect(options),
+  describeStateStore,
+);

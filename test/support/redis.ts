@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { createClient } from "redis";
-import { describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
+import type { StoreHarness } from "./store-harness.js";
 
 export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -50,4 +52,41 @@ export async function deleteKeysStartingWith(prefix: string, url = REDIS_URL): P
     if (keys.length > 0) await client.del(keys);
   }
   await client.close();
+}
+
+/**
+ * Runs a store contract "against Redis", skipped or failed as `redisForTests` says when Redis is
+ * unreachable. The stores of each test share a key prefix of their own; the run's keys are deleted
+ * at the end.
+ */
+export async function describeAgainstRedis<S extends { close(): Promise<void> }>(
+  store: string,
+  keys: string,
+  connect: (options: { url: string; prefix: string }) => Promise<S>,
+  describeContract: (name: string, openHarness: () => Promise<StoreHarness<S>>) => void,
+): Promise<void> {
+  const redis = await redisForTests(`${store} contract`);
+  const runPrefix = `test:${keys}:${randomUUID()}:`;
+  describe.skipIf(!redis.reachable)("against Redis", () => {
+    let testNumber = 0;
+
+    afterAll(() => deleteKeysStartingWith(runPrefix));
+
+    describeContract(store, async () => {
+      const prefix = `${runPrefix}${testNumber++}:`;
+      const open = () => connect({ url: REDIS_URL, prefix });
+      const stores = [await open()];
+      return {
+        store: stores[0]!,
+        peers: async (count) => {
+          const peers = await Promise.all(Array.from({ length: count }, open));
+          stores.push(...peers);
+          return peers;
+        },
+        dispose: async () => {
+          await Promise.all(stores.map((each) => each.close()));
+        },
+      };
+    });
+  });
 }
