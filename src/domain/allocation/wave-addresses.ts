@@ -1,4 +1,6 @@
-import { parseUrn } from "../urn.js";
+import { CASE_ID_PATTERN, numberedUrns } from "../numbered-urn.js";
+
+const waves = numberedUrns("wave", CASE_ID_PATTERN);
 
 /**
  * A wave belongs to the WaveActor of its case (actor id = case id), and its URN carries the case
@@ -6,7 +8,7 @@ import { parseUrn } from "../urn.js";
  * `urn:wave:<case id>.<number>`.
  */
 export function waveUrnFor(caseId: string, number: number): string {
-  return `urn:wave:${caseId}.${number}`;
+  return waves.urnOf(caseId, number);
 }
 
 export interface WaveAddress {
@@ -16,10 +18,8 @@ export interface WaveAddress {
 
 /** Undefined for a URN no wave can have (it is then simply not found). */
 export function waveAddress(urn: string): WaveAddress | undefined {
-  const parsed = parseUrn(urn, "wave");
-  const match = parsed && /^([0-9a-zA-Z-]{1,64})\.([1-9][0-9]{0,8})$/.exec(parsed.id);
-  if (!match || Object.keys(parsed.attributes).length > 0) return undefined;
-  return { caseId: match[1]!, number: Number(match[2]) };
+  const address = waves.addressOf(urn);
+  return address && { caseId: address.actorId, number: address.number };
 }
 
 /** The progress step a wave reports on the operator channel (graph:step:*). */

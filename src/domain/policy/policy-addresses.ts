@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parseUrn } from "../urn.js";
+import { numberedUrns } from "../numbered-urn.js";
 
 /**
  * Where a policy lives. Every policy of one context (tenant + airport + airline + tier set, spec
@@ -13,8 +13,10 @@ export function policyContextId(tenant: string, contextKey: string): string {
   return createHash("sha256").update(`${tenant}\u0000${contextKey}`).digest("hex").slice(0, 24);
 }
 
+const policies = numberedUrns("policy", "[0-9a-f]{24}");
+
 export function policyUrn(contextId: string, number: number): string {
-  return `urn:policy:${contextId}.${number}`;
+  return policies.urnOf(contextId, number);
 }
 
 export interface PolicyAddress {
@@ -24,8 +26,6 @@ export interface PolicyAddress {
 
 /** Undefined for a URN that no policy can have (it is then simply not found). */
 export function policyAddress(urn: string): PolicyAddress | undefined {
-  const parsed = parseUrn(urn, "policy");
-  const match = parsed && /^([0-9a-f]{24})\.([1-9][0-9]{0,8})$/.exec(parsed.id);
-  if (!match || Object.keys(parsed.attributes).length > 0) return undefined;
-  return { contextId: match[1]!, number: Number(match[2]) };
+  const address = policies.addressOf(urn);
+  return address && { contextId: address.actorId, number: address.number };
 }
