@@ -1,5 +1,6 @@
-import type { CaseStatus, Flight, NextFlight, ReviewCategory, ReviewPriority } from "../../domain/case.js";
+import type { CaseStatus, Flight, NextFlight } from "../../domain/case.js";
 import type { Doc } from "../../runtime/document-store.js";
+import type { ReviewItem } from "../../domain/review-item.js";
 import type { RevisionedDoc } from "../revisioned-index.js";
 
 /**
@@ -40,22 +41,26 @@ export interface CaseIndexEntry extends RevisionedDoc {
   revision: number;
 }
 
-/** A manual-review item with the fields of spec 2.5. */
-export interface ReviewItemDocument extends Doc {
+/** A manual-review item with the fields of spec 2.5, the ones the case area reads. */
+export interface ReviewItemDocument
+  extends Doc,
+    Pick<
+      ReviewItem,
+      | "urn"
+      | "caseUrn"
+      | "tenant"
+      | "airport"
+      | "category"
+      | "priority"
+      | "attemptedHotels"
+      | "affectedGroups"
+      | "recommendations"
+      | "state"
+      | "assignedTo"
+      | "reason"
+      | "createdAt"
+    > {
   _id: string;
-  urn: string;
-  caseUrn: string;
-  tenant: string;
-  airport: string;
-  category: ReviewCategory;
-  priority: ReviewPriority;
-  attemptedHotels: { hotelUrn: string; reason: string; providerError?: string }[];
-  affectedGroups: string[];
-  recommendations: Record<string, unknown>[];
-  state: string;
-  assignedTo: string | null;
-  reason: string;
-  createdAt: string;
 }
 
 /** A disruption as it reached the service, for GET /partner/v1/disruptions. */
