@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { numberedUrns } from "../numbered-urn.js";
+import { type NumberedAddress, numberedUrns } from "../numbered-urn.js";
 
 /**
  * Where a policy lives. Every policy of one context (tenant + airport + airline + tier set, spec
@@ -13,19 +13,8 @@ export function policyContextId(tenant: string, contextKey: string): string {
   return createHash("sha256").update(`${tenant}\u0000${contextKey}`).digest("hex").slice(0, 24);
 }
 
-const policies = numberedUrns("policy", "[0-9a-f]{24}");
+const policies = numberedUrns("policy", "contextId", "[0-9a-f]{24}");
 
-export function policyUrn(contextId: string, number: number): string {
-  return policies.urnOf(contextId, number);
-}
-
-export interface PolicyAddress {
-  contextId: string;
-  number: number;
-}
-
-/** Undefined for a URN that no policy can have (it is then simply not found). */
-export function policyAddress(urn: string): PolicyAddress | undefined {
-  const address = policies.addressOf(urn);
-  return address && { contextId: address.actorId, number: address.number };
-}
+export const policyUrn = policies.urnOf;
+export type PolicyAddress = NumberedAddress<"contextId">;
+export const policyAddress = policies.addressOf;
