@@ -20,6 +20,9 @@ const readers = { kind: "partner", scope: "cases.read" } as const;
 const publishers = { kind: "partner", scope: "disruptions.events.publish" } as const;
 const subscribers = { kind: "partner", scope: "disruptions.events.subscribe" } as const;
 
+/** A partner's read of one case, audited against the case. */
+const caseRead = { tags, access: readers, params: caseUrnParams, audit: auditCase() } as const;
+
 /** Partners see case state and manifests, not passengers' contact details. */
 const partnerView = { withContacts: false } as const;
 
@@ -82,10 +85,7 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       path: "/partner/v1/cases/:caseUrn",
       operationId: "partnerGetCase",
       summary: "Case state and manifest",
-      tags,
-      access: readers,
-      params: caseUrnParams,
-      audit: auditCase(),
+      ...caseRead,
       responses: { 200: { description: "The case", schema: caseSchema } },
       handler: async ({ principal, params }) => ({
         status: 200,
@@ -97,11 +97,8 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       path: "/partner/v1/cases/:caseUrn/passengers",
       operationId: "partnerListCasePassengers",
       summary: "Passengers of a case, group by group",
-      tags,
-      access: readers,
-      params: caseUrnParams,
+      ...caseRead,
       query: pageQuery(),
-      audit: auditCase(),
       responses: { 200: { description: "A page of passengers", schema: passengerPageSchema } },
       handler: async ({ principal, params, query }) => ({
         status: 200,
@@ -118,10 +115,7 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       path: "/partner/v1/cases/:caseUrn/services",
       operationId: "partnerGetCaseServices",
       summary: "Hotel, transport and wallet services of a case",
-      tags,
-      access: readers,
-      params: caseUrnParams,
-      audit: auditCase(),
+      ...caseRead,
       responses: { 200: { description: "The services", schema: servicesSchema } },
       handler: async ({ principal, params }) => ({
         status: 200,

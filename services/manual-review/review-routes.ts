@@ -2,6 +2,7 @@ import { supervisors } from "../../src/http/access.js";
 import type { ReviewItemTurn } from "../../actors/ReviewItemActor.js";
 import { reviewItemRefOf } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
+import type { OperatorPrincipal } from "../../src/app/principals.js";
 import type { ReviewItem } from "../../src/domain/review-item.js";
 import type { AuditSubject } from "../../src/http/route.js";
 import { defineRoute } from "../../src/http/route.js";
@@ -56,6 +57,19 @@ function auditItem(action: string): AuditSubject {
   };
 }
 
+interface ItemRequest {
+  params: { itemUrn: string };
+  principal: OperatorPrincipal;
+  correlationUrn: string;
+}
+
+/** What every action on a review item takes: who acts, on which item, under which request. */
+const onItem = ({ params, principal, correlationUrn }: ItemRequest) => ({
+  caller: principal,
+  urn: params.itemUrn,
+  correlationUrn,
+});
+
 const answer = <S extends 200 | 202>(status: S, turn: ReviewItemTurn) => ({
   status,
   body: toWire(turn.item),
@@ -67,37 +81,12 @@ const answer = <S extends 200 | 202>(status: S, turn: ReviewItemTurn) => ({
  */
 export function manualReviewRoutes(review: ReviewUseCases) {
   const { actions } = review;
-  const resolve = async (input: {
-    params: { itemUrn: string };
-    body: { resolution: string; reason: string };
-    principal: Parameters<typeof actions.resolve>[0]["caller"];
-    correlationUrn: string;
-  }) =>
-    answer(
-      200,
-      await actions.resolve({
-        caller: input.principal,
-        urn: input.params.itemUrn,
-        correlationUrn: input.correlationUrn,
-        ...input.body,
-      }),
-    );
+  const resolve = async (input: ItemRequest & { body: { resolution: string; reason: string } }) =>
+    answer(200, await actions.resolve({ ...onItem(input), ...input.body }));
   // Rebook and override are one action; override names the provider offer as well.
-  const rebook = async (input: {
-    params: { itemUrn: string };
-    body: { hotelUrn: string; reason: string; providerOfferId?: string };
-    principal: Parameters<typeof actions.rebook>[0]["caller"];
-    correlationUrn: string;
-  }) =>
-    answer(
-      202,
-      await actions.rebook({
-        caller: input.principal,
-        urn: input.params.itemUrn,
-        correlationUrn: input.correlationUrn,
-        ...input.body,
-      }),
-    );
+  const rebook = async (
+    input: ItemRequest & { body: { hotelUrn: string; reason: string; providerOfferId?: string } },
+  ) => answer(202, await actions.rebook({ ...onItem(input), ...input.body }));
   const rebooking = {
     tags,
     params: reviewItemParams,
@@ -177,14 +166,12 @@ export function manualReviewRoutes(review: ReviewUseCases) {
         ...refusals,
         422: { description: "`assignee-not-allowed`: not a user who may work this item" },
       },
-      handler: async ({ params, body, principal, correlationUrn }) =>
+      handler: async (input) =>
         answer(
           200,
           await actions.assign({
-            caller: principal,
-            urn: params.itemUrn,
-            correlationUrn,
-            ...(body.assignee ? { assignee: body.assignee } : {}),
+            ...onItem(input),
+            ...(input.body.assignee ? { assignee: input.body.assignee } : {}),
           }),
         ),
     }),
@@ -199,16 +186,8 @@ export function manualReviewRoutes(review: ReviewUseCases) {
       body: reasonBody,
       audit: auditItem("review-item.escalate"),
       responses: { 200: itemResponse("The escalated item"), ...refusals },
-      handler: async ({ params, body, principal, correlationUrn }) =>
-        answer(
-          200,
-          await actions.escalate({
-            caller: principal,
-            urn: params.itemUrn,
-            correlationUrn,
-            reason: body.reason,
-          }),
-        ),
+      handler: async (input) =>
+        answer(200, await actions.escalate({ ...onItem(input), reason: input.body.reason })),
     }),
     defineRoute({
       method: "POST",
@@ -238,8 +217,7 @@ export function manualReviewRoutes(review: ReviewUseCases) {
       params: reviewItemParams,
       audit: auditItem("review-item.claim"),
       responses: { 200: itemResponse("The item, assigned to the caller"), ...refusals },
-      handler: async ({ params, principal, correlationUrn }) =>
-        answer(200, await actions.claim({ caller: principal, urn: params.itemUrn, correlationUrn })),
+      handler: async (input) => answer(200, await actions.claim(onItem(input))),
     }),
     defineRoute({
       method: "POST",
@@ -281,8 +259,7 @@ export function manualReviewRoutes(review: ReviewUseCases) {
       body: relaxBody,
       audit: auditItem("review-item.relax"),
       responses: { 202: itemResponse("The override is stored and the re-run requested"), ...refusals },
-      handler: async ({ params, body, principal, correlationUrn }) =>
-        answer(202, await actions.relax({ caller: principal, urn: params.itemUrn, correlationUrn, ...body })),
+      handler: async (input) => answer(202, await actions.relax({ ...onItem(input), ...input.body })),
     }),
     defineRoute({
       method: "POST",
@@ -302,8 +279,7 @@ export function manualReviewRoutes(review: ReviewUseCases) {
         ...refusals,
         422: { description: "`split-outside-item`: the passengers are not all of one group of the item" },
       },
-      handler: async ({ params, body, principal, correlationUrn }) =>
-        answer(200, await actions.split({ caller: principal, urn: params.itemUrn, correlationUrn, ...body })),
+      handler: async (input) => answer(200, await actions.split({ ...onItem(input), ...input.body })),
     }),
   ];
 }
