@@ -105,6 +105,10 @@ export type ReviewCategory = keyof typeof REVIEW_PRIORITY_OF;
 export type ReviewPriority = (typeof REVIEW_PRIORITY_OF)[ReviewCategory];
 export const REVIEW_CATEGORIES = Object.keys(REVIEW_PRIORITY_OF) as ReviewCategory[];
 
+export function isReviewCategory(value: unknown): value is ReviewCategory {
+  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
+}
+
 /** What a domain rule hands over for the manual-review queue; the review item gets its URN there. */
 export interface ReviewItemDraft {
   category: ReviewCategory;

@@ -1,5 +1,5 @@
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
-import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
+import { isReviewCategory } from "../../domain/case.js";
 import { type DemandSummaryInput, type RoomCount, roomsNeededFor } from "../../domain/demand.js";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { COLLECTIONS, type ReviewItemDocument } from "./case-documents.js";
@@ -45,7 +45,7 @@ export class CaseFulfilmentReader {
       allocations: allocations.flatMap(allocatedRooms),
       bookings: bookedRooms(snapshot),
       openReviewItems: items
-        .filter((item) => isCategory(item.category))
+        .filter((item) => isReviewCategory(item.category))
         .map((item) => ({ category: item.category, affectedGroups: item.affectedGroups })),
     };
   }
@@ -68,8 +68,4 @@ function bookedRooms({
   return record.passengerGroups
     .filter((group) => booked.has(group.id))
     .map((group) => ({ groupId: group.id, rooms: roomsNeededFor(group) }));
-}
-
-function isCategory(value: unknown): value is ReviewCategory {
-  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
 }

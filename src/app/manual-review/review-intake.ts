@@ -1,5 +1,5 @@
 import { ReviewItemActor } from "../../../actors/ReviewItemActor.js";
-import { REVIEW_CATEGORIES, type ReviewCategory } from "../../domain/case.js";
+import { isReviewCategory } from "../../domain/case.js";
 import type { EventOf } from "../../domain/events/catalogue.js";
 import type { ReviewItemRequestedData } from "../../domain/events/review-item.js";
 import type { ReviewItem } from "../../domain/review-item.js";
@@ -7,6 +7,7 @@ import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import { AGENT_CATEGORIES, ExceptionAgent } from "./exception-agent.js";
 import { reviewItemRefOf, reviewItemUrnForRequest } from "./review-item-addresses.js";
+import { ReviewItemChanges } from "./review-item-changes.js";
 import { ReviewQueueIndex } from "./review-queue-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -31,6 +32,7 @@ export class ReviewIntake {
     @inject(ReviewQueueIndex) private readonly index: ReviewQueueIndex,
     @inject(CaseChanges) private readonly cases: CaseChanges,
     @inject(ExceptionAgent) private readonly agent: ExceptionAgent,
+    @inject(ReviewItemChanges) private readonly changes: ReviewItemChanges,
   ) {}
 
   async openRequested(event: EventOf<"review-item.requested">): Promise<ReviewItem> {
@@ -68,25 +70,23 @@ export class ReviewIntake {
 
   async adoptRaised(event: EventOf<"review-item.raised">): Promise<ReviewItem> {
     const raised = event.data;
-    if (typeof raised?.urn !== "string" || !isCategory(raised.category)) {
+    if (typeof raised?.urn !== "string" || !isReviewCategory(raised.category)) {
       throw new UnusableReviewEvent("review-item.raised without an item");
     }
-    const ref = reviewItemRefOf(raised.urn);
-    const { item } = await this.actors.invoke(ReviewItemActor, ref.id, "open", {
-      urn: ref.urn,
-      caseUrn: raised.caseUrn,
-      tenant: event.tenant,
-      airport: raised.airport,
-      category: raised.category,
-      priority: raised.priority,
-      affectedGroups: raised.affectedGroups,
-      reason: raised.reason,
-      raisedBy: "case",
-      raisedAt: raised.raisedAt,
-      correlationUrn: event.correlationUrn,
-    });
-    await this.index.record(item);
-    return item;
+    return this.changes.adoptRaised(
+      reviewItemRefOf(raised.urn),
+      {
+        caseUrn: raised.caseUrn,
+        tenant: event.tenant,
+        airport: raised.airport,
+        category: raised.category,
+        priority: raised.priority,
+        affectedGroups: raised.affectedGroups,
+        reason: raised.reason,
+        raisedAt: raised.raisedAt,
+      },
+      event.correlationUrn,
+    );
   }
 
   /** A new wave of the case: the agent's proposals for its items still open are worked out again. */
@@ -137,8 +137,4 @@ function requestOf(data: unknown): ReviewItemRequestedData {
     );
   }
   return { ...request, attemptedHotels: request.attemptedHotels ?? [] } as ReviewItemRequestedData;
-}
-
-function isCategory(value: unknown): value is ReviewCategory {
-  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
 }

@@ -1,6 +1,6 @@
 import { ReviewItemActor, type ReviewItemTurn, reviewItemNotFound } from "../../../actors/ReviewItemActor.js";
-import { REVIEW_CATEGORIES, type ReviewCategory, type ReviewPriority } from "../../domain/case.js";
-import type { ReviewItem } from "../../domain/review-item.js";
+import { isReviewCategory, type ReviewPriority } from "../../domain/case.js";
+import type { NewReviewItem, ReviewItem } from "../../domain/review-item.js";
 import type { OperatorPrincipal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
@@ -75,26 +75,40 @@ export class ReviewItemChanges {
    */
   private async adoptFromQueue(ref: { id: string; urn: string }): Promise<ReviewItem> {
     const entry = await this.index.get(ref.urn);
-    if (!entry || !isCategory(entry.category)) throw reviewItemNotFound(ref.urn);
+    if (!entry || !isReviewCategory(entry.category)) throw reviewItemNotFound(ref.urn);
+    return this.adoptRaised(
+      ref,
+      {
+        caseUrn: entry.caseUrn,
+        tenant: entry.tenant,
+        airport: entry.airport,
+        category: entry.category,
+        priority: entry.priority as ReviewPriority,
+        attemptedHotels: entry.attemptedHotels,
+        affectedGroups: entry.affectedGroups,
+        reason: entry.reason,
+        raisedAt: entry.createdAt,
+      },
+      ref.urn,
+    );
+  }
+
+  /**
+   * Opens the actor of an item the case raised, from its `review-item.raised` event or from the
+   * queue's copy, whichever comes first, and queues the item.
+   */
+  async adoptRaised(
+    ref: { id: string; urn: string },
+    raised: Omit<NewReviewItem, "urn" | "raisedBy">,
+    correlationUrn: string,
+  ): Promise<ReviewItem> {
     const { item } = await this.actors.invoke(ReviewItemActor, ref.id, "open", {
       urn: ref.urn,
-      caseUrn: entry.caseUrn,
-      tenant: entry.tenant,
-      airport: entry.airport,
-      category: entry.category,
-      priority: entry.priority as ReviewPriority,
-      attemptedHotels: entry.attemptedHotels,
-      affectedGroups: entry.affectedGroups,
-      reason: entry.reason,
+      ...raised,
       raisedBy: "case",
-      raisedAt: entry.createdAt,
-      correlationUrn: ref.urn,
+      correlationUrn,
     });
     await this.index.record(item);
     return item;
   }
-}
-
-function isCategory(value: unknown): value is ReviewCategory {
-  return typeof value === "string" && (REVIEW_CATEGORIES as string[]).includes(value);
 }
