@@ -1,4 +1,5 @@
 import { DomainError } from "../src/domain/domain-error.js";
+import type { RecordedChange } from "../src/domain/case.js";
 import {
   type Acting,
   assign,
@@ -32,19 +33,10 @@ import type { ActorContext } from "../src/runtime/actor-runtime.js";
 /** The URN automatic changes (SLA breaches, resolution by booking's answer) are recorded under. */
 export const MANUAL_REVIEW_SYSTEM = "urn:system:manual-review";
 
-/** What a change did, for the audit entry the caller writes (actor, reason, before and after). */
-export interface ReviewItemChange {
-  action: string;
-  by: string;
-  reason?: string;
-  before: unknown;
-  after: unknown;
-}
-
 export interface ReviewItemTurn {
   item: ReviewItem;
   /** Absent when the command repeated what was already so. */
-  change?: ReviewItemChange;
+  change?: RecordedChange;
 }
 
 interface Traced {

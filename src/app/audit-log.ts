@@ -1,3 +1,4 @@
+import type { RecordedChange } from "../domain/case.js";
 import { payloadHash } from "../domain/canonical-json.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Filter, Page } from "../runtime/document-store.js";
@@ -12,6 +13,26 @@ export type NewAuditEntry = Omit<AuditEntry, "_id" | "urn" | "at" | "entityKind"
   /** The payload's hash when the caller knows it already; then `payload` is not hashed again. */
   payloadHash?: string;
 };
+
+/**
+ * The entry for a change an actor's turn reported (spec 3.3: actor, reason, before and after) on
+ * `subject`: under the caller when a request names one, else under whoever the change names.
+ */
+export function changeEntry(
+  change: RecordedChange,
+  subject: { tenant: string; entityUrn: string; caseUrn: string },
+  request: { caller?: { actorUrn: string } | undefined; correlationUrn: string },
+): NewAuditEntry {
+  return {
+    ...subject,
+    actorUrn: request.caller?.actorUrn ?? change.by,
+    action: change.action,
+    correlationUrn: request.correlationUrn,
+    ...(change.reason ? { reason: change.reason } : {}),
+    before: change.before,
+    after: change.after,
+  };
+}
 
 /** The `<time>-<sequence>-` an entry's id starts with, before its UUID. */
 const ID_STAMP_LENGTH = 15 + 1 + 10 + 1;

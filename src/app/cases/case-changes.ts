@@ -4,7 +4,7 @@ import { parseUrn } from "../../domain/urn.js";
 import type { Principal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { AuditLog } from "../audit-log.js";
+import { type AuditLog, changeEntry } from "../audit-log.js";
 import { CaseProjection } from "./case-projection.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -70,16 +70,7 @@ export class CaseChanges {
     await this.projection.apply(result.snapshot);
     const { change, snapshot } = result;
     if (!change) return;
-    await this.audit.append({
-      tenant: snapshot.case.tenant,
-      actorUrn: request.caller?.actorUrn ?? change.by,
-      action: change.action,
-      entityUrn: snapshot.case.urn,
-      caseUrn: snapshot.case.urn,
-      correlationUrn: request.correlationUrn,
-      ...(change.reason ? { reason: change.reason } : {}),
-      before: change.before,
-      after: change.after,
-    });
+    const { tenant, urn } = snapshot.case;
+    await this.audit.append(changeEntry(change, { tenant, entityUrn: urn, caseUrn: urn }, request));
   }
 }

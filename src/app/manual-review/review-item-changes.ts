@@ -4,7 +4,7 @@ import type { NewReviewItem, ReviewItem } from "../../domain/review-item.js";
 import type { OperatorPrincipal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { AuditLog } from "../audit-log.js";
+import { type AuditLog, changeEntry } from "../audit-log.js";
 import { reviewItemRefOf } from "./review-item-addresses.js";
 import { ReviewQueueIndex } from "./review-queue-index.js";
 import { inject, injectable } from "tsyringe";
@@ -56,17 +56,9 @@ export class ReviewItemChanges {
     await this.index.record(turn.item);
     const { change, item } = turn;
     if (!change) return;
-    await this.audit.append({
-      tenant: item.tenant,
-      actorUrn: request.caller?.actorUrn ?? change.by,
-      action: change.action,
-      entityUrn: item.urn,
-      caseUrn: item.caseUrn,
-      correlationUrn: request.correlationUrn,
-      ...(change.reason ? { reason: change.reason } : {}),
-      before: change.before,
-      after: change.after,
-    });
+    await this.audit.append(
+      changeEntry(change, { tenant: item.tenant, entityUrn: item.urn, caseUrn: item.caseUrn }, request),
+    );
   }
 
   /**
