@@ -10,10 +10,7 @@ import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { loadConfig } from "../../src/config.js";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
-import {
-  createPassengerIdentity,
-  type PassengerIdentity,
-} from "../../src/passenger-identity/passenger-identity.js";
+import { type PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/runtime.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
@@ -25,6 +22,7 @@ import { caseUseCases } from "../../services/cases/case-use-cases.js";
 import { casesModule } from "../../services/cases/module.js";
 import type { ModuleContext } from "../../services/module.js";
 import { moduleContainer } from "../support/container.js";
+import { passengerIdentity } from "./passenger-identity-fixture.js";
 
 const ZX = "urn:airline:ZX";
 const runtimes: Runtime[] = [];
@@ -61,15 +59,7 @@ async function platform() {
     subscriptions: casesModule.subscriptions?.(() => context!, ["urn:airline:ZX", "urn:airline:VQ"]) ?? [],
   });
   runtimes.push(runtime);
-  const passengers = await createPassengerIdentity({
-    passengerBaseUrl: "https://zx.passenger.example",
-    captchaSecret: "test-captcha-secret",
-    captchaComplexity: { algorithm: "SHA-256", cost: 1, counterMin: 1, counterMax: 20 },
-    onLoginLocked: async () => {},
-    counters,
-    documents,
-    clock,
-  });
+  const passengers = await passengerIdentity({ counters, documents, clock });
   const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
   const container = moduleContainer({
     actors: runtime.actors,

@@ -2,7 +2,6 @@ import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../../src/http/errors.js";
 import { DocumentPassengerDirectory } from "../../src/passenger-identity/document-passenger-directory.js";
 import type { LoginLockedEvent } from "../../src/passenger-identity/login-attempts.js";
 import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
@@ -10,10 +9,9 @@ import type { PnrLoginInput } from "../../src/passenger-identity/pnr-login.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { CASE, passengerIdentity, problemOf, riveraLogin, ZX } from "./passenger-identity-fixture.js";
 
-const ZX = "urn:airline:ZX";
 const VQ = "urn:airline:VQ";
-const CASE = "urn:case:5f1c2a8e-0000-4000-8000-000000000001";
 const MINUTE = 60_000;
 
 async function setup() {
@@ -21,34 +19,12 @@ async function setup() {
   const counters = new MemoryCounterStore(clock);
   const documents = new MemoryDocumentStore();
   const alerts: LoginLockedEvent[] = [];
-  const identity = await createPassengerIdentity({
-    passengerBaseUrl: "https://zx.passenger.example",
-    captchaSecret: "test-captcha-secret",
-    captchaComplexity: { algorithm: "SHA-256", cost: 1, counterMin: 1, counterMax: 20 },
-    onLoginLocked: async (event) => {
-      alerts.push(event);
-    },
-    counters,
-    documents,
-    clock,
+  const identity = await passengerIdentity({ counters, documents, clock }, async (event) => {
+    alerts.push(event);
   });
   const directory = new DocumentPassengerDirectory(documents);
-  await directory.upsert({
-    tenant: ZX,
-    pnr: "ABC123",
-    lastName: "Müller-Núñez",
-    caseUrn: CASE,
-    groupId: "g-1",
-    caseStatus: "OPEN",
-  });
-  await directory.upsert({
-    tenant: ZX,
-    pnr: "ABC123",
-    lastName: "Rivera",
-    caseUrn: CASE,
-    groupId: "g-1",
-    caseStatus: "OPEN",
-  });
+  await directory.upsert(riveraLogin({ lastName: "Müller-Núñez" }));
+  await directory.upsert(riveraLogin());
 
   const captcha = async (): Promise<string> => {
     const challenge = await identity.captcha.issueChallenge();
@@ -65,15 +41,6 @@ async function setup() {
       ...overrides,
     });
   return { clock, identity, directory, alerts, captcha, attempt };
-}
-
-async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
 }
 
 describe("PNR login", () => {
@@ -115,14 +82,7 @@ describe("PNR login", () => {
 
   it("refuses a closed case with 403 case-closed", async () => {
     const { directory, attempt } = await setup();
-    await directory.upsert({
-      tenant: ZX,
-      pnr: "ABC123",
-      lastName: "Rivera",
-      caseUrn: CASE,
-      groupId: "g-1",
-      caseStatus: "CLOSED",
-    });
+    await directory.upsert(riveraLogin({ caseStatus: "CLOSED" }));
     const problem = await problemOf(attempt());
     expect([problem.status, problem.code]).toEqual([403, "case-closed"]);
   });
@@ -130,14 +90,7 @@ describe("PNR login", () => {
   it("prefers the open case when a PNR is in a closed one as well", async () => {
     const { directory, attempt } = await setup();
     const older = "urn:case:00000000-0000-4000-8000-000000000000";
-    await directory.upsert({
-      tenant: ZX,
-      pnr: "ABC123",
-      lastName: "Rivera",
-      caseUrn: older,
-      groupId: "g-0",
-      caseStatus: "CLOSED",
-    });
+    await directory.upsert(riveraLogin({ caseUrn: older, groupId: "g-0", caseStatus: "CLOSED" }));
     expect((await attempt()).caseUrn).toBe(CASE);
   });
 

@@ -1,14 +1,13 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { ProblemError, type UnauthorizedError } from "../../src/http/errors.js";
+import { type UnauthorizedError } from "../../src/http/errors.js";
 import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { CASE, problemOf, ZX } from "./passenger-identity-fixture.js";
 
-const ZX = "urn:airline:ZX";
 const VQ = "urn:airline:VQ";
-const CASE = "urn:case:5f1c2a8e-0000-4000-8000-000000000001";
 const BASE = "https://zx.passenger.example";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -23,15 +22,6 @@ async function setup() {
     clock,
   });
   return { clock, identity, group: { tenant: ZX, caseUrn: CASE, groupId: "g-1" }, host: { tenant: ZX } };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ProblemError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
 }
 
 describe("magic links", () => {
@@ -59,7 +49,7 @@ describe("magic links", () => {
       caseUrn: CASE,
       groupId: "g-1",
     });
-    const second = await refusal(identity.magicLinks.exchange(link.token, host));
+    const second = await problemOf(identity.magicLinks.exchange(link.token, host));
     expect(second.status).toBe(401);
     expect(second.message).toMatch(/already been used/);
   });
@@ -81,14 +71,14 @@ describe("magic links", () => {
     await clock.advance(7 * DAY_MS + 29_000);
     await expect(identity.magicLinks.exchange(kept.token, host)).resolves.toMatchObject({ caseUrn: CASE });
     await clock.advance(1_000);
-    const problem = await refusal(identity.magicLinks.exchange(late.token, host));
+    const problem = await problemOf(identity.magicLinks.exchange(late.token, host));
     expect((problem as UnauthorizedError).reason).toBe("expired_token");
   });
 
   it("cannot be replaced by a session token", async () => {
     const { identity, group, host } = await setup();
     const session = await identity.sessions.mint(group);
-    expect((await refusal(identity.magicLinks.exchange(session.token, host))).status).toBe(401);
+    expect((await problemOf(identity.magicLinks.exchange(session.token, host))).status).toBe(401);
   });
 
   it("are refused for a closed case (403), and after a reopen when issued before the close (401)", async () => {
@@ -96,12 +86,12 @@ describe("magic links", () => {
     const link = await identity.magicLinks.issueMagicLink(group);
     await clock.advance(60_000);
     await identity.revocations.revokeCase(CASE, new Date(clock.now()));
-    const closed = await refusal(identity.magicLinks.exchange(link.token, host));
+    const closed = await problemOf(identity.magicLinks.exchange(link.token, host));
     expect([closed.status, closed.code]).toEqual([403, "case-closed"]);
-    expect((await refusal(identity.magicLinks.issueMagicLink(group))).status).toBe(403);
+    expect((await problemOf(identity.magicLinks.issueMagicLink(group))).status).toBe(403);
     await clock.advance(60_000);
     await identity.revocations.caseReopened(CASE);
-    expect((await refusal(identity.magicLinks.exchange(link.token, host))).status).toBe(401);
+    expect((await problemOf(identity.magicLinks.exchange(link.token, host))).status).toBe(401);
     const fresh = await identity.magicLinks.issueMagicLink(group);
     await expect(identity.magicLinks.exchange(fresh.token, host)).resolves.toMatchObject({ caseUrn: CASE });
   });
@@ -109,7 +99,7 @@ describe("magic links", () => {
   it("are refused on another airline's passenger host without being used up", async () => {
     const { identity, group, host } = await setup();
     const link = await identity.magicLinks.issueMagicLink(group);
-    const problem = await refusal(identity.magicLinks.exchange(link.token, { tenant: VQ }));
+    const problem = await problemOf(identity.magicLinks.exchange(link.token, { tenant: VQ }));
     expect([problem.status, problem.code]).toEqual([403, "cross-tenant"]);
     await expect(identity.magicLinks.exchange(link.token, host)).resolves.toMatchObject({ caseUrn: CASE });
   });

@@ -13,14 +13,12 @@ import { buildOpenApiDocument } from "../../src/http/openapi.js";
 import { defineRoute } from "../../src/http/route.js";
 import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import { DocumentPassengerDirectory } from "../../src/passenger-identity/document-passenger-directory.js";
-import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { sessionCookie } from "../../src/passenger-identity/session-cookie.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { CASE, passengerIdentity, riveraLogin, ZX } from "./passenger-identity-fixture.js";
 
-const ZX = "urn:airline:ZX";
-const CASE = "urn:case:5f1c2a8e-0000-4000-8000-000000000001";
 const servers: { close(): void }[] = [];
 
 afterEach(() => {
@@ -44,23 +42,8 @@ async function passengerApi() {
   const clock = new ManualClock("2026-03-01T10:00:00Z");
   const counters = new MemoryCounterStore(clock);
   const documents = new MemoryDocumentStore();
-  const identity = await createPassengerIdentity({
-    passengerBaseUrl: "https://zx.passenger.example",
-    captchaSecret: "test-captcha-secret",
-    captchaComplexity: { algorithm: "SHA-256", cost: 1, counterMin: 1, counterMax: 20 },
-    onLoginLocked: async () => {},
-    counters,
-    documents,
-    clock,
-  });
-  await new DocumentPassengerDirectory(documents).upsert({
-    tenant: ZX,
-    pnr: "ABC123",
-    lastName: "Rivera",
-    caseUrn: CASE,
-    groupId: "g-1",
-    caseStatus: "OPEN",
-  });
+  const identity = await passengerIdentity({ counters, documents, clock });
+  await new DocumentPassengerDirectory(documents).upsert(riveraLogin());
   const deadIdp = `http://127.0.0.1:${await closedPort()}/auth`;
   const authenticator = createAuthenticator({
     operator: { issuer: deadIdp, audience: "http://localhost:8080/v1", jwksUri: `${deadIdp}/jwks` },

@@ -11,15 +11,14 @@ import {
   SignJWT,
 } from "jose";
 import { describe, expect, it } from "vitest";
-import { ProblemError, UnauthorizedError } from "../../src/http/errors.js";
+import { UnauthorizedError } from "../../src/http/errors.js";
 import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { CASE, problemOf, ZX } from "./passenger-identity-fixture.js";
 
-const ZX = "urn:airline:ZX";
-const CASE = "urn:case:5f1c2a8e-0000-4000-8000-000000000001";
 const OTHER_CASE = "urn:case:5f1c2a8e-0000-4000-8000-000000000002";
 const BASE = "https://zx.passenger.example";
 const DAY_S = 24 * 60 * 60;
@@ -38,15 +37,6 @@ async function setup() {
   });
   const group = { tenant: ZX, caseUrn: CASE, groupId: "g-1" };
   return { clock, identity, group, signingJwk };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ProblemError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProblemError);
-  return error as ProblemError;
 }
 
 /** The claims a genuine session token of `group` carries, for forging tokens that differ only in the signature. */
@@ -139,7 +129,7 @@ describe("passenger session tokens", () => {
     const none = `${base64url.encode(JSON.stringify({ alg: "none", typ }))}.${base64url.encode(JSON.stringify(claims))}.`;
     const ed25519Label = await new SignJWT(claims).setProtectedHeader({ alg: "Ed25519", typ }).sign(ownKey);
     for (const forged of [rs256, hs256, none, ed25519Label]) {
-      const problem = await refusal(identity.sessions.verify(forged));
+      const problem = await problemOf(identity.sessions.verify(forged));
       expect(problem).toBeInstanceOf(UnauthorizedError);
       expect(problem.headers["WWW-Authenticate"]).toBe('Bearer error="invalid_token"');
     }
@@ -161,13 +151,13 @@ describe("passenger session tokens", () => {
         .sign(ownKey),
       await new SignJWT({ ...claims, sub: "urn:user:ops-1" }).setProtectedHeader(header).sign(ownKey),
     ];
-    for (const token of forged) expect((await refusal(identity.sessions.verify(token))).status).toBe(401);
+    for (const token of forged) expect((await problemOf(identity.sessions.verify(token))).status).toBe(401);
   });
 
   it("refuse a magic-link token presented as a session", async () => {
     const { identity, group } = await setup();
     const link = await identity.magicLinks.issueMagicLink(group);
-    const problem = await refusal(identity.sessions.verify(link.token));
+    const problem = await problemOf(identity.sessions.verify(link.token));
     expect(problem.status).toBe(401);
   });
 
@@ -177,7 +167,7 @@ describe("passenger session tokens", () => {
     await clock.advance(7 * DAY_S * 1000 + 29_000);
     await expect(identity.sessions.verify(token)).resolves.toMatchObject({ caseUrn: CASE });
     await clock.advance(1_000);
-    const problem = await refusal(identity.sessions.verify(token));
+    const problem = await problemOf(identity.sessions.verify(token));
     expect(problem.status).toBe(401);
     expect((problem as UnauthorizedError).reason).toBe("expired_token");
   });
@@ -189,9 +179,9 @@ describe("passenger session tokens", () => {
       const otherCase = await identity.sessions.mint({ ...group, caseUrn: OTHER_CASE });
       await clock.advance(60_000);
       await identity.revocations.revokeCase(CASE, new Date(clock.now()));
-      const problem = await refusal(identity.sessions.verify(token));
+      const problem = await problemOf(identity.sessions.verify(token));
       expect([problem.status, problem.code]).toEqual([403, "case-closed"]);
-      expect((await refusal(identity.sessions.mint(group))).status).toBe(403);
+      expect((await problemOf(identity.sessions.mint(group))).status).toBe(403);
       await expect(identity.sessions.verify(otherCase.token)).resolves.toMatchObject({ caseUrn: OTHER_CASE });
     });
 
@@ -202,7 +192,7 @@ describe("passenger session tokens", () => {
       await identity.revocations.revokeCase(CASE, new Date(clock.now()));
       await clock.advance(60_000);
       await identity.revocations.caseReopened(CASE);
-      const problem = await refusal(identity.sessions.verify(before.token));
+      const problem = await problemOf(identity.sessions.verify(before.token));
       expect(problem.status).toBe(401);
       expect((problem as UnauthorizedError).reason).toBe("invalid_token");
       const after = await identity.sessions.mint(group);
@@ -227,7 +217,7 @@ describe("passenger session tokens", () => {
       const { token } = await first.sessions.mint({ tenant: ZX, caseUrn: CASE, groupId: "g-1" });
       await first.revocations.revokeCase(CASE, new Date(clock.now()));
       const second = await build();
-      expect((await refusal(second.sessions.verify(token))).status).toBe(403);
+      expect((await problemOf(second.sessions.verify(token))).status).toBe(403);
     });
   });
 });
