@@ -1,19 +1,12 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
-import Koa from "koa";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../../src/domain/domain-error.js";
 import type { Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import {
-  type Authenticate,
-  httpConventions,
-  type RouteDeps,
-  serveRoutes,
-} from "../../src/http/request-pipeline.js";
+import { type Authenticate, type RouteDeps } from "../../src/http/request-pipeline.js";
 import { defineRoute, type Route } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
+import { type ServedRoutes, serve } from "./http-server-fixture.js";
 
 const operator = (actor: string, tenant = "urn:airline:XY"): Principal => ({
   surface: "operator",
@@ -51,7 +44,7 @@ let counters: ObservedCounterStore;
 let runs: number;
 let gate: Promise<void> | undefined;
 let failNext: "crash" | "conflict" | undefined;
-const servers: ReturnType<Koa["listen"]>[] = [];
+const processes: ServedRoutes[] = [];
 
 function routes(): Route[] {
   return [
@@ -103,13 +96,9 @@ function routes(): Route[] {
 /** One process serving the API; two of them over one store stand for two processes over Redis. */
 async function startProcess(): Promise<string> {
   const deps: RouteDeps = { authenticate, counters, clock, idempotency: { waitMs: 1000, pollMs: 100 } };
-  const app = new Koa();
-  app.use(httpConventions());
-  app.use(serveRoutes(routes(), deps));
-  const server = app.listen(0);
-  servers.push(server);
-  await once(server, "listening");
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await serve(routes(), deps);
+  processes.push(served);
+  return served.base;
 }
 
 let base: string;
@@ -124,10 +113,7 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
+  for (const served of processes.splice(0)) served.close();
 });
 
 async function post(options: { key?: string; text?: string; as?: string; path?: string; url?: string } = {}) {

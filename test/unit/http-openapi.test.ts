@@ -1,11 +1,7 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { runInNewContext } from "node:vm";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { buildOpenApiDocument, type OpenApiOptions, openApiPath, SURFACES } from "../../src/http/openapi.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute, type Route } from "../../src/http/route.js";
@@ -13,6 +9,7 @@ import { pageSchema, reasonSchema, timestampSchema, urnOf } from "../../src/http
 import { specificationRoutes } from "../../src/http/specification-routes.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
+import { type ServedRoutes, serve } from "./http-server-fixture.js";
 
 const caseSummary = {
   type: "object",
@@ -241,30 +238,23 @@ describe("OpenAPI documents", () => {
 });
 
 describe("specification routes", () => {
-  let server: ReturnType<Koa["listen"]>;
+  let served: ServedRoutes;
   let base: string;
 
   beforeAll(async () => {
     const clock = new ManualClock();
-    const app = new Koa();
-    app.use(httpConventions());
-    app.use(
-      serveRoutes(allRoutes, {
-        authenticate: async () => {
-          throw new UnauthorizedError("invalid_token");
-        },
-        counters: new MemoryCounterStore(clock),
-        clock,
-      }),
-    );
-    server = app.listen(0);
-    await once(server, "listening");
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serve(allRoutes, {
+      authenticate: async () => {
+        throw new UnauthorizedError("invalid_token");
+      },
+      counters: new MemoryCounterStore(clock),
+      clock,
+    });
+    base = served.base;
   });
 
   afterAll(() => {
-    server.closeAllConnections();
-    server.close();
+    served.close();
   });
 
   it.each(SURFACES)(

@@ -1,19 +1,17 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import Koa from "koa";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainError, type DomainErrorKind } from "../../src/domain/domain-error.js";
 import type { Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
-import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
+import { type Authenticate } from "../../src/http/request-pipeline.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
+import { type ServedRoutes, serve } from "./http-server-fixture.js";
 
 const TENANT = "urn:airline:XY";
 const principals: Record<string, Principal> = {
@@ -200,30 +198,27 @@ const routes = [
   }),
 ];
 
-let server: ReturnType<Koa["listen"]>;
+let served: ServedRoutes;
 let base: string;
 
 beforeAll(async () => {
   const clock = new ManualClock();
-  const app = new Koa();
-  app.use(httpConventions({ logger }));
-  app.use(
-    serveRoutes(routes, {
+  served = await serve(
+    routes,
+    {
       authenticate,
       counters: new MemoryCounterStore(clock),
       clock,
       logger,
       bodyLimit: 256,
-    }),
+    },
+    { logger },
   );
-  server = app.listen(0);
-  await once(server, "listening");
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = served.base;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  server.close();
+  served.close();
 });
 
 async function call(

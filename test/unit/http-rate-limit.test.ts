@@ -1,14 +1,12 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
-import Koa from "koa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PartnerPrincipal, PassengerPrincipal, Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import { type Authenticate, httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
+import { type Authenticate } from "../../src/http/request-pipeline.js";
 import { RateLimiter } from "../../src/http/rate-limit.js";
 import { defineRoute } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
+import { type ServedRoutes, serve } from "./http-server-fixture.js";
 
 const operator = (tenant = "urn:airline:XY"): Principal => ({
   surface: "operator",
@@ -114,7 +112,7 @@ describe("over HTTP", () => {
     if (!principal) throw new UnauthorizedError("invalid_token");
     return principal;
   };
-  let server: ReturnType<Koa["listen"]>;
+  let served: ServedRoutes;
   let base: string;
   let runs: number;
 
@@ -153,17 +151,12 @@ describe("over HTTP", () => {
         handler: () => ({ status: 200, body: { build: "x" } }),
       }),
     ];
-    const app = new Koa();
-    app.use(httpConventions());
-    app.use(serveRoutes(routes, { authenticate, counters: new MemoryCounterStore(clock), clock }));
-    server = app.listen(0);
-    await once(server, "listening");
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serve(routes, { authenticate, counters: new MemoryCounterStore(clock), clock });
+    base = served.base;
   });
 
   afterEach(() => {
-    server.closeAllConnections();
-    server.close();
+    served.close();
   });
 
   async function report(key?: string) {

@@ -1,12 +1,9 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
-import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../src/app/principals.js";
-import { httpConventions, serveRoutes } from "../../src/http/request-pipeline.js";
 import { defineRoute, type Route } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
+import { type ServedRoutes, serve } from "./http-server-fixture.js";
 
 /** A public GET answering with its own operationId and the path parameters it was given. */
 function answering(operationId: string, path: string): Route {
@@ -30,28 +27,21 @@ const routes = [
   answering("shadowed", "/v1/shadow"),
 ];
 
-let server: ReturnType<Koa["listen"]>;
+let served: ServedRoutes;
 let base: string;
 
 beforeAll(async () => {
   const clock = new ManualClock();
-  const app = new Koa();
-  app.use(httpConventions());
-  app.use(
-    serveRoutes(routes, {
-      authenticate: async () => ({}) as Principal,
-      counters: new MemoryCounterStore(clock),
-      clock,
-    }),
-  );
-  server = app.listen(0);
-  await once(server, "listening");
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serve(routes, {
+    authenticate: async () => ({}) as Principal,
+    counters: new MemoryCounterStore(clock),
+    clock,
+  });
+  base = served.base;
 });
 
 afterAll(() => {
-  server.closeAllConnections();
-  server.close();
+  served.close();
 });
 
 async function answer(path: string, method = "GET") {
