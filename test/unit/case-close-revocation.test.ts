@@ -23,6 +23,7 @@ import { casesModule } from "../../services/cases/module.js";
 import type { ModuleContext } from "../../services/module.js";
 import { moduleContainer } from "../support/container.js";
 import { passengerIdentity } from "./passenger-identity-fixture.js";
+import { operatorPrincipal } from "../support/principals.js";
 
 const ZX = "urn:airline:ZX";
 const runtimes: Runtime[] = [];
@@ -32,14 +33,7 @@ afterEach(async () => {
 });
 
 function operator(role: OperatorPrincipal["role"], id: string): OperatorPrincipal {
-  return {
-    surface: "operator",
-    actorUrn: `urn:user:${id}`,
-    tenant: ZX,
-    role,
-    amr: ["pwd"],
-    expiresAt: Number.MAX_SAFE_INTEGER,
-  };
+  return operatorPrincipal(role, { actorUrn: `urn:user:${id}` });
 }
 
 /** The cases module over the embedded runtime, with a passenger identity whose captcha is cheap to solve. */

@@ -13,31 +13,20 @@ import type { Demand, DemandType } from "../../src/domain/demand.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import type { PolicyInput } from "../../src/domain/policy/policy.js";
-import type { ServiceRole } from "../../src/domain/roles.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { operatorPrincipal } from "../support/principals.js";
 
 const ZX = "urn:airline:ZX";
 const POLICY = "urn:policy:0123456789abcdef01234567.1";
 
-function principal(role: ServiceRole, overrides: Partial<OperatorPrincipal> = {}): OperatorPrincipal {
-  return {
-    surface: "operator",
-    actorUrn: `urn:user:${role.toLowerCase()}`,
-    tenant: ZX,
-    role,
-    amr: ["pwd"],
-    expiresAt: Number.MAX_SAFE_INTEGER,
-    ...overrides,
-  };
-}
-const operator = principal("AIRPORT_OPERATOR");
-const supervisor = principal("OPS_SUPERVISOR");
-const admin = principal("ADMIN");
+const operator = operatorPrincipal("AIRPORT_OPERATOR");
+const supervisor = operatorPrincipal("OPS_SUPERVISOR");
+const admin = operatorPrincipal("ADMIN");
 
 async function setup() {
   const clock = new ManualClock("2026-11-21T20:00:00Z");
@@ -424,10 +413,14 @@ describe("demand under the case's policy", () => {
       kind: "not-found",
     });
     await expect(
-      s.demand.request(s.request(principal("AIRPORT_OPERATOR", { tenant: "urn:airline:VQ" })), caseUrn, body),
+      s.demand.request(
+        s.request(operatorPrincipal("AIRPORT_OPERATOR", { tenant: "urn:airline:VQ" })),
+        caseUrn,
+        body,
+      ),
     ).rejects.toMatchObject({ kind: "forbidden", code: "tenant-mismatch" });
     await expect(
-      s.demand.request(s.request(principal("AIRPORT_OPERATOR", { airport: "BOS" })), caseUrn, body),
+      s.demand.request(s.request(operatorPrincipal("AIRPORT_OPERATOR", { airport: "BOS" })), caseUrn, body),
     ).rejects.toMatchObject({ kind: "forbidden", code: "airport-mismatch" });
     await expect(s.demand.approve(s.request(supervisor), "urn:demand:nope.1", "x")).rejects.toMatchObject({
       kind: "not-found",

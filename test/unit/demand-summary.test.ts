@@ -5,22 +5,15 @@ import { ALLOCATIONS_COLLECTION, CaseFulfilmentReader } from "../../src/app/case
 import { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { caseIdFor, type PassengerGroup } from "../../src/domain/case.js";
-import type { OperatorPrincipal } from "../../src/app/principals.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { operatorPrincipal } from "../support/principals.js";
 
 const ZX = "urn:airline:ZX";
-const operator: OperatorPrincipal = {
-  surface: "operator",
-  actorUrn: "urn:user:op",
-  tenant: ZX,
-  role: "AIRPORT_OPERATOR",
-  amr: ["pwd"],
-  expiresAt: Number.MAX_SAFE_INTEGER,
-};
+const operator = operatorPrincipal("AIRPORT_OPERATOR", { actorUrn: "urn:user:op" });
 
 function group(id: string, size: number): PassengerGroup {
   return {

@@ -17,19 +17,13 @@ import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.j
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { operatorPrincipal } from "../support/principals.js";
 
 const ZX = "urn:airline:ZX";
 
+/** Admins and supervisors sign in with a second factor (spec 5.1). */
 function principal(role: ServiceRole, overrides: Partial<OperatorPrincipal> = {}): OperatorPrincipal {
-  return {
-    surface: "operator",
-    actorUrn: `urn:user:${role.toLowerCase()}`,
-    tenant: ZX,
-    role,
-    amr: ["pwd", "otp"],
-    expiresAt: Number.MAX_SAFE_INTEGER,
-    ...overrides,
-  };
+  return operatorPrincipal(role, { amr: ["pwd", "otp"], ...overrides });
 }
 
 const admin = principal("ADMIN");
