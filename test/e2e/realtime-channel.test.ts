@@ -8,19 +8,11 @@ import { type RealtimeFixture, startRealtimeFixture } from "./realtime-fixture.j
 const path = (urn: string, action: string) => `/v1/subcases/${encodeURIComponent(urn)}/${action}`;
 
 let f: RealtimeFixture;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
   f = await startRealtimeFixture();
-  for (const user of [
-    "operator@zx.demo",
-    "operator.jfk@zx.demo",
-    "supervisor@zx.demo",
-    "finance@zx.demo",
-    "operator@vq.demo",
-  ]) {
-    tokens[user] = await f.t.operatorToken(user);
-  }
+  tokens = f.tokens;
 });
 afterEach(async () => {
   await f.disconnectAll();

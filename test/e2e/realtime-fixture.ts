@@ -76,8 +76,20 @@ export class ChannelClient {
   }
 }
 
+/** The demo operators the sub-case and realtime tests act as. */
+const OPERATORS = [
+  "operator@zx.demo",
+  "operator.jfk@zx.demo",
+  "supervisor@zx.demo",
+  "admin@zx.demo",
+  "finance@zx.demo",
+  "operator@vq.demo",
+];
+
 export interface RealtimeFixture {
   t: TestPlatform;
+  /** An access token of each demo operator, by user name. */
+  tokens: Record<string, string>;
   clock: ManualClock;
   hub: RealtimeHub;
   channel: RealtimeChannel;
@@ -106,6 +118,9 @@ export async function startRealtimeFixture(): Promise<RealtimeFixture> {
     clock,
     env: { RATE_LIMIT_SCALE: "20", DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off" },
   });
+  // Tokens first: the TOTP codes of the demo users are computed from the wall clock.
+  const tokens: Record<string, string> = {};
+  for (const user of OPERATORS) tokens[user] = await t.operatorToken(user);
   const { runtime, config } = t.platform;
   const authUrl = `${config.publicBaseUrl}/auth`;
   const audiences = defaultAudiences(config.publicBaseUrl, config.passengerBaseUrl);
@@ -145,6 +160,7 @@ export async function startRealtimeFixture(): Promise<RealtimeFixture> {
 
   return {
     t,
+    tokens,
     clock,
     hub,
     channel,

@@ -10,22 +10,12 @@ const ERRORS = "https://errors.svc.example/v1";
 const path = (urn: string, action: string) => `/v1/subcases/${encodeURIComponent(urn)}/${action}`;
 
 let f: RealtimeFixture;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 const processing: DomainEvent[] = [];
 
 beforeAll(async () => {
   f = await startRealtimeFixture();
-  // Tokens first: the TOTP codes of the demo users are computed from the wall clock.
-  for (const user of [
-    "operator@zx.demo",
-    "operator.jfk@zx.demo",
-    "supervisor@zx.demo",
-    "admin@zx.demo",
-    "finance@zx.demo",
-    "operator@vq.demo",
-  ]) {
-    tokens[user] = await f.t.operatorToken(user);
-  }
+  tokens = f.tokens;
   recordEvents(
     f.t.platform.runtime.bus,
     { name: "test.processing", topic: topicFor({ tenant: "urn:airline:ZX" }), types: ["subcase.processing"] },
