@@ -10,7 +10,7 @@ import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import { loadConfig } from "../../src/config.js";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
-import { type PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
+import type { PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/runtime.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";

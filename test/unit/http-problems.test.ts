@@ -5,7 +5,7 @@ import { DomainError, type DomainErrorKind } from "../../src/domain/domain-error
 import type { Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
-import { type Authenticate } from "../../src/http/request-pipeline.js";
+import type { Authenticate } from "../../src/http/request-pipeline.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { urnOf } from "../../src/http/schemas/common.js";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PartnerPrincipal, PassengerPrincipal, Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
-import { type Authenticate } from "../../src/http/request-pipeline.js";
+import type { Authenticate } from "../../src/http/request-pipeline.js";
 import { RateLimiter } from "../../src/http/rate-limit.js";
 import { defineRoute } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";

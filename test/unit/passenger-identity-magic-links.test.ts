@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { type UnauthorizedError } from "../../src/http/errors.js";
+import type { UnauthorizedError } from "../../src/http/errors.js";
 import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";

@@ -1,13 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators } from "../../services/vendor-sim/simulators.js";
-import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
 import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
 import { asProblemError } from "../../src/http/problem.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { CircuitBreaker } from "../../src/vendors/circuit-breaker.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
-import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
+import { demoVendorClient } from "./vendor-client-fixture.js";
 
 const STAY = { airport: "GRU", checkIn: "2026-03-10", checkOut: "2026-03-11", rooms: 1 };
 const COOL_DOWN = 30_000;
@@ -114,19 +112,20 @@ describe("vendor client breakers", () => {
     const sims = createVendorSimulators({ seed: 5, clock });
     const sim = sims.byId["vendor-b"];
     const reached: string[] = [];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-b"]!,
-      transport: {
+    const client = demoVendorClient(
+      "vendor-b",
+      {
         send(request) {
           reached.push(request.path.split("?")[0]!);
           return sim.handle(request);
         },
       },
-      credentials: demoClientFor("vendor-b"),
       clock,
-      breaker: { failureThreshold: 3, coolDownMs: COOL_DOWN },
-      retry: { inventory: { maxAttempts: 1, baseDelayMs: 0, rateLimitedBaseDelayMs: 0, maxDelayMs: 0 } },
-    });
+      {
+        breaker: { failureThreshold: 3, coolDownMs: COOL_DOWN },
+        retry: { inventory: { maxAttempts: 1, baseDelayMs: 0, rateLimitedBaseDelayMs: 0, maxDelayMs: 0 } },
+      },
+    );
     const offers = await client.search(STAY);
     sim.failNext("unavailable", 3);
     for (let i = 0; i < 3; i++)
@@ -158,11 +157,7 @@ describe("vendor client breakers", () => {
   it("stops retrying once the circuit opens mid-retry", async () => {
     const sims = createVendorSimulators({ seed: 5, clock });
     const sim = sims.byId["vendor-a"];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-a"]!,
-      transport: { send: (request) => sim.handle(request) },
-      credentials: demoClientFor("vendor-a"),
-      clock,
+    const client = demoVendorClient("vendor-a", { send: (request) => sim.handle(request) }, clock, {
       random: () => 0,
       breaker: { failureThreshold: 2, coolDownMs: COOL_DOWN },
       retry: { inventory: { maxAttempts: 5, baseDelayMs: 10, rateLimitedBaseDelayMs: 10, maxDelayMs: 10 } },

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators, type VendorSimulators } from "../../services/vendor-sim/simulators.js";
-import { demoClientFor, type VendorSimulator } from "../../services/vendor-sim/vendor-simulator.js";
+import type { VendorSimulator } from "../../services/vendor-sim/vendor-simulator.js";
 import { asProblemError } from "../../src/http/problem.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { backoffDelayMs, BOOKING_RETRY, type RetryPolicy, SEARCH_RETRY } from "../../src/vendors/retry.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { classify, VendorError } from "../../src/vendors/vendor-error.js";
 import type { VendorReservation } from "../../src/vendors/vendor-port.js";
+import { demoVendorClient } from "./vendor-client-fixture.js";
 
 const STAY = { airport: "MAD", checkIn: "2026-03-10", checkOut: "2026-03-12", rooms: 1 };
 
@@ -22,19 +22,17 @@ beforeEach(() => {
 /** A client that counts the calls reaching the vendor, per operation path (tokens excluded). */
 function countedClient(sim: VendorSimulator, retry?: Partial<Record<"inventory" | "booking", RetryPolicy>>) {
   const calls: string[] = [];
-  const client = new VendorClient({
-    adapter: VENDOR_ADAPTERS[sim.id]!,
-    transport: {
+  const client = demoVendorClient(
+    sim.id,
+    {
       send(request) {
         if (request.path !== sim.tokenPath) calls.push(`${request.method} ${request.path.split("?")[0]}`);
         return sim.handle(request);
       },
     },
-    credentials: demoClientFor(sim.id),
     clock,
-    random: () => 0.5,
-    ...(retry ? { retry } : {}),
-  });
+    { random: () => 0.5, ...(retry ? { retry } : {}) },
+  );
   return { client, calls };
 }
 

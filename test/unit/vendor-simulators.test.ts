@@ -12,10 +12,10 @@ import { ManualClock, systemClock, type Clock } from "../../src/runtime/clock.js
 import { httpTransport } from "../../src/vendors/http-transport.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
 import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
-import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
 import type { VendorTransport } from "../../src/vendors/vendor-transport.js";
 import { jsonRequest } from "../../src/vendors/wire.js";
+import { demoVendorClient } from "./vendor-client-fixture.js";
 
 const STAY = { airport: "JFK", checkIn: "2026-03-10", checkOut: "2026-03-12", rooms: 1 };
 
@@ -32,12 +32,7 @@ function clientFor(
   at: Clock = clock,
   transport: VendorTransport = inProcessTransport(sim),
 ) {
-  return new VendorClient({
-    adapter: VENDOR_ADAPTERS[sim.id]!,
-    transport,
-    credentials: demoClientFor(sim.id),
-    clock: at,
-  });
+  return demoVendorClient(sim.id, transport, at);
 }
 
 function listedEverywhere(predicate: (hotel: CatalogHotel) => boolean = () => true): CatalogHotel {
@@ -415,11 +410,7 @@ describe("vendor-sim app over HTTP", () => {
         body: JSON.stringify({ kind, times }),
       });
     expect((await fail("vendor-c", "connection-reset", 3)).status).toBe(204);
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-c"]!,
-      transport: httpTransport(`${server.url}/vendor-c`),
-      credentials: demoClientFor("vendor-c"),
-      clock: systemClock,
+    const client = demoVendorClient("vendor-c", httpTransport(`${server.url}/vendor-c`), systemClock, {
       retry: { inventory: { maxAttempts: 1, baseDelayMs: 0, rateLimitedBaseDelayMs: 0, maxDelayMs: 0 } },
     });
     const error = await client.search(STAY).catch((e: unknown) => e);

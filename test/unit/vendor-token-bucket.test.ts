@@ -4,10 +4,9 @@ import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { TenantInventoryVendors } from "../../src/vendors/tenant-vendors.js";
 import { TokenBucket } from "../../src/vendors/token-bucket.js";
-import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
-import { VendorClient } from "../../src/vendors/vendor-client.js";
 import type { VendorTransport } from "../../src/vendors/vendor-transport.js";
 import type { WireEndpoint } from "../../src/vendors/wire.js";
+import { demoVendorClient } from "./vendor-client-fixture.js";
 
 const STAY = { airport: "ORD", checkIn: "2026-03-10", checkOut: "2026-03-11", rooms: 1 };
 
@@ -74,11 +73,7 @@ describe("vendor client throttling", () => {
   it("makes a burst of searches wait in the worker instead of reaching the vendor", async () => {
     const sims = createVendorSimulators({ seed: 3, clock });
     const seen: string[] = [];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-a"]!,
-      transport: countingTransport(sims.byId["vendor-a"], seen),
-      credentials: demoClientFor("vendor-a"),
-      clock,
+    const client = demoVendorClient("vendor-a", countingTransport(sims.byId["vendor-a"], seen), clock, {
       limits: { inventory: 2 },
     });
     const searches = () => seen.filter((path) => path === "/v1/availability").length;
@@ -96,12 +91,7 @@ describe("vendor client throttling", () => {
   it("throttles booking separately from search (5 TPS by default)", async () => {
     const sims = createVendorSimulators({ seed: 3, clock });
     const seen: string[] = [];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-c"]!,
-      transport: countingTransport(sims.byId["vendor-c"], seen),
-      credentials: demoClientFor("vendor-c"),
-      clock,
-    });
+    const client = demoVendorClient("vendor-c", countingTransport(sims.byId["vendor-c"], seen), clock);
     const offers = (await client.search(STAY)).filter((o) => o.payments.includes("GUARANTEE"));
     for (let i = 0; i < 7; i++) {
       void client.book({

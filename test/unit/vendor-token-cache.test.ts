@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators } from "../../services/vendor-sim/simulators.js";
-import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { inProcessTransport } from "../../src/vendors/in-process-transport.js";
 import { TokenCache } from "../../src/vendors/token-cache.js";
@@ -8,6 +7,7 @@ import { VENDOR_ADAPTERS } from "../../src/vendors/adapters-by-vendor.js";
 import { VendorClient } from "../../src/vendors/vendor-client.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
 import { jsonResponse, type WireRequest } from "../../src/vendors/wire.js";
+import { demoVendorClient } from "./vendor-client-fixture.js";
 
 const MINUTE = 60_000;
 const STAY = { airport: "BOS", checkIn: "2026-03-10", checkOut: "2026-03-11", rooms: 1 };
@@ -81,12 +81,7 @@ describe("vendor client tokens against a simulator", () => {
   it("keeps using the vendor's 30-minute token, and takes a new one 60 s before it expires", async () => {
     const sims = createVendorSimulators({ seed: 1, clock });
     const sim = sims.byId["vendor-b"];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-b"]!,
-      transport: inProcessTransport(sim),
-      credentials: demoClientFor("vendor-b"),
-      clock,
-    });
+    const client = demoVendorClient("vendor-b", inProcessTransport(sim), clock);
     await client.search(STAY);
     await clock.advance(28 * MINUTE);
     await client.search(STAY);
@@ -99,12 +94,7 @@ describe("vendor client tokens against a simulator", () => {
   it("recovers from a vendor that revoked its tokens with one forced refresh", async () => {
     const sims = createVendorSimulators({ seed: 1, clock });
     const sim = sims.byId["vendor-c"];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-c"]!,
-      transport: inProcessTransport(sim),
-      credentials: demoClientFor("vendor-c"),
-      clock,
-    });
+    const client = demoVendorClient("vendor-c", inProcessTransport(sim), clock);
     await client.search(STAY);
     sim.revokeTokens();
     expect((await client.search(STAY)).length).toBeGreaterThan(0);
@@ -115,18 +105,17 @@ describe("vendor client tokens against a simulator", () => {
     const sims = createVendorSimulators({ seed: 1, clock });
     const sim = sims.byId["vendor-a"];
     const requests: WireRequest[] = [];
-    const client = new VendorClient({
-      adapter: VENDOR_ADAPTERS["vendor-a"]!,
-      transport: {
+    const client = demoVendorClient(
+      "vendor-a",
+      {
         async send(request) {
           requests.push(request);
           if (request.path === sim.tokenPath) return sim.handle(request);
           return jsonResponse(401, { error: { code: "UNAUTHORIZED", message: "no" } });
         },
       },
-      credentials: demoClientFor("vendor-a"),
       clock,
-    });
+    );
     const error = await client.search(STAY).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VendorError);
     expect(error).toMatchObject({ classification: "permanent", vendorCode: "UNAUTHORIZED", httpStatus: 401 });
