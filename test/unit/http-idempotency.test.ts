@@ -7,6 +7,7 @@ import { defineRoute, type Route } from "../../src/http/route.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { type ServedRoutes, serve } from "./http-server-fixture.js";
+import { deferred } from "../support/deferred.js";
 
 const operator = (actor: string, tenant = "urn:airline:XY"): Principal => ({
   surface: "operator",
@@ -31,12 +32,6 @@ class ObservedCounterStore extends MemoryCounterStore {
     if (key.startsWith("idempotency:")) this.claims++;
     return super.setIfAbsent(key, value, ttlMs);
   }
-}
-
-function deferred() {
-  let release!: () => void;
-  const promise = new Promise<void>((resolve) => (release = resolve));
-  return { promise, release };
 }
 
 let clock: ManualClock;
@@ -137,7 +132,7 @@ describe("Idempotency-Key", () => {
     const key = "0d9f4c1e-8f5a-4e0b-9a57-1d4c0a8e2b11";
     const pending = Array.from({ length: 50 }, () => post({ key }));
     await vi.waitFor(() => expect(counters.claims).toBe(50));
-    first.release();
+    first.resolve();
     const responses = await Promise.all(pending);
     expect(runs).toBe(1);
     for (const response of responses) {
@@ -243,7 +238,7 @@ describe("Idempotency-Key", () => {
       await vi.waitFor(() => expect(runs).toBe(1));
       const duplicate = post({ key: "k6", url: other });
       await vi.waitFor(() => expect(clock.pendingTimers()).toBeGreaterThan(0));
-      first.release();
+      first.resolve();
       const originalResponse = await original;
       await clock.advance(100);
       const duplicateResponse = await duplicate;
@@ -266,7 +261,7 @@ describe("Idempotency-Key", () => {
       expect(response.status).toBe(409);
       expect(response.json.type).toBe("https://errors.svc.example/v1/conflict/idempotency-key-in-flight");
       expect(response.headers.get("retry-after")).toBe("1");
-      first.release();
+      first.resolve();
       expect((await original).status).toBe(201);
       expect(runs).toBe(1);
     });

@@ -1,14 +1,7 @@
 import Koa from "koa";
 import { describe, expect, it } from "vitest";
 import { providerRequestContext } from "../../src/identity/provider-request-context.js";
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
+import { deferred } from "../support/deferred.js";
 
 describe("the identity provider's request context", () => {
   it("is turned off once the last request in flight is done, not before", async () => {

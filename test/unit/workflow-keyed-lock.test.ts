@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KeyedLock } from "../../src/runtime/embedded/workflow/keyed-lock.js";
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
+import { deferred } from "../support/deferred.js";
 
 describe("KeyedLock", () => {
   it("grants a free lock at once and queues later holders of the same key in arrival order", async () => {
