@@ -8,6 +8,7 @@ import { DEMO_INVENTORY_SEED } from "../../services/vendor-sim/vendor-sim-servic
 import { loadConfig } from "../../src/config.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { json } from "../support/responses.js";
 
 /**
  * The distributed runtime's way to the hotel vendors: the platform is given the vendor-sim app's
@@ -36,6 +37,14 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
+/** An operator's hotel search, which must answer 200. */
+async function search(stay: { airport: string; checkIn: string; checkOut: string; rooms: number }) {
+  return json(
+    await t.call("POST", "/v1/hotels/search", await t.operatorToken("operator@zx.demo"), stay),
+    200,
+  );
+}
+
 describe("VENDOR_SIM_URL", () => {
   it("is read from the environment without a trailing slash, and unset means simulators in process", () => {
     expect(loadConfig({ VENDOR_SIM_URL: "http://localhost:8085/" }).vendorSimUrl).toBe(
@@ -49,14 +58,12 @@ describe("VENDOR_SIM_URL", () => {
     const local = simulatorsOf(t.platform);
     for (const simulator of local.all) simulator.configureFaults({ errorRates: { unavailable: 1 } });
     try {
-      const response = await t.call("POST", "/v1/hotels/search", await t.operatorToken("operator@zx.demo"), {
+      const result = await search({
         airport: "JFK",
         checkIn: "2026-10-03",
         checkOut: "2026-10-04",
         rooms: 1,
       });
-      const result = await response.json();
-      expect(response.status, JSON.stringify(result)).toBe(200);
       expect(result.vendorsAnswered).toEqual(["vendor-a", "vendor-b", "vendor-c"]);
       expect(result.vendorsMissing).toEqual([]);
       expect(result.hotels.length).toBeGreaterThan(0);
@@ -73,14 +80,12 @@ describe("VENDOR_SIM_URL", () => {
   it("shows a fault injected at the vendor-sim app in the search", async () => {
     remote.byId["vendor-b"].configureFaults({ errorRates: { unavailable: 1 } });
     try {
-      const response = await t.call("POST", "/v1/hotels/search", await t.operatorToken("operator@zx.demo"), {
+      const result = await search({
         airport: "BOS",
         checkIn: "2026-10-05",
         checkOut: "2026-10-06",
         rooms: 1,
       });
-      const result = await response.json();
-      expect(response.status, JSON.stringify(result)).toBe(200);
       expect(result.vendorsAnswered).toEqual(["vendor-a", "vendor-c"]);
       expect(result.vendorsMissing.map((m: { vendor: string }) => m.vendor)).toEqual(["vendor-b"]);
     } finally {
