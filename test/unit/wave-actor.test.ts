@@ -4,7 +4,7 @@ import {
   BATCH_INTERVAL_MS,
   batchScheduleId,
 } from "../../actors/AllocationScheduleActor.js";
-import { WAVE_LEASE_MS, WaveActor } from "../../actors/WaveActor.js";
+import { WAVE_LEASE_MS, WaveActor, type WaveOutcome } from "../../actors/WaveActor.js";
 import { BATCH_DUE_EVENT, type WaveCompletedData } from "../../src/domain/events/allocation.js";
 import type { WaveAllocation } from "../../src/domain/allocation/wave-allocation.js";
 import { topicFor } from "../../src/domain/domain-event.js";
@@ -35,7 +35,10 @@ async function setup() {
       ...(demand ? { demandUrn: demand } : {}),
       automatic,
     });
-  return { clock, actors, events, begin };
+  /** Ends the wave `waveUrn` of the demand with `outcome`. */
+  const finish = (waveUrn: string, outcome: WaveOutcome) =>
+    actors.invoke(WaveActor, caseId, "finish", { waveUrn, demandUrn, outcome, correlationUrn });
+  return { clock, actors, events, begin, finish };
 }
 
 const allocation: WaveAllocation = {
@@ -76,7 +79,7 @@ describe("WaveActor", () => {
   });
 
   it("announces a completed wave and its review item from the outbox, and runs an automatic trigger once per demand", async () => {
-    const { actors, events, begin } = await setup();
+    const { actors, events, begin, finish } = await setup();
     const started = await begin(true);
     if (started.kind !== "started") throw new Error("expected a start");
     const reviewItem = {
@@ -88,12 +91,7 @@ describe("WaveActor", () => {
       demandUrn,
       waveUrn: started.waveUrn,
     };
-    await actors.invoke(WaveActor, caseId, "finish", {
-      waveUrn: started.waveUrn,
-      demandUrn,
-      outcome: { kind: "completed", completed: completed(started.waveUrn), reviewItem },
-      correlationUrn,
-    });
+    await finish(started.waveUrn, { kind: "completed", completed: completed(started.waveUrn), reviewItem });
     await settle();
     expect(events.map((e) => [e.type, e.caseUrn, e.correlationUrn])).toEqual([
       ["allocation.wave-completed", caseUrn, correlationUrn],
@@ -110,68 +108,46 @@ describe("WaveActor", () => {
   });
 
   it("records a policy violation as the demand's outcome without announcing a wave", async () => {
-    const { actors, events, begin } = await setup();
+    const { events, begin, finish } = await setup();
     const started = await begin(true);
     if (started.kind !== "started") throw new Error("expected a start");
-    await actors.invoke(WaveActor, caseId, "finish", {
-      waveUrn: started.waveUrn,
-      demandUrn,
-      outcome: { kind: "policy-violation" },
-      correlationUrn,
-    });
+    await finish(started.waveUrn, { kind: "policy-violation" });
     await settle();
     expect(events).toEqual([]);
     expect(await begin(true)).toEqual({ kind: "handled", outcome: "policy-violation" });
   });
 
   it("frees the case after a failed wave without marking the demand handled", async () => {
-    const { actors, begin } = await setup();
+    const { begin, finish } = await setup();
     const started = await begin(true);
     if (started.kind !== "started") throw new Error("expected a start");
-    await actors.invoke(WaveActor, caseId, "finish", {
-      waveUrn: started.waveUrn,
-      demandUrn,
-      outcome: { kind: "failed" },
-      correlationUrn,
-    });
+    await finish(started.waveUrn, { kind: "failed" });
     expect(await begin(true)).toEqual({ kind: "started", waveUrn: `urn:wave:${caseId}.2`, sequence: 2 });
   });
 
   it("runs a requested wave once per request, and again for a request whose wave failed", async () => {
-    const { actors } = await setup();
+    const { actors, finish } = await setup();
     const request = (requestId: string) =>
       actors.invoke(WaveActor, caseId, "begin", { tenant, caseUrn, demandUrn, automatic: false, requestId });
-    const finish = (waveUrn: string, kind: "completed" | "failed") =>
-      actors.invoke(WaveActor, caseId, "finish", {
-        waveUrn,
-        demandUrn,
-        outcome: kind === "completed" ? { kind, completed: completed(waveUrn) } : { kind },
-        correlationUrn,
-      });
 
     const failed = await request("urn:event:rerun-1");
     if (failed.kind !== "started") throw new Error("expected a start");
-    await finish(failed.waveUrn, "failed");
+    await finish(failed.waveUrn, { kind: "failed" });
     const retried = await request("urn:event:rerun-1");
     if (retried.kind !== "started") throw new Error("expected a start after the failure");
-    await finish(retried.waveUrn, "completed");
+    await finish(retried.waveUrn, { kind: "completed", completed: completed(retried.waveUrn) });
 
     expect(await request("urn:event:rerun-1")).toEqual({ kind: "handled", outcome: retried.waveUrn });
     expect((await request("urn:event:rerun-2")).kind).toBe("started");
   });
 
   it("ignores the finish of a wave that is no longer the running one", async () => {
-    const { actors, clock, events, begin } = await setup();
+    const { actors, clock, events, begin, finish } = await setup();
     const stale = await begin(true);
     if (stale.kind !== "started") throw new Error("expected a start");
     await clock.advance(WAVE_LEASE_MS);
     const current = await begin(true);
-    await actors.invoke(WaveActor, caseId, "finish", {
-      waveUrn: stale.waveUrn,
-      demandUrn,
-      outcome: { kind: "completed", completed: completed(stale.waveUrn) },
-      correlationUrn,
-    });
+    await finish(stale.waveUrn, { kind: "completed", completed: completed(stale.waveUrn) });
     await settle();
     expect(events).toEqual([]);
     expect((await actors.invoke(WaveActor, caseId, "get"))?.running?.waveUrn).toBe(
