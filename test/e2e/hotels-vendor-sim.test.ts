@@ -37,8 +37,9 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-/** An operator's hotel search, which must answer 200. */
-async function search(stay: { airport: string; checkIn: string; checkOut: string; rooms: number }) {
+/** An operator's search for one room at `airport`, which must answer 200. */
+async function search(airport: string, checkIn: string, checkOut: string) {
+  const stay = { airport, checkIn, checkOut, rooms: 1 };
   return json(
     await t.call("POST", "/v1/hotels/search", await t.operatorToken("operator@zx.demo"), stay),
     200,
@@ -58,12 +59,7 @@ describe("VENDOR_SIM_URL", () => {
     const local = simulatorsOf(t.platform);
     for (const simulator of local.all) simulator.configureFaults({ errorRates: { unavailable: 1 } });
     try {
-      const result = await search({
-        airport: "JFK",
-        checkIn: "2026-10-03",
-        checkOut: "2026-10-04",
-        rooms: 1,
-      });
+      const result = await search("JFK", "2026-10-03", "2026-10-04");
       expect(result.vendorsAnswered).toEqual(["vendor-a", "vendor-b", "vendor-c"]);
       expect(result.vendorsMissing).toEqual([]);
       expect(result.hotels.length).toBeGreaterThan(0);
@@ -80,12 +76,7 @@ describe("VENDOR_SIM_URL", () => {
   it("shows a fault injected at the vendor-sim app in the search", async () => {
     remote.byId["vendor-b"].configureFaults({ errorRates: { unavailable: 1 } });
     try {
-      const result = await search({
-        airport: "BOS",
-        checkIn: "2026-10-05",
-        checkOut: "2026-10-06",
-        rooms: 1,
-      });
+      const result = await search("BOS", "2026-10-05", "2026-10-06");
       expect(result.vendorsAnswered).toEqual(["vendor-a", "vendor-c"]);
       expect(result.vendorsMissing.map((m: { vendor: string }) => m.vendor)).toEqual(["vendor-b"]);
     } finally {
