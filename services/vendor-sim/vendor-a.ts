@@ -37,30 +37,28 @@ const PAYMENT: PaymentWording = {
   card: (payment) => (payment.card ?? {}) as Record<string, unknown>,
 };
 
+const API: SimulatedApi = {
+  token: { path: "/oauth/token", authentication: "client_secret_post" },
+  search: {
+    method: "POST",
+    path: "/v1/availability",
+    stay: { airport: "airportCode", checkIn: "checkInDate", checkOut: "checkOutDate", rooms: "roomCount" },
+    results: "results",
+  },
+  bookings: { path: "/v1/bookings", cancel: { method: "DELETE" }, envelope: "booking" },
+  changes: {
+    path: "/v1/bookings/changes",
+    since: "since",
+    list: "changes",
+    kind: "type",
+    at: "occurredAt",
+    word: (kind) => kind,
+  },
+};
+
 export class VendorA extends VendorSimulator {
-  readonly tokenPath = "/oauth/token";
-  protected readonly clientAuthentication = "client_secret_post";
-
-  protected readonly api: SimulatedApi = {
-    search: {
-      method: "POST",
-      path: "/v1/availability",
-      stay: { airport: "airportCode", checkIn: "checkInDate", checkOut: "checkOutDate", rooms: "roomCount" },
-      results: "results",
-    },
-    bookings: { path: "/v1/bookings", cancel: { method: "DELETE" }, envelope: "booking" },
-    changes: {
-      path: "/v1/bookings/changes",
-      since: "since",
-      list: "changes",
-      kind: "type",
-      at: "occurredAt",
-      word: (kind) => kind,
-    },
-  };
-
   constructor(options: VendorSimulatorOptions) {
-    super("vendor-a", { currency: "USD", perUsd: 1, markup: 1, nonRefundableShare: 0.2 }, "RA", options);
+    super("vendor-a", { currency: "USD", perUsd: 1, markup: 1, nonRefundableShare: 0.2 }, "RA", API, options);
   }
 
   hotelId(hotel: CatalogHotel): string {

@@ -38,33 +38,32 @@ const PAYMENT: PaymentWording = {
   card: (payment) => ({ number: payment.cardNumber, expiry: payment.validUntil }),
 };
 
+const API: SimulatedApi = {
+  token: { path: "/auth/token", authentication: "client_secret_basic" },
+  search: {
+    method: "GET",
+    path: "/api/v2/hotels/availability",
+    stay: { airport: "iata", checkIn: "arrival", checkOut: "departure", rooms: "rooms" },
+    results: "hotels",
+  },
+  bookings: { path: "/api/v2/bookings", cancel: { method: "POST", path: "/cancel" }, envelope: null },
+  changes: {
+    path: "/api/v2/reconciliation",
+    since: "from",
+    list: "events",
+    kind: "event",
+    at: "timestamp",
+    word: (kind) => `booking.${kind.toLowerCase()}`,
+  },
+};
+
 export class VendorB extends VendorSimulator {
-  readonly tokenPath = "/auth/token";
-  protected readonly clientAuthentication = "client_secret_basic";
-
-  protected readonly api: SimulatedApi = {
-    search: {
-      method: "GET",
-      path: "/api/v2/hotels/availability",
-      stay: { airport: "iata", checkIn: "arrival", checkOut: "departure", rooms: "rooms" },
-      results: "hotels",
-    },
-    bookings: { path: "/api/v2/bookings", cancel: { method: "POST", path: "/cancel" }, envelope: null },
-    changes: {
-      path: "/api/v2/reconciliation",
-      since: "from",
-      list: "events",
-      kind: "event",
-      at: "timestamp",
-      word: (kind) => `booking.${kind.toLowerCase()}`,
-    },
-  };
-
   constructor(options: VendorSimulatorOptions) {
     super(
       "vendor-b",
       { currency: "EUR", perUsd: 0.92, markup: 1.04, nonRefundableShare: 0.3 },
       "BKG-",
+      API,
       options,
     );
   }

@@ -37,33 +37,32 @@ const PAYMENT: PaymentWording = {
   card: (body) => ({ number: body.card_number, expiry: body.card_expiry }),
 };
 
+const API: SimulatedApi = {
+  token: { path: "/connect/token", authentication: "client_secret_post" },
+  search: {
+    method: "POST",
+    path: "/rates/search",
+    stay: { airport: "airport_code", checkIn: "check_in", checkOut: "check_out", rooms: "room_count" },
+    results: "properties",
+  },
+  bookings: { path: "/bookings", cancel: { method: "POST", path: "/cancellation" }, envelope: null },
+  changes: {
+    path: "/bookings/changes",
+    since: "updated_since",
+    list: "changes",
+    kind: "change_type",
+    at: "changed_at",
+    word: (kind) => kind.toLowerCase(),
+  },
+};
+
 export class VendorC extends VendorSimulator {
-  readonly tokenPath = "/connect/token";
-  protected readonly clientAuthentication = "client_secret_post";
-
-  protected readonly api: SimulatedApi = {
-    search: {
-      method: "POST",
-      path: "/rates/search",
-      stay: { airport: "airport_code", checkIn: "check_in", checkOut: "check_out", rooms: "room_count" },
-      results: "properties",
-    },
-    bookings: { path: "/bookings", cancel: { method: "POST", path: "/cancellation" }, envelope: null },
-    changes: {
-      path: "/bookings/changes",
-      since: "updated_since",
-      list: "changes",
-      kind: "change_type",
-      at: "changed_at",
-      word: (kind) => kind.toLowerCase(),
-    },
-  };
-
   constructor(options: VendorSimulatorOptions) {
     super(
       "vendor-c",
       { currency: "GBP", perUsd: 0.79, markup: 0.97, nonRefundableShare: 0.15 },
       "res_",
+      API,
       options,
     );
   }

@@ -53,6 +53,8 @@ export interface VendorSimulatorOptions {
  * API documentation says; the simulator routes and answers from it.
  */
 export interface SimulatedApi {
+  /** The OAuth token endpoint, and where it looks for the client's credentials. */
+  token: { path: string; authentication: ClientAuthentication };
   search: {
     /** POST takes the stay as a JSON body, GET in the query string. */
     method: "POST" | "GET";
@@ -137,8 +139,11 @@ export abstract class VendorSimulator implements WireEndpoint {
     readonly id: SimulatedVendorId,
     pricing: Pricing,
     reservationPrefix: string,
+    private readonly api: SimulatedApi,
     options: VendorSimulatorOptions,
   ) {
+    this.tokenPath = api.token.path;
+    this.routes = this.routesOf(api);
     this.clock = options.clock;
     this.backend = new VendorBackend({
       vendor: id,
@@ -157,10 +162,7 @@ export abstract class VendorSimulator implements WireEndpoint {
   }
 
   /** The path of this vendor's OAuth token endpoint. */
-  abstract readonly tokenPath: string;
-  protected abstract readonly api: SimulatedApi;
-  /** How this vendor expects the client to authenticate at its token endpoint. */
-  protected abstract readonly clientAuthentication: ClientAuthentication;
+  readonly tokenPath: string;
   protected abstract errorBody(code: string, message: string): unknown;
   /** This vendor's id for a hotel of the catalog. */
   abstract hotelId(hotel: CatalogHotel): string;
@@ -169,8 +171,7 @@ export abstract class VendorSimulator implements WireEndpoint {
   /** A booking request read the way the vendor documents it; what it refuses is a `SimulatedFailure`. */
   protected abstract order(body: Record<string, unknown>): BookingOrder;
   protected abstract booking(reservation: StoredReservation): unknown;
-  /** Built at first use: a subclass's `api` is set only after this class's constructor has run. */
-  private routes?: readonly SimRoute[];
+  private readonly routes: readonly SimRoute[];
 
   async handle(request: WireRequest): Promise<WireResponse> {
     const [path = "", queryString = ""] = request.path.split("?", 2);
@@ -240,7 +241,6 @@ export abstract class VendorSimulator implements WireEndpoint {
     path: string,
   ): "token" | { route: SimRoute; params: string[] } | undefined {
     if (path === this.tokenPath) return method === "POST" ? "token" : undefined;
-    this.routes ??= this.routesOf(this.api);
     for (const route of this.routes) {
       const match = route.method === method ? route.pattern.exec(path) : null;
       if (match) return { route, params: match.slice(1).map(decodeURIComponent) };
@@ -343,7 +343,7 @@ export abstract class VendorSimulator implements WireEndpoint {
     if (form.get("grant_type") !== "client_credentials") {
       return jsonResponse(400, { error: "unsupported_grant_type" });
     }
-    const credentials = presentedCredentials(request.raw, this.clientAuthentication);
+    const credentials = presentedCredentials(request.raw, this.api.token.authentication);
     const issued = credentials && this.tokens.issue(credentials.clientId, credentials.clientSecret);
     if (!issued) return jsonResponse(401, { error: "invalid_client" });
     return jsonResponse(200, {
