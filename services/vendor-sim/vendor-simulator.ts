@@ -7,8 +7,8 @@
  * transport and the HTTP app (`createVendorSimApp`) run exactly the same code.
  */
 import type { Clock } from "../../src/runtime/clock.js";
-import type { ClientAuthentication } from "../../src/vendors/token-request.js";
 import type { ClientCredentials } from "../../src/vendors/vendor-adapter.js";
+import type { VendorEndpoints } from "../../src/vendors/vendor-endpoints.js";
 import {
   type WireEndpoint,
   type WireMethod,
@@ -32,7 +32,6 @@ import {
   type Payment,
   type PricedOffer,
   type Pricing,
-  type StaySearch,
   type StoredReservation,
   VendorBackend,
 } from "./vendor-backend.js";
@@ -52,31 +51,12 @@ export interface VendorSimulatorOptions {
  * Where a simulated vendor takes each operation and what it calls the parts of its answers, as its
  * API documentation says; the simulator routes and answers from it.
  */
-export interface SimulatedApi {
-  /** The OAuth token endpoint, and where it looks for the client's credentials. */
-  token: { path: string; authentication: ClientAuthentication };
-  search: {
-    /** POST takes the stay as a JSON body, GET in the query string. */
-    method: "POST" | "GET";
-    path: string;
-    /** The vendor's names for the stay's fields. */
-    stay: Readonly<Record<keyof StaySearch, string>>;
+export interface SimulatedApi extends VendorEndpoints {
+  search: VendorEndpoints["search"] & {
     /** The key of the answer's list of offers. */
     results: string;
   };
-  bookings: {
-    /** Booking posts here; a reservation lives at `{path}/{reservation id}`. */
-    path: string;
-    /** Cancelling deletes the reservation, or posts to this path below it. */
-    cancel: { method: "DELETE" } | { method: "POST"; path: string };
-    /** The key an answer wraps a booking in; null when the booking is the whole body. */
-    envelope: string | null;
-  };
-  /** The reconciliation listing (spec 6.3). */
-  changes: {
-    path: string;
-    /** The query parameter that takes the ISO timestamp to list changes after. */
-    since: string;
+  changes: VendorEndpoints["changes"] & {
     /** The key of the answer's list of changes. */
     list: string;
     /** The keys of a change's kind and time in one entry; the booking is under `booking`. */

@@ -10,8 +10,9 @@ import type { HotelOffer } from "../domain/allocation/offer.js";
 import type { Money } from "../domain/money.js";
 import type { PaymentMethod } from "../domain/policy/policy.js";
 import { hotelUrnFor, oneLineAddress } from "./hotel-identity.js";
-import { type ClientAuthentication, clientCredentialsTokenRequest } from "./token-request.js";
+import { clientCredentialsTokenRequest } from "./token-request.js";
 import type { VendorAdapter } from "./vendor-adapter.js";
+import type { VendorEndpoints } from "./vendor-endpoints.js";
 import type {
   BookingRequest,
   HotelSearchRequest,
@@ -90,33 +91,14 @@ export interface ReservationShape {
   updatedAt: WirePath;
 }
 
-export interface WireShape {
+export interface WireShape extends VendorEndpoints {
   vendor: string;
-  token: { path: string; authentication: ClientAuthentication };
-  search: {
-    /** POST sends the stay as a JSON body, GET in the query string. */
-    method: "POST" | "GET";
-    path: string;
-    /** The vendor's names for the stay's fields. */
-    stay: Readonly<Record<keyof HotelSearchRequest, string>>;
-    results: WireList;
-    offer: OfferShape;
-  };
-  bookings: {
-    /** A booking is posted here; a reservation lives at `{path}/{reservation id}`. */
-    path: string;
+  search: VendorEndpoints["search"] & { results: WireList; offer: OfferShape };
+  bookings: VendorEndpoints["bookings"] & {
     body(request: BookingRequest): unknown;
-    /** Cancelling deletes the reservation, or posts `{}` to this path below it. */
-    cancel: { method: "DELETE" } | { method: "POST"; path: string };
-    /** The key a reservation answer wraps the booking in; null when the booking is the whole body. */
-    envelope: string | null;
     reservation: ReservationShape;
   };
-  /** Spec 6.3: the reconciliation listing the service polls. */
-  changes: {
-    path: string;
-    /** The query parameter that takes the ISO timestamp to list changes after. */
-    since: string;
+  changes: VendorEndpoints["changes"] & {
     list: WireList;
     kind: WirePath;
     kinds: Words<ReservationChangeKind>;
