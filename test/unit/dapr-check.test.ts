@@ -1,0 +1,167 @@
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkDaprFiles, type Finding } from "../../scripts/dapr-check.checks.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const fixtures: string[] = [];
+
+/** A copy of the repository's Dapr files with one change. */
+function checkCopy(change: (dir: string) => void): Finding[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "dapr-check-"));
+  fixtures.push(dir);
+  for (const entry of ["components", "dapr", "tye.yaml"]) {
+    cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  }
+  change(dir);
+  return checkDaprFiles(dir);
+}
+
+/** Replaces text that must be there, so a fixture cannot go stale without failing. */
+function edit(dir: string, file: string, from: string, to: string): void {
+  const target = path.join(dir, file);
+  const text = readFileSync(target, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} no longer contains ${JSON.stringify(from)}`);
+  writeFileSync(target, text.replace(from, to));
+}
+
+function messages(findings: Finding[]): string[] {
+  return findings.map(({ file, message }) => `${file}: ${message}`);
+}
+
+afterAll(() => {
+  for (const dir of fixtures) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("dapr-check", () => {
+  it("finds nothing in the repository's own Dapr files", () => {
+    expect(messages(checkDaprFiles(ROOT))).toEqual([]);
+  });
+
+  it("reports MongoDB's `server` field given a host and port", () => {
+    const findings = checkCopy((dir) =>
+      edit(dir, "components/statestore-mongodb.yaml", "- name: host", "- name: server"),
+    );
+    expect(messages(findings)).toEqual([
+      expect.stringMatching(/statestore-mongodb.yaml: .*metadata server: "localhost:27017" carries a port/),
+    ]);
+  });
+
+  it("reports `host` and `server` set together, and neither", () => {
+    const both = checkCopy((dir) =>
+      edit(
+        dir,
+        "components/statestore-mongodb.yaml",
+        "    - name: databaseName",
+        "    - name: server\n      value: db.example.com\n    - name: databaseName",
+      ),
+    );
+    expect(messages(both)).toEqual([expect.stringMatching(/takes only one of host, server/)]);
+    const neither = checkCopy((dir) =>
+      edit(dir, "components/statestore-mongodb.yaml", "    - name: host\n      value: localhost:27017\n", ""),
+    );
+    expect(messages(neither)).toEqual([expect.stringMatching(/requires one of `host`, `server`/)]);
+  });
+
+  it("reports a scope naming no app id of the run files", () => {
+    const findings = checkCopy((dir) =>
+      edit(dir, "components/pubsub-redis.yaml", "  - workers", "  - workers\n  - booking-api"),
+    );
+    expect(messages(findings)).toEqual([
+      "components/pubsub-redis.yaml: pubsub: scope booking-api names no app id of dapr.yaml",
+      "components/pubsub-redis.yaml: pubsub: scope booking-api names no app id of tye.yaml",
+    ]);
+  });
+
+  it("reports a resiliency file outside the resources paths", () => {
+    const findings = checkCopy((dir) =>
+      renameSync(path.join(dir, "components/resiliency.yaml"), path.join(dir, "dapr/resiliency.yaml")),
+    );
+    expect(messages(findings)).toEqual([
+      "dapr/resiliency.yaml: Resiliency outside the resources paths (components): no sidecar loads it",
+    ]);
+  });
+
+  it("reports a missing required metadata key", () => {
+    const findings = checkCopy((dir) =>
+      edit(dir, "components/pubsub-redis.yaml", "    - name: redisHost\n      value: localhost:6379\n", ""),
+    );
+    expect(messages(findings)).toEqual([
+      "components/pubsub-redis.yaml: pubsub: pubsub.redis requires metadata `redisHost`",
+    ]);
+  });
+
+  it("reports metadata the component does not read", () => {
+    const findings = checkCopy((dir) =>
+      edit(
+        dir,
+        "components/pubsub-redis.yaml",
+        '    - name: enableTLS\n      value: "false"\n',
+        '    - name: enableTLS\n      value: "false"\n    - name: maxRetries\n      value: "8"\n',
+      ),
+    );
+    expect(messages(findings)).toEqual([
+      "components/pubsub-redis.yaml: pubsub: pubsub.redis reads no metadata `maxRetries` (daprd ignores it)",
+    ]);
+  });
+
+  it("reports tye's configuration looked up where it is not", () => {
+    const findings = checkCopy((dir) =>
+      renameSync(path.join(dir, "components/disruption-config.yaml"), path.join(dir, "dapr/config.yaml")),
+    );
+    expect(messages(findings)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^tye.yaml: .*config `disruption-config` as components\/disruption-config.yaml: not found/,
+        ),
+        "dapr/config.yaml: Configuration no run file starts a sidecar with",
+      ]),
+    );
+  });
+
+  it("reports a second actor state store, and an actor host without one", () => {
+    const second = checkCopy((dir) =>
+      edit(dir, "components/statestore-mongodb.yaml", 'value: "false"', 'value: "true"'),
+    );
+    expect(messages(second)).toEqual([
+      expect.stringMatching(
+        /workers: daprd refuses a second actor state store \(statestore-mongodb, statestore\)/,
+      ),
+    ]);
+    const none = checkCopy((dir) =>
+      edit(dir, "components/statestore-redis.yaml", "  - passenger-api\n  - workers", "  - passenger-api"),
+    );
+    expect(messages(none)).toEqual([
+      expect.stringMatching(/workers hosts the actors .* no state store with actorStateStore: true/),
+    ]);
+  });
+
+  it("reports a secret the secret store does not have", () => {
+    const findings = checkCopy((dir) => writeFileSync(path.join(dir, "components/secrets.local.json"), "{}"));
+    expect(messages(findings)).toEqual(
+      expect.arrayContaining([
+        "components/statestore-redis.yaml: statestore: metadata redisPassword: secret redis-password is not in secretstore-local",
+      ]),
+    );
+  });
+
+  it("reports a resiliency target naming no policy", () => {
+    const findings = checkCopy((dir) =>
+      edit(dir, "components/resiliency.yaml", "timeout: actorCall", "timeout: actorTurn"),
+    );
+    expect(messages(findings)).toEqual([
+      "components/resiliency.yaml: disruption-resiliency: targets.actors.CaseActor: no timeout policy actorTurn",
+    ]);
+  });
+
+  it("reports a run file the dapr CLI would not read as written", () => {
+    const findings = checkCopy((dir) =>
+      edit(dir, "dapr/dapr.yaml", "version: 1\ncommon:", "common:\n  resourcePath: x"),
+    );
+    expect(messages(findings)).toEqual([
+      "dapr/dapr.yaml: `version` is required (a positive integer)",
+      "dapr/dapr.yaml: common.resourcePath is unknown (`dapr run -f` ignores it)",
+    ]);
+  });
+});
