@@ -6,7 +6,7 @@ import type { DeliveryResult, Subscription } from "./event-bus.js";
  * What a handler's failure leads to; every subscription declares one.
  *
  * - `retry-with-backoff`: the event is delivered again with the bus's exponential backoff
- *   (`defaultRetryPolicy` in process, `pubsubRetry` in dapr/resiliency.yaml under Dapr) and
+ *   (`defaultRetryPolicy` in process, `pubsubRetry` in components/resiliency.yaml under Dapr) and
  *   dead-lettered once the attempts run out.
  * - `dead-letter`: the event is dead-lettered at the first failure.
  *

@@ -131,7 +131,7 @@ export class DaprEventBus implements EventBus {
   }
 
   /**
-   * What the sidecar sends to `<topic>.dead-letter` after its retries (dapr/resiliency.yaml) ran out
+   * What the sidecar sends to `<topic>.dead-letter` after its retries (components/resiliency.yaml) ran out
    * is dead for every subscription that had not settled it; what this app dropped itself comes back
    * there too, already recorded. After a restart the app cannot tell its subscriptions apart any
    * more, and names every one that takes the event's type.
