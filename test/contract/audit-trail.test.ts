@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { MongoClient } from "mongodb";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuditLog, type NewAuditEntry } from "../../src/app/audit-log.js";
 import { type AuditEntry } from "../../src/app/audit-entry.js";
 import type { AuditTrail } from "../../src/app/audit-trail.js";
@@ -9,7 +7,7 @@ import { MemoryAuditTrail } from "../../src/app/memory-audit-trail.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { InvalidCursorError } from "../../src/runtime/document-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
-import { MongoDocumentStore } from "../../src/runtime/mongo/document-store.js";
+import { describeAgainstMongo } from "../support/mongo.js";
 
 const ZX = "urn:airline:ZX";
 const VQ = "urn:airline:VQ";
@@ -213,20 +211,9 @@ describeAuditTrail("DocumentAuditTrail on the memory document store", async () =
   dispose: async () => {},
 }));
 
-const mongoUrl = process.env.MONGODB_URL;
-if (!mongoUrl) console.warn("MongoDB audit trail contract tests skipped: MONGODB_URL is not set");
-
-describe.skipIf(!mongoUrl)("against MongoDB", () => {
-  const dbName = `audit_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-
-  afterAll(async () => {
-    const client = await MongoClient.connect(mongoUrl!);
-    await client.db(dbName).dropDatabase();
-    await client.close();
-  });
-
+describeAgainstMongo("MongoDB audit trail contract", "audit", (connect) => {
   describeAuditTrail("DocumentAuditTrail on MongoDB", async () => {
-    const store = await MongoDocumentStore.connect(mongoUrl!, dbName);
+    const store = await connect();
     await store.collection("audit").deleteMany({});
     return { trail: new DocumentAuditTrail(store), dispose: () => store.close() };
   });

@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { MongoClient } from "mongodb";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type Doc,
   type DocumentCollection,
@@ -11,7 +9,7 @@ import {
   type SortSpec,
 } from "../../src/runtime/document-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
-import { MongoDocumentStore } from "../../src/runtime/mongo/document-store.js";
+import { describeAgainstMongo } from "../support/mongo.js";
 
 interface CaseDoc extends Doc {
   airport: string;
@@ -600,20 +598,9 @@ describe("MemoryDocumentStore copies", () => {
   });
 });
 
-const mongoUrl = process.env.MONGODB_URL;
-if (!mongoUrl) console.warn("MongoDB contract tests skipped: MONGODB_URL is not set");
-
-describe.skipIf(!mongoUrl)("against MongoDB", () => {
-  const dbName = `contract_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-
-  afterAll(async () => {
-    const client = await MongoClient.connect(mongoUrl!);
-    await client.db(dbName).dropDatabase();
-    await client.close();
-  });
-
+describeAgainstMongo("MongoDB contract", "contract", (connect) => {
   describeDocumentStore("MongoDocumentStore", async () => {
-    const store = await MongoDocumentStore.connect(mongoUrl!, dbName);
+    const store = await connect();
     return { store, dispose: () => store.close() };
   });
 });
