@@ -97,15 +97,20 @@ const declaration = {
   ],
 };
 
+/** A supervisor declares the disruption above; the URN of the case it opens. */
+async function declared(cases: ReturnType<typeof caseUseCases>): Promise<string> {
+  const { snapshot } = await cases.intake.declare(
+    operator("OPS_SUPERVISOR", "sup"),
+    declaration,
+    "urn:trace:1",
+  );
+  return snapshot.case.urn;
+}
+
 describe("closing a case revokes its passengers' access (spec 3.3, 5.2)", () => {
   it("refuses the token of a closed case and a new login, and admits a new login after reopening", async () => {
     const { passengers, cases, clock } = await platform();
-    const { snapshot } = await cases.intake.declare(
-      operator("OPS_SUPERVISOR", "sup"),
-      declaration,
-      "urn:trace:1",
-    );
-    const caseUrn = snapshot.case.urn;
+    const caseUrn = await declared(cases);
 
     const session = await logIn(passengers, "abc123", "RIVERA");
     expect(session.caseUrn).toBe(caseUrn);
@@ -139,12 +144,7 @@ describe("closing a case revokes its passengers' access (spec 3.3, 5.2)", () => 
 
   it("projects a change from its event alone, when the request that made it did not project it", async () => {
     const { runtime, passengers, cases, documents } = await platform();
-    const { snapshot } = await cases.intake.declare(
-      operator("OPS_SUPERVISOR", "sup"),
-      declaration,
-      "urn:trace:1",
-    );
-    const caseUrn = snapshot.case.urn;
+    const caseUrn = await declared(cases);
     const session = await logIn(passengers, "ABC123", "Rivera");
 
     // Straight to the actor, as a process that died right after the turn would have left it.
