@@ -28,6 +28,9 @@ afterAll(async () => {
 
 const call = (method: string, url: string, user: string, body?: unknown) =>
   f.t.call(method, url, tokens[user] ?? user, body);
+/** A write on the sub-case that carries the lock's fencing token. */
+const fenced = (action: string, urn: string, user: string, fencingToken: number) =>
+  call("POST", path(urn, action), user, { fencingToken });
 
 describe("POST /v1/subcases/{urn}/lock", () => {
   it("locks for the caller with a fencing token and a five-minute expiry, and indexes the lock", async () => {
@@ -110,18 +113,14 @@ describe("POST /v1/subcases/{urn}/lock", () => {
     const second = await (await call("POST", path(urn, "lock"), "supervisor@zx.demo")).json();
     expect(second.fencingToken).toBe(first.fencingToken + 1);
 
-    const stale = await call("POST", path(urn, "compensate"), "operator@zx.demo", {
-      fencingToken: first.fencingToken,
-    });
+    const stale = await fenced("compensate", urn, "operator@zx.demo", first.fencingToken);
     expect(stale.status).toBe(409);
     expect(await stale.json()).toMatchObject({
       type: `${ERRORS}/conflict/stale-fencing-token`,
       lockedBy: "urn:user:zx-supervisor",
       subCase: { subCaseUrn: urn, status: "OPEN", lockedBy: "urn:user:zx-supervisor" },
     });
-    const fresh = await call("POST", path(urn, "compensate"), "supervisor@zx.demo", {
-      fencingToken: second.fencingToken,
-    });
+    const fresh = await fenced("compensate", urn, "supervisor@zx.demo", second.fencingToken);
     expect(fresh.status).toBe(202);
   });
 });
@@ -132,23 +131,17 @@ describe("POST /v1/subcases/{urn}/unlock", () => {
     const urn = subCaseUrns[0]!;
     const lock = await (await call("POST", path(urn, "lock"), "operator@zx.demo")).json();
 
-    const notHolder = await call("POST", path(urn, "unlock"), "supervisor@zx.demo", {
-      fencingToken: lock.fencingToken,
-    });
+    const notHolder = await fenced("unlock", urn, "supervisor@zx.demo", lock.fencingToken);
     expect(notHolder.status).toBe(409);
     expect(await notHolder.json()).toMatchObject({
       type: `${ERRORS}/conflict/sub-case-locked`,
       lockedBy: "urn:user:zx-operator",
     });
-    const wrongToken = await call("POST", path(urn, "unlock"), "operator@zx.demo", {
-      fencingToken: lock.fencingToken + 5,
-    });
+    const wrongToken = await fenced("unlock", urn, "operator@zx.demo", lock.fencingToken + 5);
     expect(wrongToken.status).toBe(409);
     expect((await wrongToken.json()).type).toBe(`${ERRORS}/conflict/stale-fencing-token`);
 
-    const released = await call("POST", path(urn, "unlock"), "operator@zx.demo", {
-      fencingToken: lock.fencingToken,
-    });
+    const released = await fenced("unlock", urn, "operator@zx.demo", lock.fencingToken);
     expect(released.status).toBe(200);
     expect(await released.json()).toMatchObject({ subCaseUrn: urn, lockedBy: null, lockExpiresAt: null });
     expect((await f.index.get(urn))?.lockedBy).toBeNull();
