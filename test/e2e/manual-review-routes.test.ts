@@ -56,6 +56,8 @@ const call = (method: string, path: string, who: string, body?: unknown) =>
 const v1 = (urn: string, action?: string) =>
   `/v1/booking/manual-review/${enc(urn)}${action ? `/${action}` : ""}`;
 const manual = (urn: string, action: string) => `/manual-review/${enc(urn)}/${action}`;
+/** The URN of a review item nobody raised. */
+const unknownItem = () => `urn:review-item:${randomUUID()}`;
 
 /** Opens a case over HTTP: groups G<n>A (two economy passengers) and G<n>B (one). */
 async function openCase(options: { origin?: string; who?: string; mixedTier?: boolean } = {}) {
@@ -415,11 +417,7 @@ describe("claim (field manual)", () => {
   });
 
   it("404 for an unknown item, 400 for a URN of another kind or a body", async () => {
-    const unknown = await call(
-      "POST",
-      manual(`urn:review-item:${randomUUID()}`, "claim"),
-      "operator@zx.demo",
-    );
+    const unknown = await call("POST", manual(unknownItem(), "claim"), "operator@zx.demo");
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).type).toBe(`${ERRORS}/not-found/review-item-not-found`);
     expect((await call("POST", manual("urn:case:x", "claim"), "operator@zx.demo")).status).toBe(400);
@@ -465,9 +463,7 @@ describe("POST /v1/booking/manual-review/{urn}/assign", () => {
     const bad = await call("POST", v1(urn, "assign"), "supervisor@zx.demo", { assignee: "zx-operator" });
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors).toEqual([expect.objectContaining({ in: "body", field: "/assignee" })]);
-    expect(
-      (await call("POST", v1(`urn:review-item:${randomUUID()}`, "assign"), "supervisor@zx.demo", {})).status,
-    ).toBe(404);
+    expect((await call("POST", v1(unknownItem(), "assign"), "supervisor@zx.demo", {})).status).toBe(404);
   });
 });
 
@@ -502,7 +498,7 @@ describe("POST /v1/booking/manual-review/{urn}/escalate", () => {
     expect((await bad.json()).errors).toEqual([expect.objectContaining({ in: "body" })]);
     expect(
       (
-        await call("POST", v1(`urn:review-item:${randomUUID()}`, "escalate"), "supervisor@zx.demo", {
+        await call("POST", v1(unknownItem(), "escalate"), "supervisor@zx.demo", {
           reason: "x",
         })
       ).status,
@@ -614,10 +610,7 @@ describe("resolve (both forms)", () => {
       const response = await call("POST", v1(urn, "resolve"), "supervisor@zx.demo", bad);
       expect(response.status, JSON.stringify(bad)).toBe(400);
     }
-    expect(
-      (await call("POST", manual(`urn:review-item:${randomUUID()}`, "resolve"), "operator@zx.demo", body))
-        .status,
-    ).toBe(404);
+    expect((await call("POST", manual(unknownItem(), "resolve"), "operator@zx.demo", body)).status).toBe(404);
   });
 });
 
@@ -713,10 +706,7 @@ describe("rebook and override", () => {
         })
       ).status,
     ).toBe(400);
-    expect(
-      (await call("POST", manual(`urn:review-item:${randomUUID()}`, "rebook"), "operator@zx.demo", body))
-        .status,
-    ).toBe(404);
+    expect((await call("POST", manual(unknownItem(), "rebook"), "operator@zx.demo", body)).status).toBe(404);
   });
 });
 
@@ -794,10 +784,7 @@ describe("relax", () => {
     const body = { fields: { maxDistanceKm: 30 }, reason: "x" };
     expect((await call("POST", manual(urn, "relax"), "operator@zx.demo", body)).status).toBe(403);
     expect((await call("POST", manual(urn, "relax"), "supervisor@vq.demo", body)).status).toBe(403);
-    expect(
-      (await call("POST", manual(`urn:review-item:${randomUUID()}`, "relax"), "supervisor@zx.demo", body))
-        .status,
-    ).toBe(404);
+    expect((await call("POST", manual(unknownItem(), "relax"), "supervisor@zx.demo", body)).status).toBe(404);
   });
 });
 
@@ -848,10 +835,7 @@ describe("split", () => {
     const body = { into: [[`p${n}a1`], [`p${n}a2`]], reason: "x" };
     expect((await call("POST", manual(item.urn, "split"), "finance@zx.demo", body)).status).toBe(403);
     expect((await call("POST", manual(item.urn, "split"), "operator@vq.demo", body)).status).toBe(403);
-    expect(
-      (await call("POST", manual(`urn:review-item:${randomUUID()}`, "split"), "operator@zx.demo", body))
-        .status,
-    ).toBe(404);
+    expect((await call("POST", manual(unknownItem(), "split"), "operator@zx.demo", body)).status).toBe(404);
   });
 });
 
