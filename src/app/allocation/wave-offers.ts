@@ -1,5 +1,5 @@
 import { dedupOffers } from "../../domain/allocation/dedup.js";
-import type { HotelOffer } from "../../domain/allocation/offer.js";
+import { type HotelOffer, hotelFactsOf } from "../../domain/allocation/offer.js";
 import { type Coordinates, greatCircleKm } from "../../domain/geo.js";
 import { convert, type ExchangeRates, fromMajor, type Money } from "../../domain/money.js";
 import type { ContractDocument } from "../hotels/contracts.js";
@@ -27,13 +27,7 @@ export function contractOffer(
     provider: DIRECT_CONTRACT_PROVIDER,
     providerHotelId: hotel.hotelUrn,
     providerOfferId: contract.urn,
-    name: hotel.name,
-    address: hotel.address,
-    lat: hotel.lat,
-    lon: hotel.lon,
-    stars: hotel.stars,
-    chainId: hotel.chainId,
-    amenities: hotel.amenities,
+    ...hotelFactsOf(hotel),
     nightlyRate: fromMajor(contract.nightlyRate, contract.currency),
     roomsAvailable: Math.max(0, contract.roomsPerNight - held),
     payments: ["GUARANTEE"],
@@ -68,12 +62,7 @@ export function waveOffers(
     const [facts] = [...hotel.offers].sort((a, b) => Number(b.isDirectContract) - Number(a.isDirectContract));
     return {
       hotelUrn: hotel.hotelUrn,
-      name: facts!.name,
-      address: facts!.address,
-      lat: facts!.lat,
-      lon: facts!.lon,
-      stars: facts!.stars,
-      chainId: facts!.chainId,
+      ...hotelFactsOf(facts!),
       amenities: [...facts!.amenities],
       distanceKm: greatCircleKm(wave.airport, facts!),
       offers: hotel.offers.map(

@@ -5,6 +5,7 @@ import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
+import { hotelFactsOf } from "../../domain/allocation/offer.js";
 import { waveAddress, waveUrnFor } from "../../domain/allocation/wave-addresses.js";
 import { latestWaveOf, type WaveDocument, WAVES_COLLECTION } from "./wave-documents.js";
 import { inject, injectable } from "tsyringe";
@@ -67,13 +68,7 @@ export function hotelsOfWave(wave: WaveDocument | undefined) {
   }
   return [...hotels.values()].map(({ hotel, groups }) => ({
     hotelUrn: hotel.hotelUrn,
-    name: hotel.name,
-    address: hotel.address,
-    lat: hotel.lat,
-    lon: hotel.lon,
-    stars: hotel.stars,
-    chainId: hotel.chainId,
-    amenities: hotel.amenities,
+    ...hotelFactsOf(hotel),
     distanceKm: hotel.distanceKm,
     rooms: groups.reduce((sum, g) => sum + g.rooms, 0),
     groups: groups.map((g) => ({

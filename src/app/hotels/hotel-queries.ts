@@ -1,6 +1,7 @@
 import type { Hotel } from "../../domain/allocation/dedup.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { greatCircleKm } from "../../domain/geo.js";
+import { hotelFactsOf } from "../../domain/allocation/offer.js";
 import type { OperatorPrincipal } from "../principals.js";
 import { assertAirport } from "../authorization.js";
 import type { Airport, Directory } from "../directory.js";
@@ -114,12 +115,7 @@ function hotelView(airport: Airport, hotel: Hotel) {
   const [first] = hotel.offers;
   return {
     hotelUrn: hotel.hotelUrn,
-    name: first!.name,
-    address: first!.address,
-    lat: first!.lat,
-    lon: first!.lon,
-    stars: first!.stars,
-    chainId: first!.chainId,
+    ...hotelFactsOf(first!),
     amenities: [...new Set(hotel.offers.flatMap((o) => o.amenities))],
     distanceKm: Math.round(greatCircleKm(airport, first!) * 100) / 100,
     offers: hotel.offers.map((offer) => ({

@@ -28,6 +28,25 @@ export interface HotelOffer {
   readonly marketNightlyRate?: Money;
 }
 
+/** What describes a hotel wherever an offer, a wave's record or a read shows one. */
+export type HotelFacts = Pick<
+  HotelOffer,
+  "name" | "address" | "lat" | "lon" | "stars" | "chainId" | "amenities"
+>;
+
+/** The hotel facts of an offer, a catalog hotel or a wave's record, and nothing else of it. */
+export function hotelFactsOf<H extends HotelFacts>(hotel: H): Pick<H, keyof HotelFacts> {
+  return {
+    name: hotel.name,
+    address: hotel.address,
+    lat: hotel.lat,
+    lon: hotel.lon,
+    stars: hotel.stars,
+    chainId: hotel.chainId,
+    amenities: hotel.amenities,
+  };
+}
+
 /**
  * An offer's key wherever offers are told apart: the vendor that sells it (an offer's `provider`,
  * an allocation's `vendor`) and its id there. Booking stores it for offers found stale, so its
