@@ -1,6 +1,6 @@
 import { admins, operators } from "../../src/http/access.js";
 import type { CaseDeclaration } from "../../src/app/cases/intake.js";
-import { pageQuery, pageRequest } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import {
   type AuditSubject,
   defineRoute,
@@ -166,14 +166,8 @@ export function operatorCaseRoutes(cases: CaseUseCases) {
       params: caseUrnParams,
       query: pageQuery(),
       responses: { 200: { description: "A page of sub-cases", schema: manifestPageSchema } },
-      handler: async ({ principal, params, query }) => ({
-        status: 200,
-        body: await cases.reads.manifest(
-          principal,
-          params.caseUrn,
-          pageRequest(query) as { limit: number; cursor?: string },
-        ),
-      }),
+      handler: ({ principal, params, query }) =>
+        pageAnswer(query, (request) => cases.reads.manifest(principal, params.caseUrn, request)),
     }),
     defineRoute({
       method: "POST",

@@ -1,4 +1,4 @@
-import { pageAnswer, pageQuery, pageRequest } from "../../src/http/pagination.js";
+import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
 import {
@@ -100,15 +100,10 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       ...caseRead,
       query: pageQuery(),
       responses: { 200: { description: "A page of passengers", schema: passengerPageSchema } },
-      handler: async ({ principal, params, query }) => ({
-        status: 200,
-        body: await cases.reads.passengers(
-          principal,
-          params.caseUrn,
-          pageRequest(query) as { limit: number; cursor?: string },
-          partnerView,
+      handler: ({ principal, params, query }) =>
+        pageAnswer(query, (request) =>
+          cases.reads.passengers(principal, params.caseUrn, request, partnerView),
         ),
-      }),
     }),
     defineRoute({
       method: "GET",

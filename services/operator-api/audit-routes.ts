@@ -50,12 +50,7 @@ export function auditRoutes(log: AuditLog) {
     principal: OperatorPrincipal,
     filter: Record<string, string | undefined>,
     query: PageParameters,
-  ) =>
-    pageAnswer(
-      query,
-      (request) => log.query({ tenant: principal.tenant, ...filter, ...request, limit: query.limit }),
-      toWire,
-    );
+  ) => pageAnswer(query, (request) => log.query({ tenant: principal.tenant, ...filter, ...request }), toWire);
   const trail = {
     tags: ["Audit"],
     access: auditReaders,

@@ -50,8 +50,8 @@ export interface PageParameters {
   cursor?: string | undefined;
 }
 
-/** The DocumentStore find options for a validated paginated query. */
-export function pageRequest(query: PageParameters): FindOptions {
+/** The DocumentStore find options for a validated paginated query: always with a limit. */
+export function pageRequest(query: PageParameters): FindOptions & { limit: number } {
   return { limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) };
 }
 
@@ -66,16 +66,16 @@ export function toPageEnvelope<T, U>(page: Page<T>, toWire: (item: T) => U): Pag
  */
 export async function pageAnswer<T>(
   query: PageParameters,
-  read: (request: FindOptions) => Promise<Page<T>>,
+  read: (request: FindOptions & { limit: number }) => Promise<Page<T>>,
 ): Promise<{ status: 200; body: PageEnvelope<T> }>;
 export async function pageAnswer<T, U>(
   query: PageParameters,
-  read: (request: FindOptions) => Promise<Page<T>>,
+  read: (request: FindOptions & { limit: number }) => Promise<Page<T>>,
   toWire: (item: T) => U,
 ): Promise<{ status: 200; body: PageEnvelope<U> }>;
 export async function pageAnswer<T>(
   query: PageParameters,
-  read: (request: FindOptions) => Promise<Page<T>>,
+  read: (request: FindOptions & { limit: number }) => Promise<Page<T>>,
   toWire: (item: T) => unknown = (item) => item,
 ) {
   return { status: 200 as const, body: toPageEnvelope(await read(pageRequest(query)), toWire) };
