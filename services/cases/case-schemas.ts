@@ -8,6 +8,7 @@ import { pageQuery } from "../../src/http/pagination.js";
 import {
   airportCodeSchema,
   pageSchema,
+  partialFailureSchema,
   reasonSchema,
   timestampSchema,
   urnOf,
@@ -445,11 +446,7 @@ export const dashboardSchema = {
     partialFailures: {
       type: "array",
       description: "One entry per sub-call that failed or took longer than 3 s; its part is null",
-      items: {
-        type: "object",
-        required: ["domain", "reason"],
-        properties: { domain: { type: "string" }, reason: { type: "string" } },
-      },
+      items: partialFailureSchema,
     },
   },
 } as const;

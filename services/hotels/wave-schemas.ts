@@ -3,6 +3,7 @@ import {
   airportCodeSchema,
   localDateSchema,
   moneySchema,
+  partialFailureSchema,
   reasonSchema,
   timestampSchema,
   urnOf,
@@ -325,14 +326,13 @@ export const caseAllocationSchema = {
     partialFailures: {
       type: "array",
       items: {
-        type: "object",
-        required: ["domain", "reason"],
+        ...partialFailureSchema,
         properties: {
+          ...partialFailureSchema.properties,
           domain: {
             type: "string",
             description: "allocation, or inventory:<vendor> for a vendor that did not answer",
           },
-          reason: { type: "string" },
         },
       },
     },

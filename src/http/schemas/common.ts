@@ -94,6 +94,16 @@ export const problemSchema = {
   additionalProperties: true,
 } as const;
 
+/**
+ * A sub-call of a composition route that failed or ran out of time, named in `partialFailures`;
+ * its part of the answer is null.
+ */
+export const partialFailureSchema = {
+  type: "object",
+  required: ["domain", "reason"],
+  properties: { domain: { type: "string" }, reason: { type: "string" } },
+} as const;
+
 /** The page envelope (spec 2.9) around items of `itemSchema`. */
 export function pageSchema<const S extends JsonSchema>(itemSchema: S) {
   return {
