@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from "node:net";
 import { DaprWorkflowClient, type WorkflowContext } from "@dapr/dapr";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/runtime/clock.js";
@@ -66,10 +67,92 @@ describe("DaprWorkflowEngine", () => {
       raiseEventRetryDelayMs: 1,
     });
     try {
-      await expect(engine.raiseEvent("nobody", "approval", "yes")).rejects.toThrow(/no workflow worker/);
+      const id = await engine.schedule("approval", undefined, { instanceId: "unserved-1" });
+      await expect(engine.raiseEvent(id, "approval", "yes")).rejects.toThrow(/no workflow worker/);
     } finally {
       await engine.close();
       await sidecar.close();
     }
   });
+
+  // daprd 1.16 answers an event for an unknown instance with a bare gRPC UNKNOWN; retrying it for
+  // about 13 s, as for a missing worker, would outlast the test's timeout.
+  for (const daprVersion of ["1.16.0", "1.16.1"] as const) {
+    it(`fails at once raising an event for an instance daprd ${daprVersion} does not know`, async () => {
+      const sidecar = await startWorkflowSidecar({
+        stateStore: new MemoryStateStore(),
+        clock: new ManualClock(),
+        daprVersion,
+      });
+      const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port });
+      const raise = vi.spyOn(DaprWorkflowClient.prototype, "raiseEvent");
+      try {
+        await engine.start();
+        expect(await engine.get("nobody")).toBeUndefined();
+        await expect(engine.raiseEvent("nobody", "approval", "yes")).rejects.toThrow(/does not exist/);
+        expect(raise).not.toHaveBeenCalled();
+        // An instance it knows still gets its event.
+        const id = await engine.schedule("approval", undefined, { instanceId: `known-${daprVersion}` });
+        await engine.raiseEvent(id, "approval", "yes");
+        expect((await engine.waitForCompletion(id)).output).toBe("yes");
+      } finally {
+        raise.mockRestore();
+        await engine.close();
+        await sidecar.close();
+      }
+    });
+  }
+
+  it("connects its worker once the sidecar's workflow API comes up after start", async () => {
+    const port = await freePort();
+    const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: port, connectRetryMaxDelayMs: 20 });
+    await engine.start();
+    const sidecar = await startWorkflowSidecar({
+      port,
+      stateStore: new MemoryStateStore(),
+      clock: new ManualClock(),
+    });
+    try {
+      // The client's own channel reconnects on gRPC's backoff: its first calls may still fail.
+      const id = await vi.waitFor(
+        () => engine.schedule("approval", undefined, { instanceId: "late-sidecar-1" }),
+        { timeout: 5_000, interval: 50 },
+      );
+      await engine.raiseEvent(id, "approval", "late");
+      expect((await engine.waitForCompletion(id, 10_000)).output).toBe("late");
+    } finally {
+      await engine.close();
+      await sidecar.close();
+    }
+  });
+
+  it("sends DAPR_API_TOKEN as dapr-api-token metadata on the client's and the worker's calls", async () => {
+    const sidecar = await startWorkflowSidecar({
+      stateStore: new MemoryStateStore(),
+      clock: new ManualClock(),
+      apiToken: "s3cret",
+    });
+    const stranger = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port });
+    const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port, apiToken: "s3cret" });
+    try {
+      await expect(stranger.get("any")).rejects.toThrow(/api token/);
+      await engine.start();
+      const id = await engine.schedule("approval", undefined, { instanceId: "token-1" });
+      await engine.raiseEvent(id, "approval", "signed");
+      expect((await engine.waitForCompletion(id)).output).toBe("signed");
+    } finally {
+      await stranger.close();
+      await engine.close();
+      await sidecar.close();
+    }
+  });
 });
+
+/** A port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -20,10 +20,14 @@ export interface DaprWorkflowEngineOptions {
   daprHost?: string;
   /** The sidecar's gRPC port (DAPR_GRPC_PORT), where its workflow API listens. */
   daprGrpcPort: number;
+  /** Sent as `dapr-api-token` metadata on every call when the sidecar requires it (DAPR_API_TOKEN). */
+  apiToken?: string;
   /** How often `raiseEvent` tries before giving up (8: about 13 s in all, past the SDK worker's reconnect backoff). */
   raiseEventAttempts?: number;
   /** The wait before the first retry of `raiseEvent` (100 ms); it doubles with each retry. */
   raiseEventRetryDelayMs?: number;
+  /** The longest wait between two tries to reach the sidecar's workflow API at start (1 s). */
+  connectRetryMaxDelayMs?: number;
 }
 
 /** As long as the Dapr SDK client waits by default. */
@@ -31,6 +35,8 @@ const DEFAULT_WAIT_MS = 60_000;
 /** `waitUntil` polls first after 5 ms, then doubling up to every 250 ms. */
 const POLL_FIRST_MS = 5;
 const POLL_MAX_MS = 250;
+/** Any id: asking for it only shows whether the sidecar's workflow API answers. */
+const PROBE_INSTANCE_ID = "sidecar-probe";
 
 /**
  * Workflows on Dapr Workflow: this process is the worker (WorkflowRuntime, holding every workflow
@@ -42,10 +48,18 @@ export class DaprWorkflowEngine implements WorkflowEngine {
   private readonly client: DaprWorkflowClient;
   private readonly raiseEventAttempts: number;
   private readonly raiseEventRetryDelayMs: number;
+  private readonly connectRetryMaxDelayMs: number;
+  private readonly closing = new AbortController();
+  private connecting: Promise<void> | undefined;
   private started = false;
 
   constructor(options: DaprWorkflowEngineOptions) {
-    const sidecar = { daprHost: options.daprHost ?? "127.0.0.1", daprPort: String(options.daprGrpcPort) };
+    const sidecar = {
+      daprHost: options.daprHost ?? "127.0.0.1",
+      daprPort: String(options.daprGrpcPort),
+      // Empty rather than absent, or the SDK reads DAPR_API_TOKEN from the environment itself.
+      daprApiToken: options.apiToken ?? "",
+    };
     this.runtime = new WorkflowRuntime(sidecar);
     for (const [name, workflow] of options.registry.workflows)
       this.runtime.registerWorkflowWithName(name, workflow);
@@ -54,10 +68,29 @@ export class DaprWorkflowEngine implements WorkflowEngine {
     this.client = new DaprWorkflowClient(sidecar);
     this.raiseEventAttempts = options.raiseEventAttempts ?? 8;
     this.raiseEventRetryDelayMs = options.raiseEventRetryDelayMs ?? 100;
+    this.connectRetryMaxDelayMs = options.connectRetryMaxDelayMs ?? 1000;
   }
 
-  /** Connects the worker; the SDK does so in the background, and work waits in the sidecar until it has. */
+  /**
+   * Connects the worker in the background once the sidecar's workflow API answers; work waits in
+   * the sidecar until it has. The SDK worker gives up for good when its first connection fails, so
+   * it is started only after the sidecar answered.
+   */
   async start(): Promise<void> {
+    this.connecting ??= this.connectWhenSidecarAnswers();
+  }
+
+  private async connectWhenSidecarAnswers(): Promise<void> {
+    for (let pause = POLL_FIRST_MS; !this.closing.signal.aborted; ) {
+      try {
+        await this.instanceState(PROBE_INSTANCE_ID, false);
+        break;
+      } catch {
+        await delay(pause, this.closing.signal);
+        pause = Math.min(pause * 2, this.connectRetryMaxDelayMs);
+      }
+    }
+    if (this.closing.signal.aborted) return;
     await this.runtime.start();
     this.started = true;
   }
@@ -65,33 +98,40 @@ export class DaprWorkflowEngine implements WorkflowEngine {
   /** The sidecar refuses an instance id already in use, so an existing id is answered here, before and after trying. */
   async schedule(name: string, input?: unknown, options?: ScheduleOptions): Promise<string> {
     const instanceId = options?.instanceId ?? randomUuid();
-    if (options?.instanceId && (await this.client.getWorkflowState(instanceId, false))) return instanceId;
+    if (options?.instanceId && (await this.instanceState(instanceId, false))) return instanceId;
     try {
       return await this.client.scheduleNewWorkflow(name, input, instanceId);
     } catch (error) {
-      if (await this.client.getWorkflowState(instanceId, false)) return instanceId;
+      if (await this.instanceState(instanceId, false)) return instanceId;
       throw error;
     }
   }
 
   /**
    * Retried with backoff: the sidecar refuses events while no workflow worker is connected to it.
-   * An instance it does not know is not worth waiting for.
+   * daprd 1.16 answers an event for an instance it does not know with a bare gRPC UNKNOWN, like
+   * any other failure, so each try first asks whether the instance exists: an unknown one fails
+   * at once instead of after every retry.
    */
   async raiseEvent(instanceId: string, eventName: string, payload?: unknown): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      let exists = true;
       try {
-        await this.client.raiseEvent(instanceId, eventName, payload);
-        return;
+        exists = (await this.instanceState(instanceId, false)) !== undefined;
+        if (exists) {
+          await this.client.raiseEvent(instanceId, eventName, payload);
+          return;
+        }
       } catch (error) {
-        if (attempt >= this.raiseEventAttempts || grpcCode(error) === GRPC_NOT_FOUND) throw error;
+        if (attempt >= this.raiseEventAttempts) throw error;
         await delay(this.raiseEventRetryDelayMs * 2 ** (attempt - 1));
       }
+      if (!exists) throw new Error(`Workflow instance ${instanceId} does not exist`);
     }
   }
 
   async get(instanceId: string): Promise<WorkflowState | undefined> {
-    const state = await this.client.getWorkflowState(instanceId, true);
+    const state = await this.instanceState(instanceId, true);
     return state && toWorkflowState(state);
   }
 
@@ -125,8 +165,26 @@ export class DaprWorkflowEngine implements WorkflowEngine {
 
   /** The SDK waits a second in each of its stops; both run at once. */
   async close(): Promise<void> {
+    this.closing.abort();
+    await this.connecting;
     // The SDK's stop throws for a worker that never started.
     await Promise.all([this.started ? this.runtime.stop() : undefined, this.client.stop()]);
+  }
+
+  /**
+   * The instance's state, or undefined for an id the sidecar does not know. daprd answers such an
+   * id with `exists: false` from 1.16.1 and with a gRPC UNKNOWN naming no such instance before.
+   */
+  private async instanceState(
+    instanceId: string,
+    withPayloads: boolean,
+  ): Promise<DaprWorkflowState | undefined> {
+    try {
+      return await this.client.getWorkflowState(instanceId, withPayloads);
+    } catch (error) {
+      if (isUnknownInstance(error)) return undefined;
+      throw error;
+    }
   }
 }
 
@@ -147,12 +205,28 @@ function toWorkflowState(state: DaprWorkflowState): WorkflowState {
   };
 }
 
+const GRPC_UNKNOWN = 2;
 const GRPC_NOT_FOUND = 5;
 
-function grpcCode(error: unknown): unknown {
-  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+function isUnknownInstance(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, details } = error as { code?: unknown; details?: unknown };
+  return (
+    code === GRPC_NOT_FOUND ||
+    (code === GRPC_UNKNOWN && typeof details === "string" && /no such instance exists/i.test(details))
+  );
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done);
+  });
 }

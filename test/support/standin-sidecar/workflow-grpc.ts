@@ -8,6 +8,10 @@
  * Spoken: Hello, StartInstance (without a scheduled start time), GetInstance, WaitForInstanceStart,
  * WaitForInstanceCompletion, RaiseEvent, TerminateInstance (always recursive), GetWorkItems,
  * CompleteOrchestratorTask, CompleteActivityTask. The rest answers UNIMPLEMENTED.
+ *
+ * As daprd 1.16 does, it answers an event raised for an unknown instance with a bare UNKNOWN, an
+ * unknown id in GetInstance with `exists: false` (1.16.1; 1.16.0 answered UNKNOWN), and refuses
+ * every call without the API token when it has one.
  */
 import { randomUUID } from "node:crypto";
 import { TaskHubSidecarServiceService } from "@dapr/dapr/workflow/internal/durabletask/proto/orchestrator_service_grpc_pb.js";
@@ -38,6 +42,10 @@ export interface WorkflowSidecarOptions {
   stateStore: StateStore;
   /** Drives durable timers; tests pass a ManualClock. */
   clock?: Clock;
+  /** Required as `dapr-api-token` metadata on every call when set (daprd's DAPR_API_TOKEN). */
+  apiToken?: string;
+  /** The daprd patch release whose GetInstance answer for an unknown id to give; 1.16.1 by default. */
+  daprVersion?: "1.16.0" | "1.16.1";
 }
 
 export interface WorkflowSidecar {
@@ -49,6 +57,8 @@ export interface WorkflowSidecar {
 const MAX_ITEMS_PER_WORKER = 10;
 /** Server-side bound of the wait calls; the SDK client gives up sooner by its own timeout. */
 const LONGEST_WAIT_MS = 24 * 60 * 60 * 1000;
+/** durabletask-go's text for an instance it does not know, which daprd passes on as a bare UNKNOWN. */
+const NO_SUCH_INSTANCE = "no such instance exists";
 
 export async function startWorkflowSidecar(options: WorkflowSidecarOptions): Promise<WorkflowSidecar> {
   const backend = new WorkflowBackend({
@@ -61,7 +71,11 @@ export async function startWorkflowSidecar(options: WorkflowSidecarOptions): Pro
   await backend.start();
 
   const server = new grpc.Server();
-  server.addService(TaskHubSidecarServiceService, serviceFor(backend, workers));
+  const service = serviceFor(backend, workers, options.daprVersion ?? "1.16.1");
+  server.addService(
+    TaskHubSidecarServiceService,
+    options.apiToken ? withApiToken(service, options.apiToken) : service,
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const address = `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`;
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) =>
@@ -87,7 +101,11 @@ export const workflowSidecarPart: StandinSidecarPartStarter = ({ clock, store })
 
 type Service = grpc.UntypedServiceImplementation;
 
-function serviceFor(backend: WorkflowBackend, workers: ConnectedWorkers): Service {
+function serviceFor(
+  backend: WorkflowBackend,
+  workers: ConnectedWorkers,
+  daprVersion: NonNullable<WorkflowSidecarOptions["daprVersion"]>,
+): Service {
   return {
     hello: unary(async () => new emptyPb.Empty()),
 
@@ -106,9 +124,12 @@ function serviceFor(backend: WorkflowBackend, workers: ConnectedWorkers): Servic
       return new pb.CreateInstanceResponse().setInstanceid(instanceId);
     }),
 
-    getInstance: unary(async (request: pb.GetInstanceRequest) =>
-      instanceResponse(await backend.getInstance(request.getInstanceid()), request.getGetinputsandoutputs()),
-    ),
+    getInstance: unary(async (request: pb.GetInstanceRequest) => {
+      const instance = await backend.getInstance(request.getInstanceid());
+      if (!instance && daprVersion === "1.16.0")
+        throw new SidecarError(grpc.status.UNKNOWN, NO_SUCH_INSTANCE);
+      return instanceResponse(instance, request.getGetinputsandoutputs());
+    }),
 
     waitForInstanceStart: waitUntil(backend, (instance) => instance.status !== "PENDING"),
     waitForInstanceCompletion: waitUntil(backend, isFinished),
@@ -117,7 +138,14 @@ function serviceFor(backend: WorkflowBackend, workers: ConnectedWorkers): Servic
       if (!workers.connected) {
         throw new SidecarError(grpc.status.UNAVAILABLE, "no workflow worker is connected");
       }
-      await backend.raiseEvent(request.getInstanceid(), request.getName(), request.getInput()?.getValue());
+      try {
+        await backend.raiseEvent(request.getInstanceid(), request.getName(), request.getInput()?.getValue());
+      } catch (error) {
+        if (error instanceof WorkflowInstanceNotFoundError) {
+          throw new SidecarError(grpc.status.UNKNOWN, NO_SUCH_INSTANCE);
+        }
+        throw error;
+      }
       return new pb.RaiseEventResponse();
     }),
 
@@ -317,6 +345,35 @@ function waitUntil(backend: WorkflowBackend, predicate: (instance: StoredInstanc
       throw error;
     }
   });
+}
+
+/** daprd's API token check: every call, streams included, carries `dapr-api-token` metadata. */
+function withApiToken(service: Service, token: string): Service {
+  const refused = (call: { metadata: grpc.Metadata }): grpc.ServiceError | undefined => {
+    const given = call.metadata.get("dapr-api-token")[0];
+    if (given === token) return undefined;
+    const message =
+      given === undefined
+        ? "missing api token in request metadata"
+        : "authentication error: api token mismatch";
+    return serviceError(new SidecarError(grpc.status.UNAUTHENTICATED, message));
+  };
+  const guarded: Service = {};
+  for (const [name, handler] of Object.entries(service)) {
+    guarded[name] =
+      name === "getWorkItems"
+        ? (call: grpc.ServerWritableStream<unknown, unknown>) => {
+            const error = refused(call);
+            if (error) call.destroy(error);
+            else (handler as (call: grpc.ServerWritableStream<unknown, unknown>) => void)(call);
+          }
+        : (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+            const error = refused(call);
+            if (error) callback(error);
+            else (handler as grpc.handleUnaryCall<unknown, unknown>)(call, callback);
+          };
+  }
+  return guarded;
 }
 
 class SidecarError extends Error {
