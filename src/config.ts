@@ -39,6 +39,10 @@ export interface Config {
     probeTimeoutMs: number;
     pubsubName: string;
     stateStoreName: string;
+    /** The sidecar's API token (DAPR_API_TOKEN), sent on every call to it when set. */
+    apiToken: string | undefined;
+    /** The token the sidecar sends on its calls to this app (APP_API_TOKEN), checked when set. */
+    appApiToken: string | undefined;
   };
   /** External OIDC issuer for operator and partner tokens; the embedded identity provider is off when set. */
   oidcIssuer: string | undefined;
@@ -141,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       probeTimeoutMs: integer(env.DAPR_PROBE_TIMEOUT_MS, 1500, "DAPR_PROBE_TIMEOUT_MS"),
       pubsubName: env.DAPR_PUBSUB_NAME || "pubsub",
       stateStoreName: env.DAPR_STATE_STORE_NAME || "statestore",
+      apiToken: env.DAPR_API_TOKEN || undefined,
+      appApiToken: env.APP_API_TOKEN || undefined,
     },
     oidcIssuer: env.OIDC_ISSUER || undefined,
     oidcJwksUri: env.OIDC_JWKS_URI || undefined,

@@ -116,7 +116,7 @@ function contributions(context: () => ModuleContext, tenants: readonly string[])
 
 async function chooseRuntime(config: Config, logger: Logger): Promise<"embedded" | "dapr"> {
   if (config.runtime !== "auto") return config.runtime;
-  const found = await probeSidecar(config.dapr.httpPort, config.dapr.probeTimeoutMs);
+  const found = await probeSidecar(config.dapr, config.dapr.probeTimeoutMs);
   logger.info({ daprHttpPort: config.dapr.httpPort, found }, "probed for a Dapr sidecar");
   return found ? "dapr" : "embedded";
 }

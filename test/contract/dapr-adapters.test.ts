@@ -525,21 +525,21 @@ describe("Dapr state store through the stand-in sidecar", () => {
 
 describe("probeSidecar", () => {
   it("answers true for a sidecar and false fast for a closed port or a silent one", async () => {
-    expect(await probeSidecar(sidecar.httpPort)).toBe(true);
+    expect(await probeSidecar({ httpPort: sidecar.httpPort })).toBe(true);
 
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const started = performance.now();
-    expect(await probeSidecar(closedPort)).toBe(false);
+    expect(await probeSidecar({ httpPort: closedPort })).toBe(false);
     expect(performance.now() - started).toBeLessThan(1_500);
 
     const connections: Socket[] = [];
     const silent = createServer((socket) => connections.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     try {
-      expect(await probeSidecar((silent.address() as AddressInfo).port, 200)).toBe(false);
+      expect(await probeSidecar({ httpPort: (silent.address() as AddressInfo).port }, 200)).toBe(false);
     } finally {
       for (const socket of connections) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));

@@ -13,6 +13,10 @@ export interface DaprSidecarSettings {
   grpcPort: number;
   pubsubName: string;
   stateStoreName: string;
+  /** Sent as `dapr-api-token` on every call to the sidecar (DAPR_API_TOKEN). */
+  apiToken?: string | undefined;
+  /** Required as `dapr-api-token` on every call from the sidecar (APP_API_TOKEN). */
+  appApiToken?: string | undefined;
 }
 
 export interface DaprRuntimeOptions extends RuntimeOptions {
@@ -22,7 +26,7 @@ export interface DaprRuntimeOptions extends RuntimeOptions {
 /** Actors, pub/sub, state and workflows through this app's Dapr sidecar. */
 export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
   const { dapr, clock, documents, counters, onError } = options;
-  const sidecar = { httpPort: dapr.httpPort };
+  const sidecar = { httpPort: dapr.httpPort, ...(dapr.apiToken ? { apiToken: dapr.apiToken } : {}) };
   const { store: deadLetters, busOptions } = subscriptionReporting(documents, clock, onError);
   const bus = new DaprEventBus({ sidecar, pubsubName: dapr.pubsubName, ...busOptions });
   const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
@@ -31,10 +35,15 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
     registry: options.workflows,
     daprHost: "127.0.0.1",
     daprGrpcPort: dapr.grpcPort,
+    ...(dapr.apiToken ? { apiToken: dapr.apiToken } : {}),
   });
   for (const actorType of options.actorTypes) actors.register(actorType);
   for (const subscription of options.subscriptions) bus.subscribe(subscription);
-  const router = sidecarRouter({ actors, bus });
+  const router = sidecarRouter({
+    actors,
+    bus,
+    ...(dapr.appApiToken ? { appApiToken: dapr.appApiToken } : {}),
+  });
   const routes = router.routes() as Middleware;
   const allowed = router.allowedMethods() as Middleware;
 

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import Router from "@koa/router";
 import type { Context } from "koa";
 import type { DaprActorRuntime } from "./actor-runtime.js";
@@ -8,6 +9,8 @@ export interface SidecarRoutesOptions {
   actors?: DaprActorRuntime;
   /** Subscriptions; without it the app subscribes to nothing. */
   bus?: DaprEventBus;
+  /** The sidecar's app API token (APP_API_TOKEN): when set, calls without it are refused with 401. */
+  appApiToken?: string;
 }
 
 /**
@@ -48,16 +51,43 @@ function actorCallback(handle: (ctx: Context, params: ActorCallbackParams) => Pr
 }
 
 /**
+ * daprd 1.16 takes only 200 from an actor method, reminder or timer callback as success, and Koa
+ * answers 204 when a handler leaves the body empty: the status is set after the body.
+ */
+function answerOk(ctx: Context, body?: unknown): void {
+  ctx.body = body ?? "";
+  ctx.status = 200;
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? "");
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
  * The routes a Dapr sidecar calls on this app, mounted on Koa (the SDK's DaprServer insists on its
  * own express server). Actor calls are dispatched into the SDK's actor runtime; pub/sub deliveries
  * always answer an explicit SUCCESS, RETRY or DROP.
  */
-export function sidecarRouter({ actors, bus }: SidecarRoutesOptions): Router {
+export function sidecarRouter({ actors, bus, appApiToken }: SidecarRoutesOptions): Router {
   const router = new Router();
 
   router.get("/healthz", (ctx) => {
     ctx.body = "ok";
   });
+
+  // daprd sends the app API token as `dapr-api-token` on every call it makes to the app; the
+  // health route stays open to probes that do not have it.
+  if (appApiToken) {
+    router.use(async (ctx, next) => {
+      if (ctx.path !== "/healthz" && !sameToken(ctx.get("dapr-api-token") || undefined, appApiToken)) {
+        fail(ctx, 401, "missing or wrong dapr-api-token");
+        return;
+      }
+      await next();
+    });
+  }
 
   router.get("/dapr/config", (ctx) => {
     ctx.body = actors?.config() ?? { entities: [] };
@@ -72,26 +102,27 @@ export function sidecarRouter({ actors, bus }: SidecarRoutesOptions): Router {
       "/actors/:type/:id/method/remind/:name",
       actorCallback(async (ctx, { type, id, name }) => {
         await actors.dispatchReminder(type, id, name, await rawBody(ctx));
-        ctx.status = 200;
+        answerOk(ctx);
       }),
     );
     router.put(
       "/actors/:type/:id/method/timer/:name",
       actorCallback(async (ctx, { type, id, name }) => {
         await actors.dispatchTimer(type, id, name, await rawBody(ctx));
-        ctx.status = 200;
+        answerOk(ctx);
       }),
     );
     router.put(
       "/actors/:type/:id/method/:method",
       actorCallback(async (ctx, { type, id, method }) => {
-        ctx.body = await actors.dispatchMethod(type, id, method, await rawBody(ctx));
+        answerOk(ctx, await actors.dispatchMethod(type, id, method, await rawBody(ctx)));
       }),
     );
     router.delete(
       "/actors/:type/:id",
       actorCallback(async (ctx, { type, id }) => {
-        ctx.status = (await actors.deactivate(type, id)) ? 200 : 404;
+        if (await actors.deactivate(type, id)) answerOk(ctx);
+        else ctx.status = 404;
       }),
     );
   }

@@ -24,7 +24,7 @@ const firstWrite = { concurrency: "first-write" } as const;
 
 /**
  * A state store component through the sidecar's state API. ETags use first-write concurrency, so a
- * stale ETag fails with 409 (EtagMismatchError) instead of overwriting. Dapr answers a save with no
+ * stale ETag fails (EtagMismatchError) instead of overwriting. Dapr answers a save with no
  * ETag, so `set` reads the key back to learn it.
  */
 export class DaprStateStore implements StateStore {
@@ -89,15 +89,21 @@ export class DaprStateStore implements StateStore {
         },
       })),
     };
-    const guarded = operations.filter((op) => op.etag !== undefined).map((op) => op.key);
-    await this.mapConflict(guarded, () => this.sidecar.request("POST", `${this.base}/transaction`, { body }));
+    try {
+      await this.sidecar.request("POST", `${this.base}/transaction`, { body });
+    } catch (error) {
+      const stale = isFailedTransaction(error) ? await this.staleKey(operations) : undefined;
+      if (stale === undefined) throw error;
+      throw new EtagMismatchError(stale);
+    }
   }
 
   async close(): Promise<void> {}
 
   /**
-   * Dapr answers an ETag mismatch with 409, and a malformed (e.g. superseded) ETag with a 400 that
-   * names the ETag; both mean the caller's view of the key is stale.
+   * daprd 1.16 answers a single save or delete whose ETag no longer matches with 409, and a
+   * malformed (e.g. superseded) ETag with a 400 that names the ETag; both mean the caller's view of
+   * the key is stale.
    */
   private async mapConflict(keys: string[], call: () => Promise<unknown>): Promise<void> {
     try {
@@ -109,5 +115,30 @@ export class DaprStateStore implements StateStore {
       if (!stale || keys.length === 0) throw error;
       throw new EtagMismatchError(keys.find((key) => error.body.includes(key)) ?? (keys[0] as string));
     }
+  }
+
+  /**
+   * The first ETag-guarded key whose stored ETag is no longer the one the caller gave (a missing key
+   * matches no ETag). A failed transaction does not say whether an ETag was the cause, so the keys
+   * are read back to find out.
+   */
+  private async staleKey(operations: StateOperation[]): Promise<string | undefined> {
+    const guarded = operations.filter((op) => op.etag !== undefined);
+    if (guarded.length === 0) return undefined;
+    const current = await this.getMany(guarded.map((op) => op.key));
+    return guarded.find((op) => current.get(op.key)?.etag !== op.etag)?.key;
+  }
+}
+
+/**
+ * daprd 1.16 answers every failed state transaction, an ETag mismatch included, with 500
+ * `ERR_STATE_TRANSACTION` and the store's own error text, which for Redis does not name the ETag.
+ */
+function isFailedTransaction(error: unknown): error is SidecarRequestError {
+  if (!(error instanceof SidecarRequestError) || error.status !== 500) return false;
+  try {
+    return (JSON.parse(error.body) as { errorCode?: unknown }).errorCode === "ERR_STATE_TRANSACTION";
+  } catch {
+    return false;
   }
 }
