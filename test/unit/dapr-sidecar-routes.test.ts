@@ -1,0 +1,34 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Koa from "koa";
+import { afterEach, describe, expect, it } from "vitest";
+import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+async function appWithToken(appApiToken: string): Promise<string> {
+  const koa = new Koa();
+  koa.use(sidecarRouter({ appApiToken }).routes());
+  server = koa.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server!.once("listening", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("sidecar routes with APP_API_TOKEN", () => {
+  it("refuses the sidecar's callbacks without daprd's dapr-api-token header, and keeps /healthz open", async () => {
+    const base = await appWithToken("app-s3cret");
+    expect((await fetch(`${base}/dapr/config`)).status).toBe(401);
+    expect((await fetch(`${base}/dapr/subscribe`, { headers: { "dapr-api-token": "wrong" } })).status).toBe(
+      401,
+    );
+    const allowed = await fetch(`${base}/dapr/config`, { headers: { "dapr-api-token": "app-s3cret" } });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual({ entities: [] });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});
