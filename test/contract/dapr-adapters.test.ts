@@ -521,6 +521,32 @@ describe("Dapr state store through the stand-in sidecar", () => {
     expect(many.get("index")?.value).toBe(1);
     await store.delete("missing");
   });
+
+  it("answers a stale transaction as daprd 1.16 does: 500 ERR_STATE_TRANSACTION, a stale save 409", async () => {
+    const store = new DaprStateStore({ sidecar: { httpPort: sidecar.httpPort }, storeName: "statestore" });
+    const first = await store.set("case", { status: "OPEN" });
+    await store.set("case", { status: "CLOSED" }, { etag: first });
+    const base = `http://127.0.0.1:${sidecar.httpPort}/v1.0/state/statestore`;
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const guarded = { key: "case", value: 1, etag: first, options: { concurrency: "first-write" } };
+
+    const transaction = await post("/transaction", {
+      operations: [{ operation: "upsert", request: guarded }],
+    });
+    expect(transaction.status).toBe(500);
+    expect(await transaction.json()).toMatchObject({
+      errorCode: "ERR_STATE_TRANSACTION",
+      message: expect.stringMatching(/^error while executing state transaction: /),
+    });
+    const save = await post("", [guarded]);
+    expect(save.status).toBe(409);
+    expect(await save.json()).toMatchObject({ errorCode: "ERR_STATE_SAVE" });
+  });
 });
 
 describe("probeSidecar", () => {

@@ -3,26 +3,38 @@ import type { Context } from "koa";
 import { EtagMismatchError, type StateOperation, type StateStore } from "../../../src/runtime/state-store.js";
 import { SEP, daprError, parseJson, readBody } from "./app-channel.js";
 
-/** The state API the DaprStateStore adapter speaks; ETags are the backing store's. */
+/** The part of a state key the app chose, without the stand-in's `state||{store}||` prefix. */
+function appKey(key: string): string {
+  return key.split(SEP).slice(2).join(SEP);
+}
+
+/**
+ * The state API the DaprStateStore adapter speaks; ETags are the backing store's. ETag mismatches
+ * are answered as daprd 1.16 does over its Redis state store: 409 for a single save or delete, and
+ * for a transaction the 500 `ERR_STATE_TRANSACTION` every failed transaction gets, carrying the
+ * store's own text, which names the key but not the ETag.
+ */
 export class StandinState {
   constructor(private readonly store: StateStore) {}
 
   routes(router: Router): void {
     const key = (store: string, k: string) => `state${SEP}${store}${SEP}${k}`;
-    const conflicts = async (ctx: Context, work: () => Promise<void>) => {
+    const conflicts = async (
+      ctx: Context,
+      refusal: (error: EtagMismatchError) => Refusal,
+      work: () => Promise<void>,
+    ) => {
       try {
         await work();
         ctx.status = 204;
       } catch (error) {
         if (!(error instanceof EtagMismatchError)) throw error;
-        daprError(
-          ctx,
-          409,
-          "ERR_STATE_SAVE",
-          `possible etag mismatch. error from state store: ${error.message}`,
-        );
+        const { status, errorCode, message } = refusal(error);
+        daprError(ctx, status, errorCode, message);
       }
     };
+    const mismatch = (error: EtagMismatchError) =>
+      `possible etag mismatch. error from state store: failed to set key ${appKey(error.key)}`;
 
     router.get("/state/:store/:key", async (ctx) => {
       const { store, key: k } = ctx.params as { store: string; key: string };
@@ -53,7 +65,12 @@ export class StandinState {
         value: unknown;
         etag?: string;
       }>;
-      await conflicts(ctx, () =>
+      const refusal = (error: EtagMismatchError): Refusal => ({
+        status: 409,
+        errorCode: "ERR_STATE_SAVE",
+        message: `failed saving state in state store ${store}: ${mismatch(error)}`,
+      });
+      await conflicts(ctx, refusal, () =>
         this.store.transact(
           items.map((item) => ({
             operation: "upsert",
@@ -68,7 +85,12 @@ export class StandinState {
     router.delete("/state/:store/:key", async (ctx) => {
       const { store, key: k } = ctx.params as { store: string; key: string };
       const etag = ctx.get("if-match") || undefined;
-      await conflicts(ctx, () => this.store.delete(key(store, k), { etag }));
+      const refusal = (error: EtagMismatchError): Refusal => ({
+        status: 409,
+        errorCode: "ERR_STATE_DELETE",
+        message: `failed deleting state with key ${k}: ${mismatch(error)}`,
+      });
+      await conflicts(ctx, refusal, () => this.store.delete(key(store, k), { etag }));
     });
 
     router.post("/state/:store/transaction", async (ctx) => {
@@ -79,7 +101,17 @@ export class StandinState {
           request: { key: string; value?: unknown; etag?: string };
         }>;
       };
-      await conflicts(ctx, () =>
+      const refusal = (error: EtagMismatchError): Refusal => {
+        const deleting = operations.some(
+          (op) => op.operation === "delete" && key(store, op.request.key) === error.key,
+        );
+        return {
+          status: 500,
+          errorCode: "ERR_STATE_TRANSACTION",
+          message: `error while executing state transaction: ${deleting ? "failed to delete" : "failed to set key"} ${appKey(error.key)}`,
+        };
+      };
+      await conflicts(ctx, refusal, () =>
         this.store.transact(
           operations.map(
             ({ operation, request }): StateOperation =>
@@ -91,4 +123,10 @@ export class StandinState {
       );
     });
   }
+}
+
+interface Refusal {
+  status: number;
+  errorCode: string;
+  message: string;
 }
