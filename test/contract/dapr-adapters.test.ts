@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { type AddressInfo, type Socket, createServer } from "node:net";
 import Koa from "koa";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { type ActorContext, type ActorRuntime, OUTBOX_KEY } from "../../src/runtime/actor-runtime.js";
@@ -178,6 +178,48 @@ async function daprUnderTest(setup: RuntimeSetup): Promise<ActorRuntimeUnderTest
 
 actorRuntimeContract("Dapr adapters through the stand-in sidecar", daprUnderTest);
 
+interface HostedCall {
+  method: string;
+  path: string;
+  at: number;
+}
+
+/**
+ * An app that reports `types` in `/dapr/config` and answers every other call with the status
+ * `answer` picks, recording each call and the manual clock's time of it.
+ */
+async function startFakeActorHost(
+  types: string[],
+  answer: (call: HostedCall) => number,
+): Promise<HostedCall[]> {
+  const calls: HostedCall[] = [];
+  const koa = new Koa();
+  koa.use((ctx) => {
+    if (ctx.path === "/dapr/config") ctx.body = { entities: types };
+    else if (ctx.path === "/dapr/subscribe") ctx.body = [];
+    else {
+      const call = { method: ctx.method, path: ctx.path, at: clock.now() };
+      calls.push(call);
+      ctx.status = answer(call);
+    }
+  });
+  const server: Server = koa.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  await sidecar.attachApp((server.address() as AddressInfo).port);
+  return calls;
+}
+
+/** Registers a reminder through the sidecar's actor API, as the SDK does. */
+async function registerReminder(type: string, id: string, body: { dueTime: string; period?: string }) {
+  const response = await fetch(`http://127.0.0.1:${sidecar.httpPort}/v1.0/actors/${type}/${id}/reminders/r`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(204);
+}
+
 describe("Dapr actors through the stand-in sidecar", () => {
   it("reports the plain class name as the actor type, and its subscriptions", async () => {
     const { port } = await startApp((bus) =>
@@ -236,6 +278,43 @@ describe("Dapr actors through the stand-in sidecar", () => {
     await settled();
     expect(sidecar.http.published(TOPIC)).toEqual([]);
     expect(await sidecar.http.store.get(`app||Counter||refuser||${OUTBOX_KEY}`)).toBeUndefined();
+  });
+
+  it("takes only 200 from an actor callback, as daprd 1.16 does (Koa answers 204 to an empty body)", async () => {
+    await startFakeActorHost(["Quiet"], () => 204);
+    const response = await fetch(`http://127.0.0.1:${sidecar.httpPort}/v1.0/actors/Quiet/1/method/ping`, {
+      method: "POST",
+    });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ errorCode: "ERR_ACTOR_INVOKE_METHOD" });
+  });
+
+  it("calls only an app that reported the actor type in /dapr/config", async () => {
+    const calls = await startFakeActorHost(["Other"], () => 200);
+    const response = await fetch(`http://127.0.0.1:${sidecar.httpPort}/v1.0/actors/Counter/1/method/count`, {
+      method: "POST",
+    });
+    expect(response.status).toBe(500);
+    expect(calls).toEqual([]);
+  });
+
+  it("deactivates an actor idle for actorIdleTimeout with DELETE /actors/{type}/{id}, which the app answers 200", async () => {
+    const { actors } = await startApp();
+    await actors.invoke(Counter, "idler", "increment", 3);
+    await clock.advance(59 * 60_000);
+    await settled();
+    expect(sidecar.http.deactivations()).toEqual([]);
+    // A call restarts the idle time.
+    expect(await actors.invoke(Counter, "idler", "count", null)).toBe(3);
+    await clock.advance(59 * 60_000);
+    await settled();
+    expect(sidecar.http.deactivations()).toEqual([]);
+
+    await clock.advance(60_000);
+    await settled();
+    expect(sidecar.http.deactivations()).toEqual([{ actorType: "Counter", actorId: "idler", status: 200 }]);
+    // A new activation reads the committed state.
+    expect(await actors.invoke(Counter, "idler", "increment", 1)).toBe(4);
   });
 });
 
@@ -473,6 +552,42 @@ describe("Dapr reminders through the stand-in sidecar", () => {
     await settled();
     expect(await actors.invoke(Counter, "metronome", "reminded", null)).toHaveLength(2);
     expect(sidecar.http.registeredReminders()).toEqual([]);
+  });
+
+  it("retries a failed reminder callback every second, three times at most, as daprd 1.16's scheduler does", async () => {
+    const calls = await startFakeActorHost(["Flaky"], () => 500);
+    await registerReminder("Flaky", "1", { dueTime: "10s" });
+    for (let second = 0; second < 20; second++) {
+      await clock.advance(1_000);
+      await settled();
+    }
+    const start = Date.parse("2026-03-01T08:00:00Z");
+    expect(calls.map((call) => (call.at - start) / 1000)).toEqual([10, 11, 12, 13]);
+    expect(sidecar.http.registeredReminders()).toEqual([]);
+  });
+
+  it("keeps a periodic reminder on its fixed schedule after failed callbacks", async () => {
+    let failures = 2;
+    const calls = await startFakeActorHost(["Flaky"], () => (failures-- > 0 ? 500 : 200));
+    await registerReminder("Flaky", "1", { dueTime: "10s", period: "10s" });
+    for (let second = 0; second < 30; second++) {
+      await clock.advance(1_000);
+      await settled();
+    }
+    const start = Date.parse("2026-03-01T08:00:00Z");
+    expect(calls.map((call) => (call.at - start) / 1000)).toEqual([10, 11, 12, 20, 30]);
+  });
+
+  it("holds a due reminder until an app hosting its actor type attaches", async () => {
+    const elsewhere = await startFakeActorHost(["Other"], () => 200);
+    await registerReminder("Sleeper", "1", { dueTime: "1s" });
+    await clock.advance(5_000);
+    await settled();
+    expect(elsewhere).toEqual([]);
+
+    const host = await startFakeActorHost(["Sleeper"], () => 200);
+    await settled();
+    expect(host.map((call) => call.path)).toEqual(["/actors/Sleeper/1/method/remind/r"]);
   });
 
   it("fires a reminder into a restarted app, which reads the actor state the old one committed", async () => {

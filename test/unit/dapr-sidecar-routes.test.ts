@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
+import type { DaprActorRuntime } from "../../src/runtime/dapr/actor-runtime.js";
 import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
 
 let server: Server | undefined;
@@ -11,9 +12,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function appWithToken(appApiToken: string): Promise<string> {
+async function appWith(options: Parameters<typeof sidecarRouter>[0]): Promise<string> {
   const koa = new Koa();
-  koa.use(sidecarRouter({ appApiToken }).routes());
+  koa.use(sidecarRouter(options).routes());
   server = koa.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -21,7 +22,7 @@ async function appWithToken(appApiToken: string): Promise<string> {
 
 describe("sidecar routes with APP_API_TOKEN", () => {
   it("refuses the sidecar's callbacks without daprd's dapr-api-token header, and keeps /healthz open", async () => {
-    const base = await appWithToken("app-s3cret");
+    const base = await appWith({ appApiToken: "app-s3cret" });
     expect((await fetch(`${base}/dapr/config`)).status).toBe(401);
     expect((await fetch(`${base}/dapr/subscribe`, { headers: { "dapr-api-token": "wrong" } })).status).toBe(
       401,
@@ -30,5 +31,22 @@ describe("sidecar routes with APP_API_TOKEN", () => {
     expect(allowed.status).toBe(200);
     expect(await allowed.json()).toEqual({ entities: [] });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("sidecar routes for actors", () => {
+  it("answer 200 to every callback that succeeds, even with nothing to say (daprd 1.16 wants 200, Koa would say 204)", async () => {
+    const quiet = {
+      config: () => ({ entities: ["Quiet"] }),
+      dispatchMethod: async () => undefined,
+      dispatchReminder: async () => undefined,
+      dispatchTimer: async () => undefined,
+      deactivate: async () => true,
+    } as unknown as DaprActorRuntime;
+    const base = await appWith({ actors: quiet });
+    for (const path of ["method/ping", "method/remind/r", "method/timer/t"]) {
+      expect((await fetch(`${base}/actors/Quiet/1/${path}`, { method: "PUT" })).status).toBe(200);
+    }
+    expect((await fetch(`${base}/actors/Quiet/1`, { method: "DELETE" })).status).toBe(200);
   });
 });

@@ -1,7 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { TimerHandle } from "../../../src/runtime/clock.js";
-import { retryDelay } from "../../../src/runtime/event-bus.js";
 import type { StateOperation, StateStore } from "../../../src/runtime/state-store.js";
 import { type AppChannel, SEP, daprError, parseJson, readBody } from "./app-channel.js";
 
@@ -17,7 +16,26 @@ export interface RegisteredReminder {
 interface Reminder extends RegisteredReminder {
   timer: TimerHandle | undefined;
   failures: number;
+  /** Due while no attached app hosted its actor type: fired when one that does attaches. */
+  held: boolean;
 }
+
+/** A `DELETE /actors/{type}/{id}` the stand-in sent, and the app's answer (0: no answer). */
+export interface Deactivation {
+  actorType: string;
+  actorId: string;
+  status: number;
+}
+
+/**
+ * daprd 1.16 keeps actor reminders as scheduler jobs; one registered without a failure policy gets
+ * the scheduler's default: a retry every second, three at most. A periodic reminder then keeps its
+ * fixed schedule (due time plus whole periods), whatever its callbacks cost.
+ */
+const REMINDER_RETRY_INTERVAL_MS = 1_000;
+const REMINDER_MAX_RETRIES = 3;
+/** daprd's actor idle timeout when the app's `/dapr/config` names none. */
+const DEFAULT_IDLE_TIMEOUT = "1h";
 
 /** Dapr durations: Go style (`1.5s`, `1h2m`, `250ms`) or ISO 8601 (`PT1.5S`). */
 export function parseDuration(text: string): number {
@@ -69,12 +87,19 @@ class ActorLocks {
 
 /**
  * The actors building block: calls forwarded one at a time per actor, actor state in the shared
- * store, and reminders fired on the injected clock.
+ * store, and reminders fired on the injected clock. As daprd 1.16 does, it calls the app only for
+ * the actor types the app reported in `/dapr/config` (placement), takes only 200 from a callback as
+ * success, and deactivates an actor idle for the app's `actorIdleTimeout` with
+ * `DELETE /actors/{type}/{id}`.
  */
 export class StandinActors {
   actorTypes: string[] = [];
+  private idleTimeoutMs = parseDuration(DEFAULT_IDLE_TIMEOUT);
   private readonly locks = new ActorLocks();
   private readonly reminders = new Map<string, Reminder>();
+  /** Activated actors by actor key, with the timer that deactivates each once idle. */
+  private readonly active = new Map<string, TimerHandle>();
+  private readonly deactivated: Deactivation[] = [];
 
   constructor(
     private readonly channel: AppChannel,
@@ -85,25 +110,40 @@ export class StandinActors {
   async readConfig(): Promise<void> {
     const config = (await (await this.channel.callApp("GET", "/dapr/config")).json()) as {
       entities?: string[];
+      actorIdleTimeout?: string;
     };
     this.actorTypes = config.entities ?? [];
+    this.idleTimeoutMs = parseDuration(config.actorIdleTimeout || DEFAULT_IDLE_TIMEOUT);
+    for (const reminder of this.reminders.values()) {
+      if (reminder.held && this.hosts(reminder.actorType)) {
+        reminder.held = false;
+        this.channel.track(this.fire(reminder));
+      }
+    }
+  }
+
+  /** Every deactivation the stand-in sent, in order. */
+  deactivations(): Deactivation[] {
+    return [...this.deactivated];
   }
 
   registeredReminders(): RegisteredReminder[] {
     return [...this.reminders.values()].map(
-      ({ timer: _timer, failures: _failures, ...reminder }) => reminder,
+      ({ timer: _timer, failures: _failures, held: _held, ...reminder }) => reminder,
     );
   }
 
-  /** Disarms every reminder: the stand-in is closing. */
+  /** Disarms every reminder and idle timer: the stand-in is closing. */
   close(): void {
     for (const reminder of this.reminders.values()) reminder.timer?.cancel();
+    for (const timer of this.active.values()) timer.cancel();
+    this.active.clear();
   }
 
   routes(router: Router): void {
     const invokeActor = async (ctx: Context) => {
       const { type, id, method } = ctx.params as { type: string; id: string; method: string };
-      if (!this.channel.attached || !this.actorTypes.includes(type)) {
+      if (!this.hosts(type)) {
         return daprError(ctx, 500, "ERR_ACTOR_INSTANCE_MISSING", `no app hosts actor type ${type}`);
       }
       const body = await readBody(ctx.req);
@@ -115,13 +155,23 @@ export class StandinActors {
           body,
           ctx.get("content-type") || "application/json",
         );
-        return {
+        const answered = {
           status: answer.status,
           type: answer.headers.get("content-type"),
           body: Buffer.from(await answer.arrayBuffer()),
         };
+        if (answered.status === 200) this.touch(type, id);
+        return answered;
       });
-      ctx.status = response.status;
+      if (response.status !== 200) {
+        return daprError(
+          ctx,
+          500,
+          "ERR_ACTOR_INVOKE_METHOD",
+          `error invoke actor method: error from actor service: (${response.status}) ${response.body.toString("utf8")}`,
+        );
+      }
+      ctx.status = 200;
       if (response.type) ctx.type = response.type;
       ctx.body = response.body;
     };
@@ -172,6 +222,7 @@ export class StandinActors {
         data: body.data,
         timer: undefined,
         failures: 0,
+        held: false,
       });
       ctx.status = 204;
     };
@@ -195,6 +246,44 @@ export class StandinActors {
       this.reminders.get(key)?.timer?.cancel();
       this.reminders.delete(key);
       ctx.status = 204;
+    });
+  }
+
+  /** Placement: only an attached app that reported the type in `/dapr/config` gets its calls. */
+  private hosts(type: string): boolean {
+    return this.channel.attached && this.actorTypes.includes(type);
+  }
+
+  /** The actor is active after a call that succeeded; its idle timer starts again. */
+  private touch(type: string, id: string): void {
+    const key = this.actorKey(type, id);
+    this.active.get(key)?.cancel();
+    if (this.channel.closed) return;
+    const timer = this.channel.clock.setTimer(() => {
+      if (this.active.get(key) !== timer) return;
+      this.channel.track(this.deactivate(type, id, timer));
+    }, this.idleTimeoutMs);
+    this.active.set(key, timer);
+  }
+
+  private async deactivate(type: string, id: string, timer: TimerHandle): Promise<void> {
+    const key = this.actorKey(type, id);
+    await this.locks.run(key, async () => {
+      // A call between the timer and the lock made the actor busy again.
+      if (this.active.get(key) !== timer) return;
+      this.active.delete(key);
+      let status = 0;
+      try {
+        const answer = await this.channel.callApp(
+          "DELETE",
+          `/actors/${encodeURIComponent(type)}/${encodeURIComponent(id)}`,
+        );
+        await answer.arrayBuffer();
+        status = answer.status;
+      } catch {
+        // The app is gone; daprd logs the failed deactivation and forgets the actor all the same.
+      }
+      this.deactivated.push({ actorType: type, actorId: id, status });
     });
   }
 
@@ -231,6 +320,10 @@ export class StandinActors {
   private async fire(reminder: Reminder): Promise<void> {
     if (!this.isCurrent(reminder)) return;
     const { actorType, actorId, name } = reminder;
+    if (!this.hosts(actorType)) {
+      reminder.held = true;
+      return;
+    }
     const path = `/actors/${encodeURIComponent(actorType)}/${encodeURIComponent(actorId)}/method/remind/${encodeURIComponent(name)}`;
     const body = JSON.stringify({
       data: reminder.data,
@@ -243,22 +336,23 @@ export class StandinActors {
       try {
         const response = await this.channel.callApp("PUT", path, body, "application/json");
         await response.arrayBuffer();
-        return response.ok;
+        if (response.status === 200) this.touch(actorType, actorId);
+        return response.status === 200;
       } catch {
         return false;
       }
     });
     if (!this.isCurrent(reminder)) return;
-    const retry = this.channel.retry;
-    if (!delivered && reminder.failures < retry.maxAttempts) {
+    if (!delivered && reminder.failures < REMINDER_MAX_RETRIES) {
       reminder.failures++;
-      this.schedule(reminder, retryDelay(retry, reminder.failures, this.channel.random));
+      this.schedule(reminder, REMINDER_RETRY_INTERVAL_MS);
       return;
     }
     reminder.failures = 0;
     if (reminder.periodMs) {
-      reminder.dueAt = this.channel.clock.now() + reminder.periodMs;
-      this.schedule(reminder, reminder.periodMs);
+      const now = this.channel.clock.now();
+      while (reminder.dueAt <= now) reminder.dueAt += reminder.periodMs;
+      this.schedule(reminder, reminder.dueAt - now);
     } else {
       this.reminders.delete(this.reminderKey(actorType, actorId, name));
     }

@@ -6,7 +6,7 @@ import { type Clock, type TimerHandle, systemClock } from "../../../src/runtime/
 import { type RetryPolicy, defaultRetryPolicy } from "../../../src/runtime/event-bus.js";
 import { MemoryStateStore } from "../../../src/runtime/memory/state-store.js";
 import type { StateStore } from "../../../src/runtime/state-store.js";
-import { StandinActors, type RegisteredReminder } from "./actors.js";
+import { type Deactivation, StandinActors, type RegisteredReminder } from "./actors.js";
 import type { AppChannel } from "./app-channel.js";
 import { type CloudEvent, StandinPubsub } from "./pubsub.js";
 import { StandinState } from "./state.js";
@@ -16,7 +16,7 @@ export interface StandinHttpSidecarOptions {
   clock?: Clock;
   /** Holds actor state and the state API's keys; it outlives any app attached to the stand-in. */
   store?: StateStore;
-  /** Redelivery of RETRY answers and retries of failed reminder callbacks. */
+  /** Redelivery of RETRY answers (failed reminder callbacks follow daprd's scheduler policy, see actors.ts). */
   retry?: RetryPolicy;
   random?: () => number;
   appId?: string;
@@ -93,6 +93,11 @@ export class StandinHttpSidecar implements AppChannel {
 
   registeredReminders(): RegisteredReminder[] {
     return this.actors.registeredReminders();
+  }
+
+  /** Every `DELETE /actors/{type}/{id}` sent to the app for an idle actor, with its answer. */
+  deactivations(): Deactivation[] {
+    return this.actors.deactivations();
   }
 
   /** The next `count` publish calls fail with 500, as when the broker is unreachable. */
