@@ -7,15 +7,18 @@ import { DomainError } from "../../src/domain/domain-error.js";
 import { type ActorContext, type ActorRuntime, OUTBOX_KEY } from "../../src/runtime/actor-runtime.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { DeadLetterOffice, DocumentDeadLetters } from "../../src/runtime/dead-letters.js";
+import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import type { DeliveryResult, EventBus } from "../../src/runtime/event-bus.js";
 import { daprActorClass } from "../../src/runtime/dapr/actor-host.js";
 import { DaprActorRuntime } from "../../src/runtime/dapr/actor-runtime.js";
 import { DaprEventBus } from "../../src/runtime/dapr/event-bus.js";
+import { createDaprRuntime } from "../../src/runtime/dapr/runtime.js";
 import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
 import { probeSidecar } from "../../src/runtime/dapr/sidecar-probe.js";
 import { DaprStateStore } from "../../src/runtime/dapr/state-store.js";
 import { EtagMismatchError } from "../../src/runtime/state-store.js";
+import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 import { type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
 import {
   type ActorRuntimeUnderTest,
@@ -661,6 +664,44 @@ describe("Dapr state store through the stand-in sidecar", () => {
     const save = await post("", [guarded]);
     expect(save.status).toBe(409);
     expect(await save.json()).toMatchObject({ errorCode: "ERR_STATE_SAVE" });
+  });
+});
+
+describe("Dapr API tokens", () => {
+  it("sends DAPR_API_TOKEN on every call to the sidecar and takes the sidecar's calls carrying APP_API_TOKEN", async () => {
+    const guarded = await startStandinSidecar({ clock, apiToken: "dapr-s3cret", appApiToken: "app-s3cret" });
+    const runtime = createDaprRuntime({
+      dapr: {
+        httpPort: guarded.httpPort,
+        grpcPort: guarded.httpPort,
+        pubsubName: "pubsub",
+        stateStoreName: "statestore",
+        apiToken: "dapr-s3cret",
+        appApiToken: "app-s3cret",
+      },
+      clock,
+      documents: new MemoryDocumentStore(),
+      counters: new MemoryCounterStore(),
+      actorTypes: [Counter],
+      workflows: new WorkflowRegistry(),
+      subscriptions: [],
+    });
+    const koa = new Koa();
+    koa.use(runtime.sidecarRoutes!);
+    const server: Server = koa.listen(0, "127.0.0.1");
+    try {
+      await new Promise((resolve) => server.once("listening", resolve));
+      await guarded.attachApp((server.address() as AddressInfo).port);
+      expect(await runtime.actors.invoke(Counter, "guarded", "increment", 2)).toBe(2);
+      await runtime.state.set("note", "kept");
+      expect((await runtime.state.get("note"))?.value).toBe("kept");
+      expect(await probeSidecar({ httpPort: guarded.httpPort, apiToken: "dapr-s3cret" })).toBe(true);
+      expect(await probeSidecar({ httpPort: guarded.httpPort })).toBe(false);
+    } finally {
+      await runtime.close();
+      await new Promise((resolve) => server.close(resolve));
+      await guarded.close();
+    }
   });
 });
 

@@ -20,6 +20,10 @@ export interface StandinHttpSidecarOptions {
   retry?: RetryPolicy;
   random?: () => number;
   appId?: string;
+  /** When set, every API call but the health check must carry it as `dapr-api-token` (daprd's DAPR_API_TOKEN). */
+  apiToken?: string;
+  /** Sent as `dapr-api-token` on every call to the app when set (daprd's APP_API_TOKEN). */
+  appApiToken?: string;
 }
 
 /**
@@ -34,6 +38,8 @@ export class StandinHttpSidecar implements AppChannel {
   readonly retry: RetryPolicy;
   readonly random: () => number;
   readonly appId: string;
+  private readonly apiToken: string | undefined;
+  private readonly appApiToken: string | undefined;
   private readonly actors: StandinActors;
   private readonly pubsub: StandinPubsub;
   private readonly state: StandinState;
@@ -49,6 +55,8 @@ export class StandinHttpSidecar implements AppChannel {
     this.retry = options.retry ?? defaultRetryPolicy;
     this.random = options.random ?? Math.random;
     this.appId = options.appId ?? "app";
+    this.apiToken = options.apiToken;
+    this.appApiToken = options.appApiToken;
     this.actors = new StandinActors(this, this.store);
     this.pubsub = new StandinPubsub(this);
     this.state = new StandinState(this.store);
@@ -57,6 +65,15 @@ export class StandinHttpSidecar implements AppChannel {
   static async start(options: StandinHttpSidecarOptions = {}, port = 0): Promise<StandinHttpSidecar> {
     const sidecar = new StandinHttpSidecar(options);
     const app = new Koa();
+    app.use(async (ctx, next) => {
+      const token = sidecar.apiToken;
+      if (token && ctx.path !== "/v1.0/healthz" && ctx.get("dapr-api-token") !== token) {
+        ctx.status = 401;
+        ctx.body = "invalid api token";
+        return;
+      }
+      await next();
+    });
     app.use(sidecar.routes().routes());
     const server = app.listen(port, "127.0.0.1");
     await new Promise<void>((resolve, reject) => {
@@ -130,7 +147,10 @@ export class StandinHttpSidecar implements AppChannel {
     return fetch(`http://127.0.0.1:${this.appPort}${path}`, {
       method,
       body: typeof body === "string" || body === undefined ? body : new Uint8Array(body),
-      headers: contentType ? { "content-type": contentType } : {},
+      headers: {
+        ...(contentType ? { "content-type": contentType } : {}),
+        ...(this.appApiToken ? { "dapr-api-token": this.appApiToken } : {}),
+      },
     });
   }
 
