@@ -5,7 +5,10 @@ import { ManualClock } from "../../src/runtime/clock.js";
 import { DaprWorkflowEngine } from "../../src/runtime/dapr/workflow-engine.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
-import { startWorkflowSidecar } from "../support/standin-sidecar/workflow-grpc.js";
+import {
+  type WorkflowSidecarOptions,
+  startWorkflowSidecar,
+} from "../support/standin-sidecar/workflow-grpc.js";
 import { daprWorkflowEngine } from "../support/workflow-engines.js";
 import { workflowEngineContract } from "./workflow-engine.suite.js";
 
@@ -23,12 +26,12 @@ describe("DaprWorkflowEngine", () => {
     return yield ctx.waitForExternalEvent("approval");
   }
   const registry = new WorkflowRegistry().addWorkflow(approval);
+  /** A stand-in workflow sidecar over its own memory store and clock. */
+  const startSidecar = (options: Partial<WorkflowSidecarOptions> = {}) =>
+    startWorkflowSidecar({ stateStore: new MemoryStateStore(), clock: new ManualClock(), ...options });
 
   it("retries raiseEvent until a workflow worker is connected", async () => {
-    const sidecar = await startWorkflowSidecar({
-      stateStore: new MemoryStateStore(),
-      clock: new ManualClock(),
-    });
+    const sidecar = await startSidecar();
     const first = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port });
     await first.start();
     const id = await first.schedule("approval", undefined, { instanceId: "retry-1" });
@@ -56,10 +59,7 @@ describe("DaprWorkflowEngine", () => {
   });
 
   it("gives up raising an event after its attempts", async () => {
-    const sidecar = await startWorkflowSidecar({
-      stateStore: new MemoryStateStore(),
-      clock: new ManualClock(),
-    });
+    const sidecar = await startSidecar();
     const engine = new DaprWorkflowEngine({
       registry,
       daprGrpcPort: sidecar.port,
@@ -79,11 +79,7 @@ describe("DaprWorkflowEngine", () => {
   // about 13 s, as for a missing worker, would outlast the test's timeout.
   for (const daprVersion of ["1.16.0", "1.16.1"] as const) {
     it(`fails at once raising an event for an instance daprd ${daprVersion} does not know`, async () => {
-      const sidecar = await startWorkflowSidecar({
-        stateStore: new MemoryStateStore(),
-        clock: new ManualClock(),
-        daprVersion,
-      });
+      const sidecar = await startSidecar({ daprVersion });
       const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port });
       const raise = vi.spyOn(DaprWorkflowClient.prototype, "raiseEvent");
       try {
@@ -107,11 +103,7 @@ describe("DaprWorkflowEngine", () => {
     const port = await freePort();
     const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: port, connectRetryMaxDelayMs: 20 });
     await engine.start();
-    const sidecar = await startWorkflowSidecar({
-      port,
-      stateStore: new MemoryStateStore(),
-      clock: new ManualClock(),
-    });
+    const sidecar = await startSidecar({ port });
     try {
       // The client's own channel reconnects on gRPC's backoff: its first calls may still fail.
       const id = await vi.waitFor(
@@ -127,11 +119,7 @@ describe("DaprWorkflowEngine", () => {
   });
 
   it("sends DAPR_API_TOKEN as dapr-api-token metadata on the client's and the worker's calls", async () => {
-    const sidecar = await startWorkflowSidecar({
-      stateStore: new MemoryStateStore(),
-      clock: new ManualClock(),
-      apiToken: "s3cret",
-    });
+    const sidecar = await startSidecar({ apiToken: "s3cret" });
     const stranger = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port });
     const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: sidecar.port, apiToken: "s3cret" });
     try {
