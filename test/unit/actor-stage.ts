@@ -1,7 +1,7 @@
 /**
- * One actor type on an embedded runtime with a ManualClock, started, with every event published
- * on the tenant's topic recorded in order: what each actor unit test sets up before it drives the
- * actor, so that the tests differ only in the commands they send.
+ * One actor type (or the few that work together) on an embedded runtime with a ManualClock,
+ * started, with every event published on the tenant's topic recorded in order: what each actor unit
+ * test sets up before it drives the actor, so that the tests differ only in the commands they send.
  */
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
@@ -19,11 +19,14 @@ export interface ActorStage {
   events: DomainEvent[];
 }
 
-export async function startActorStage(actorClass: ActorClass, tenant: string): Promise<ActorStage> {
+export async function startActorStage(
+  actorClasses: ActorClass | readonly ActorClass[],
+  tenant: string,
+): Promise<ActorStage> {
   const clock = new ManualClock("2026-11-21T23:00:00Z");
   const bus = new EmbeddedEventBus({ clock });
   const runtime = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
-  runtime.register(actorClass);
+  for (const actorClass of [actorClasses].flat()) runtime.register(actorClass);
   const events = recordEvents(bus, { name: "all", topic: topicFor({ tenant }) });
   await runtime.start();
   return { clock, runtime, events };

@@ -9,21 +9,13 @@ import {
 import { SyncSubCases } from "../../src/app/sub-cases/sync-sub-cases.js";
 import { caseIdFor } from "../../src/domain/case.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
-import { ManualClock } from "../../src/runtime/clock.js";
-import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
-import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
-import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import { startActorStage } from "./actor-stage.js";
 
 const tenant = "urn:airline:ZX";
 
 async function setup() {
-  const clock = new ManualClock("2026-11-21T23:00:00Z");
-  const bus = new EmbeddedEventBus({ clock });
-  const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
-  actors.register(CaseActor);
-  actors.register(SubCaseActor);
-  await actors.start();
+  const { runtime: actors } = await startActorStage([CaseActor, SubCaseActor], tenant);
   const documents = new MemoryDocumentStore();
   const index = new SubCaseIndex(documents);
   const { snapshot } = await actors.invoke(CaseActor, caseIdFor(tenant, "evt-sync"), "open", {

@@ -7,12 +7,8 @@ import {
 import { WAVE_LEASE_MS, WaveActor, type WaveOutcome } from "../../actors/WaveActor.js";
 import { BATCH_DUE_EVENT, type WaveCompletedData } from "../../src/domain/events/allocation.js";
 import type { WaveAllocation } from "../../src/domain/allocation/wave-allocation.js";
-import { topicFor } from "../../src/domain/domain-event.js";
-import { ManualClock, settle } from "../../src/runtime/clock.js";
-import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
-import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
-import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
-import { recordEvents } from "../support/event-recorder.js";
+import { settle } from "../../src/runtime/clock.js";
+import { startActorStage } from "./actor-stage.js";
 
 const tenant = "urn:airline:ZX";
 const caseId = "11111111-2222-3333-4444-555555555555";
@@ -21,13 +17,11 @@ const demandUrn = `urn:demand:${caseId}.1`;
 const correlationUrn = "urn:trace:0123456789abcdef0123456789abcdef";
 
 async function setup() {
-  const clock = new ManualClock("2026-11-21T23:00:00Z");
-  const bus = new EmbeddedEventBus({ clock });
-  const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
-  actors.register(WaveActor);
-  actors.register(AllocationScheduleActor);
-  const events = recordEvents(bus, { name: "spy", topic: topicFor({ tenant }) });
-  await actors.start();
+  const {
+    clock,
+    runtime: actors,
+    events,
+  } = await startActorStage([WaveActor, AllocationScheduleActor], tenant);
   const begin = (automatic: boolean, demand: string | undefined = demandUrn) =>
     actors.invoke(WaveActor, caseId, "begin", {
       tenant,
