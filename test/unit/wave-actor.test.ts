@@ -17,11 +17,8 @@ const demandUrn = `urn:demand:${caseId}.1`;
 const correlationUrn = "urn:trace:0123456789abcdef0123456789abcdef";
 
 async function setup() {
-  const {
-    clock,
-    runtime: actors,
-    events,
-  } = await startActorStage([WaveActor, AllocationScheduleActor], tenant);
+  const actorTypes = [WaveActor, AllocationScheduleActor];
+  const { clock, runtime: actors, events } = await startActorStage(actorTypes, tenant);
   const begin = (automatic: boolean, demand: string | undefined = demandUrn) =>
     actors.invoke(WaveActor, caseId, "begin", {
       tenant,
