@@ -89,5 +89,9 @@ export async function allocationPlatform() {
     );
   };
 
-  return { t, events, token, eventOf, openCase, activePolicy };
+  /** The wave record (GET /allocation/wave/{urn}) as `who` reads it, which must answer 200. */
+  const waveRecord = async (waveUrn: string, who: string) =>
+    json(await t.call("GET", `/allocation/wave/${enc(waveUrn)}`, await token(who)), 200);
+
+  return { t, events, token, eventOf, openCase, activePolicy, waveRecord };
 }

@@ -77,10 +77,7 @@ describe("relax (POST /manual-review/{urn}/relax) reruns the case's wave", () =>
   });
 
   it("leaves every group unallocated at first: every hotel is too far", async () => {
-    const wave = await json(
-      await p.t.call("GET", `/allocation/wave/${enc(firstWave)}`, await p.token("supervisor@zx.demo")),
-      200,
-    );
+    const wave = await p.waveRecord(firstWave, "supervisor@zx.demo");
     expect(wave.allocations).toEqual([]);
     expect(wave.unallocated.map((u: any) => u.groupId).sort()).toEqual([...groupIds].sort());
     expect(wave.rankingInputs.some((r: any) => r.reasons.includes("too-far"))).toBe(true);
@@ -102,14 +99,7 @@ describe("relax (POST /manual-review/{urn}/relax) reruns the case's wave", () =>
       (e) => e.data.waveUrn !== firstWave,
     );
     expect(completed.data.autoBook).toBe(true);
-    rerun = await json(
-      await p.t.call(
-        "GET",
-        `/allocation/wave/${enc(completed.data.waveUrn)}`,
-        await p.token("supervisor@zx.demo"),
-      ),
-      200,
-    );
+    rerun = await p.waveRecord(completed.data.waveUrn, "supervisor@zx.demo");
     expect(rerun).toMatchObject({
       caseUrn,
       autoBook: true,

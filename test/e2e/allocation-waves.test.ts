@@ -148,14 +148,7 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
     });
     ({ urn: caseUrn } = await p.openCase("BOS", [["ECONOMY", "ECONOMY"], ["ECONOMY"], ["BUSINESS"]]));
     const completed = await p.eventOf("allocation.wave-completed", caseUrn);
-    wave = await json(
-      await p.t.call(
-        "GET",
-        `/allocation/wave/${enc(completed.data.waveUrn)}`,
-        await p.token("operator@zx.demo"),
-      ),
-      200,
-    );
+    wave = await p.waveRecord(completed.data.waveUrn, "operator@zx.demo");
   });
 
   it("keeps the case, demand, policy, allocations, total cost and savings", async () => {
@@ -295,14 +288,7 @@ describe("currencies", () => {
   it("states a wave's amounts in the currency of its airport's country, vendor rates converted", async () => {
     const { urn } = await p.openCase("GRU", [["ECONOMY"]], "supervisor@vq.demo");
     const completed = await p.eventOf("allocation.wave-completed", urn);
-    const wave = await json(
-      await p.t.call(
-        "GET",
-        `/allocation/wave/${enc(completed.data.waveUrn)}`,
-        await p.token("operator@vq.demo"),
-      ),
-      200,
-    );
+    const wave = await p.waveRecord(completed.data.waveUrn, "operator@vq.demo");
     expect(wave.currency).toBe("BRL");
     expect(wave.allocations).toHaveLength(1);
     const [allocation] = wave.allocations;
@@ -341,14 +327,7 @@ describe("no compliant hotel (ALLOCATION_FAILED)", () => {
     expect(requested.data.attemptedHotels.length).toBeGreaterThan(0);
     for (const attempted of requested.data.attemptedHotels) expect(attempted.reason).toMatch(GATE_REASONS);
 
-    const wave = await json(
-      await p.t.call(
-        "GET",
-        `/allocation/wave/${enc(completed.data.waveUrn)}`,
-        await p.token("operator.lhr@vq.demo"),
-      ),
-      200,
-    );
+    const wave = await p.waveRecord(completed.data.waveUrn, "operator.lhr@vq.demo");
     expect(wave.currency).toBe("GBP");
     expect(wave.unallocated.map((u: any) => u.reason)).toEqual([
       "no-policy-compliant-hotel",
