@@ -19,7 +19,11 @@ import { probeSidecar } from "../../src/runtime/dapr/sidecar-probe.js";
 import { DaprStateStore } from "../../src/runtime/dapr/state-store.js";
 import { EtagMismatchError } from "../../src/runtime/state-store.js";
 import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
-import { type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
+import {
+  type ResiliencyDocument,
+  type StandinSidecar,
+  startStandinSidecar,
+} from "../support/standin-sidecar/index.js";
 import {
   type ActorRuntimeUnderTest,
   type RuntimeSetup,
@@ -150,12 +154,37 @@ async function settled(): Promise<void> {
   await sidecar.idle();
 }
 
-/** Redelivery waits exactly 100, 200, 400 ms (no jitter) on the manual clock. */
-const retry = { maxAttempts: 4, initialDelayMs: 100, maxDelayMs: 1_000 };
+/** How often the sidecar redelivers a failed delivery before it dead-letters it. */
+const PUBSUB_RETRIES = 3;
+
+/**
+ * The inbound pub/sub policy daprd loads from the resiliency file: redelivery waits exactly 100,
+ * 200, 400 ms (no jitter), then the event goes to the dead letter.
+ */
+const resiliency: ResiliencyDocument[] = [
+  {
+    kind: "Resiliency",
+    spec: {
+      policies: {
+        retries: {
+          pubsubRetry: {
+            policy: "exponential",
+            initialInterval: "100ms",
+            multiplier: 2,
+            randomizationFactor: 0,
+            maxInterval: "1s",
+            maxRetries: PUBSUB_RETRIES,
+          },
+        },
+      },
+      targets: { components: { pubsub: { inbound: { retry: "pubsubRetry" } } } },
+    },
+  },
+];
 
 beforeEach(async () => {
   clock = new ManualClock("2026-03-01T08:00:00Z");
-  sidecar = await startStandinSidecar({ clock, retry, random: () => 1 });
+  sidecar = await startStandinSidecar({ clock, resiliency, random: () => 1 });
 });
 
 afterEach(async () => {
@@ -505,7 +534,7 @@ describe("Dapr dead letters through the stand-in sidecar", () => {
     expect(subscribed).toContainEqual(expect.objectContaining({ topic: `${TOPIC}.dead-letter` }));
     await actors.invoke(Counter, "exhausted", "incrementAndAnnounce", 1);
     await settled();
-    for (let i = 0; i < retry.maxAttempts; i++) {
+    for (let i = 0; i <= PUBSUB_RETRIES; i++) {
       await clock.advance(1_000);
       await settled();
     }

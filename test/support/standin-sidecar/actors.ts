@@ -3,6 +3,7 @@ import type { Context } from "koa";
 import type { TimerHandle } from "../../../src/runtime/clock.js";
 import type { StateOperation, StateStore } from "../../../src/runtime/state-store.js";
 import { type AppChannel, SEP, daprError, parseJson, readBody } from "./app-channel.js";
+import { parseDuration } from "./duration.js";
 
 export interface RegisteredReminder {
   actorType: string;
@@ -36,33 +37,6 @@ const REMINDER_RETRY_INTERVAL_MS = 1_000;
 const REMINDER_MAX_RETRIES = 3;
 /** daprd's actor idle timeout when the app's `/dapr/config` names none. */
 const DEFAULT_IDLE_TIMEOUT = "1h";
-
-/** Dapr durations: Go style (`1.5s`, `1h2m`, `250ms`) or ISO 8601 (`PT1.5S`). */
-export function parseDuration(text: string): number {
-  const iso = /^P(?:(\d+)D)?(?:T(?:([\d.]+)H)?(?:([\d.]+)M)?(?:([\d.]+)S)?)?$/i.exec(text);
-  if (iso) {
-    const [, d = "0", h = "0", m = "0", s = "0"] = iso;
-    return Math.round(((Number(d) * 24 + Number(h)) * 60 + Number(m)) * 60_000 + Number(s) * 1000);
-  }
-  const units: Record<string, number> = {
-    h: 3_600_000,
-    m: 60_000,
-    s: 1000,
-    ms: 1,
-    us: 1e-3,
-    µs: 1e-3,
-    ns: 1e-6,
-  };
-  let total = 0;
-  let rest = text;
-  while (rest.length > 0) {
-    const part = /^([\d.]+)(ms|us|µs|ns|h|m|s)/.exec(rest);
-    if (!part) throw new Error(`Not a duration: ${text}`);
-    total += Number(part[1]) * (units[part[2] as string] as number);
-    rest = rest.slice(part[0].length);
-  }
-  return Math.round(total);
-}
 
 /**
  * Placement's turn-based locking: one call at a time per actor id, in arrival order, across method

@@ -1,16 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import type { Clock } from "../../../src/runtime/clock.js";
-import type { RetryPolicy } from "../../../src/runtime/event-bus.js";
 
 /**
- * What every building block of the stand-in shares: the clock, the retry policy, the way to call
+ * What every building block of the stand-in shares: the clock, the randomness of backoffs, the way to call
  * the attached app (daprd's app channel) and the bookkeeping that lets `idle()` and `close()` wait
  * for deliveries and callbacks in flight.
  */
 export interface AppChannel {
   readonly clock: Clock;
-  readonly retry: RetryPolicy;
   readonly random: () => number;
   readonly appId: string;
   readonly attached: boolean;

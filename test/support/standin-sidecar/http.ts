@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import Router from "@koa/router";
 import Koa from "koa";
 import { type Clock, type TimerHandle, systemClock } from "../../../src/runtime/clock.js";
-import { type RetryPolicy, defaultRetryPolicy } from "../../../src/runtime/event-bus.js";
 import { MemoryStateStore } from "../../../src/runtime/memory/state-store.js";
 import type { StateStore } from "../../../src/runtime/state-store.js";
 import { type Deactivation, StandinActors, type RegisteredReminder } from "./actors.js";
 import type { AppChannel } from "./app-channel.js";
-import { type CloudEvent, StandinPubsub } from "./pubsub.js";
+import { type CloudEvent, StandinBroker, StandinPubsub } from "./pubsub.js";
+import type { ResiliencyDocument } from "./resiliency.js";
 import { StandinState } from "./state.js";
 
 export interface StandinHttpSidecarOptions {
@@ -16,8 +16,13 @@ export interface StandinHttpSidecarOptions {
   clock?: Clock;
   /** Holds actor state and the state API's keys; it outlives any app attached to the stand-in. */
   store?: StateStore;
-  /** Redelivery of RETRY answers (failed reminder callbacks follow daprd's scheduler policy, see actors.ts). */
-  retry?: RetryPolicy;
+  /**
+   * The Resiliency documents daprd would load from its resources path; a pub/sub delivery is
+   * retried only as their inbound policy for the component says (none: tried once).
+   */
+  resiliency?: ResiliencyDocument[];
+  /** Shared by stand-ins that play the apps of one distributed run; a broker of its own otherwise. */
+  broker?: StandinBroker;
   random?: () => number;
   appId?: string;
   /** When set, every API call but the health check must carry it as `dapr-api-token` (daprd's DAPR_API_TOKEN). */
@@ -35,7 +40,6 @@ export interface StandinHttpSidecarOptions {
 export class StandinHttpSidecar implements AppChannel {
   readonly clock: Clock;
   readonly store: StateStore;
-  readonly retry: RetryPolicy;
   readonly random: () => number;
   readonly appId: string;
   private readonly apiToken: string | undefined;
@@ -52,13 +56,12 @@ export class StandinHttpSidecar implements AppChannel {
   private constructor(options: StandinHttpSidecarOptions) {
     this.clock = options.clock ?? systemClock;
     this.store = options.store ?? new MemoryStateStore();
-    this.retry = options.retry ?? defaultRetryPolicy;
     this.random = options.random ?? Math.random;
     this.appId = options.appId ?? "app";
     this.apiToken = options.apiToken;
     this.appApiToken = options.appApiToken;
     this.actors = new StandinActors(this, this.store);
-    this.pubsub = new StandinPubsub(this);
+    this.pubsub = new StandinPubsub(this, options.broker ?? new StandinBroker(), options.resiliency ?? []);
     this.state = new StandinState(this.store);
   }
 
@@ -101,9 +104,10 @@ export class StandinHttpSidecar implements AppChannel {
 
   detachApp(): void {
     this.appPort = undefined;
+    this.pubsub.leave();
   }
 
-  /** Every publication the stand-in accepted (dead letters included), optionally for one topic. */
+  /** Every publication the broker accepted (dead letters included), optionally for one topic. */
   published(topic?: string): CloudEvent[] {
     return this.pubsub.published(topic);
   }
@@ -132,6 +136,7 @@ export class StandinHttpSidecar implements AppChannel {
     for (const timer of this.timers) timer.cancel();
     this.timers.clear();
     this.actors.close();
+    this.pubsub.leave();
     await this.idle();
     const server = this.server;
     if (!server) return;

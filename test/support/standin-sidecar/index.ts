@@ -2,11 +2,13 @@ import type { Clock } from "../../../src/runtime/clock.js";
 import type { StateStore } from "../../../src/runtime/state-store.js";
 import { StandinHttpSidecar, type StandinHttpSidecarOptions } from "./http.js";
 
-export { parseDuration } from "./actors.js";
+export { parseDuration } from "./duration.js";
 export type { RegisteredReminder } from "./actors.js";
 export { StandinHttpSidecar } from "./http.js";
 export type { StandinHttpSidecarOptions } from "./http.js";
+export { StandinBroker } from "./pubsub.js";
 export type { CloudEvent, SubscriptionEntry } from "./pubsub.js";
+export type { ResiliencyDocument, RetrySpec } from "./resiliency.js";
 
 /** A part of the stand-in that runs beside the HTTP API on its own port, sharing clock and store. */
 export interface StandinSidecarPart {

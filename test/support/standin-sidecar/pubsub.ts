@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type Router from "@koa/router";
-import { retryDelay } from "../../../src/runtime/event-bus.js";
 import { type AppChannel, daprError, parseJson, readBody } from "./app-channel.js";
+import { Backoff, type ResiliencyDocument, inboundPubsubRetry } from "./resiliency.js";
 
 /** A CloudEvent as the sidecar delivers it. */
 export interface CloudEvent {
@@ -23,17 +23,66 @@ export interface SubscriptionEntry {
   deadLetterTopic?: string;
 }
 
-type Verdict = "SUCCESS" | "RETRY" | "DROP";
+/** How daprd 1.16 reads one delivery's answer. */
+type Outcome = "delivered" | "dropped" | "failed";
 
-/** The pub/sub building block: the publish API, the app's subscriptions, delivery and dead letters. */
+/** pubsub.redis claims a message left unacknowledged again after its `redeliverInterval` (60 s). */
+const REDELIVER_INTERVAL_MS = 60_000;
+
+/**
+ * The broker behind the stand-ins' pub/sub component: every publication, and the consumer groups
+ * (one per app id, as `consumerID: "{appID}"` makes them) that each receive a publication once,
+ * handed to one of the group's sidecars in turn. Stand-ins given the same broker are apps of one
+ * distributed run.
+ */
+export class StandinBroker {
+  readonly log: CloudEvent[] = [];
+  private readonly groups = new Map<string, StandinPubsub[]>();
+  private readonly turns = new Map<string, number>();
+
+  join(group: string, member: StandinPubsub): void {
+    const members = this.groups.get(group) ?? [];
+    if (!members.includes(member)) this.groups.set(group, [...members, member]);
+  }
+
+  leave(group: string, member: StandinPubsub): void {
+    this.groups.set(
+      group,
+      (this.groups.get(group) ?? []).filter((m) => m !== member),
+    );
+  }
+
+  publish(event: CloudEvent): void {
+    this.log.push(event);
+    for (const [group, members] of this.groups) {
+      const takers = members.filter((m) => m.subscribes(event));
+      if (takers.length === 0) continue;
+      const turn = this.turns.get(group) ?? 0;
+      this.turns.set(group, turn + 1);
+      takers[turn % takers.length]!.receive(event);
+    }
+  }
+}
+
+/**
+ * The pub/sub building block, as daprd 1.16 runs it: the publish API, the app's subscriptions
+ * (read from `/dapr/subscribe`), and delivery under the inbound resiliency policy of the component.
+ * A delivery that fails (RETRY, an unknown status, a non-2xx answer other than 404, no answer) is
+ * tried again as that policy says; once it gives up, or at once without a policy, the event goes to
+ * the subscription's dead-letter topic and is acknowledged. Without a dead-letter topic the broker
+ * hands it out again later. DROP and 404 send it to the dead letter at once, never retried.
+ */
 export class StandinPubsub {
-  private readonly log: CloudEvent[] = [];
   subscriptions: SubscriptionEntry[] = [];
   private publishFailures = 0;
 
-  constructor(private readonly channel: AppChannel) {}
+  constructor(
+    private readonly channel: AppChannel,
+    private readonly broker: StandinBroker,
+    private readonly resiliency: readonly ResiliencyDocument[],
+  ) {}
 
-  /** Reads the app's subscriptions as daprd does at start-up. */
+  /** Reads the app's subscriptions as daprd does at start-up, and joins the app's consumer group. */
   async readSubscriptions(): Promise<void> {
     const entries = (await (await this.channel.callApp("GET", "/dapr/subscribe")).json()) as Array<
       SubscriptionEntry & { routes?: { default?: string } }
@@ -42,16 +91,34 @@ export class StandinPubsub {
       ...entry,
       route: entry.route ?? entry.routes?.default ?? "",
     }));
+    this.broker.join(this.channel.appId, this);
   }
 
-  /** Every publication the stand-in accepted (dead letters included), optionally for one topic. */
+  /** The app is gone: its consumer group's other sidecars take its share. */
+  leave(): void {
+    this.broker.leave(this.channel.appId, this);
+  }
+
+  /** Every publication the broker accepted (dead letters included), optionally for one topic. */
   published(topic?: string): CloudEvent[] {
-    return this.log.filter((event) => topic === undefined || event.topic === topic);
+    return this.broker.log.filter((event) => topic === undefined || event.topic === topic);
   }
 
   /** The next `count` publish calls fail with 500, as when the broker is unreachable. */
   failNextPublishes(count: number): void {
     this.publishFailures = count;
+  }
+
+  subscribes(event: CloudEvent): boolean {
+    return this.subscriptions.some((s) => s.pubsubname === event.pubsubname && s.topic === event.topic);
+  }
+
+  receive(event: CloudEvent): void {
+    for (const subscription of this.subscriptions) {
+      if (subscription.pubsubname === event.pubsubname && subscription.topic === event.topic) {
+        this.channel.track(this.deliver(subscription, event, this.backoff(event.pubsubname)));
+      }
+    }
   }
 
   routes(router: Router): void {
@@ -76,34 +143,47 @@ export class StandinPubsub {
             pubsubname: pubsub,
             time: new Date(this.channel.clock.now()).toISOString(),
           };
-      this.accept(event);
+      this.broker.publish(event);
       ctx.status = 204;
     });
   }
 
-  private accept(event: CloudEvent): void {
-    this.log.push(event);
-    for (const subscription of this.subscriptions) {
-      if (subscription.pubsubname === event.pubsubname && subscription.topic === event.topic) {
-        this.channel.track(this.deliver(subscription, event, 1));
+  private backoff(pubsub: string): Backoff | undefined {
+    const spec = inboundPubsubRetry(this.resiliency, this.channel.appId, pubsub);
+    return spec && new Backoff(spec, () => this.channel.clock.now(), this.channel.random);
+  }
+
+  private async deliver(
+    subscription: SubscriptionEntry,
+    event: CloudEvent,
+    backoff: Backoff | undefined,
+  ): Promise<void> {
+    const outcome = await this.outcome(subscription, event);
+    if (outcome === "delivered") return;
+    if (outcome === "failed") {
+      const wait = backoff?.next();
+      if (wait !== undefined) {
+        this.channel.after(wait, () => this.channel.track(this.deliver(subscription, event, backoff)));
+        return;
       }
     }
-  }
-
-  private async deliver(subscription: SubscriptionEntry, event: CloudEvent, attempt: number): Promise<void> {
-    const verdict = await this.verdict(subscription, event);
-    if (verdict === "SUCCESS") return;
-    if (verdict === "RETRY" && attempt < this.channel.retry.maxAttempts) {
-      this.channel.after(retryDelay(this.channel.retry, attempt, this.channel.random), () =>
-        this.channel.track(this.deliver(subscription, event, attempt + 1)),
-      );
+    if (subscription.deadLetterTopic) {
+      this.broker.publish({ ...event, topic: subscription.deadLetterTopic });
       return;
     }
-    if (subscription.deadLetterTopic) this.accept({ ...event, topic: subscription.deadLetterTopic });
+    // Unacknowledged: pubsub.redis hands the message out again, with a fresh policy run.
+    if (outcome === "failed") {
+      this.channel.after(REDELIVER_INTERVAL_MS, () => this.receive(event));
+    }
   }
 
-  /** Dapr's reading of the app's answer: 2xx with a status (none means SUCCESS), 404 drops, the rest retries. */
-  private async verdict(subscription: SubscriptionEntry, event: CloudEvent): Promise<Verdict> {
+  /**
+   * daprd 1.16's reading of the app's answer: any 2xx is delivered unless its JSON body names a
+   * status, compared case-sensitively: `RETRY` and unknown statuses fail, `DROP` drops; a 2xx body
+   * that is empty or not a JSON object with a string status counts as delivered. 404 drops; any
+   * other status, or no answer, fails.
+   */
+  private async outcome(subscription: SubscriptionEntry, event: CloudEvent): Promise<Outcome> {
     let response: Response;
     try {
       response = await this.channel.callApp(
@@ -113,12 +193,27 @@ export class StandinPubsub {
         "application/cloudevents+json",
       );
     } catch {
-      return "RETRY";
+      return "failed";
     }
-    const answer = parseJson(Buffer.from(await response.arrayBuffer())) as { status?: string } | undefined;
-    if (response.status === 404) return "DROP";
-    if (response.status < 200 || response.status > 299) return "RETRY";
-    const status = typeof answer?.status === "string" ? answer.status.toUpperCase() : "SUCCESS";
-    return status === "RETRY" || status === "DROP" ? status : "SUCCESS";
+    const body = await response.text();
+    if (response.status === 404) return "dropped";
+    if (response.status < 200 || response.status > 299) return "failed";
+    const status = statusOf(body);
+    if (status === undefined || status === "" || status === "SUCCESS") return "delivered";
+    return status === "DROP" ? "dropped" : "failed";
   }
+}
+
+/** The `status` of a JSON object body (its key matched case-insensitively, as Go decodes it). */
+function statusOf(body: string): string | undefined {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) return undefined;
+  const key = Object.keys(answer).find((k) => k.toLowerCase() === "status");
+  const status = key === undefined ? undefined : (answer as Record<string, unknown>)[key];
+  return typeof status === "string" ? status : undefined;
 }
