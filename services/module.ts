@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
 import type { AuditLog } from "../src/app/audit-log.js";
-import type { Config } from "../src/config.js";
+import type { Config, ServiceName } from "../src/config.js";
 import type { Route } from "../src/http/route.js";
 import type { Directory } from "../src/app/directory.js";
 import type { PassengerIdentity } from "../src/passenger-identity/passenger-identity.js";
@@ -42,16 +42,40 @@ export interface ServiceModule {
    */
   register?(container: DependencyContainer): void;
   /**
-   * Subscriptions are registered before the runtime starts (Dapr reads them once); their handlers
-   * read the context when an event arrives, through `context()`. Events travel on one topic per
-   * tenant (spec 5.4), so the tenants this deployment serves are given here. Each declares what
-   * its failures lead to (src/runtime/subscription-policy.ts).
+   * Subscriptions, by the service (SERVICES) whose app handles them. They are registered before
+   * the runtime starts (Dapr reads them once); their handlers read the context when an event
+   * arrives, through `context()`. Events travel on one topic per tenant (spec 5.4), so the tenants
+   * this deployment serves are given here. Each declares what its failures lead to
+   * (src/runtime/subscription-policy.ts).
    */
-  subscriptions?(context: () => ModuleContext, tenants: readonly string[]): EventSubscription[];
+  subscriptions?(context: () => ModuleContext, tenants: readonly string[]): HandledBy;
   /** The module's routes, given the use cases they call from the context's container. */
   routes?(context: ModuleContext): Route[];
   /** Runs once the runtime has started (seed data, indexes, schedules). */
   start?(context: ModuleContext): Promise<void>;
+}
+
+/** A module's subscriptions, keyed by the service whose app handles them. */
+export type HandledBy = Partial<Record<ServiceName, EventSubscription[]>>;
+
+/**
+ * The subscriptions an app makes: under Dapr, only those of the services it runs (SERVICES), so
+ * that each Dapr app id, a consumer group of its own on the pub/sub component, handles each event
+ * once across the distributed run, and an app that handles none (identity, vendor-sim) subscribes
+ * to nothing. The embedded runtime's bus is in process: it takes them all (`"all"`), whatever the
+ * services it serves.
+ */
+export function subscriptionsHandledBy(
+  modules: readonly ServiceModule[],
+  services: readonly ServiceName[] | "all",
+  context: () => ModuleContext,
+  tenants: readonly string[],
+): EventSubscription[] {
+  return modules.flatMap((module) =>
+    Object.entries(module.subscriptions?.(context, tenants) ?? {}).flatMap(([service, subscriptions]) =>
+      services === "all" || services.includes(service as ServiceName) ? (subscriptions ?? []) : [],
+    ),
+  );
 }
 
 /** Use-case classes (`@injectable`), each one instance per platform container. */

@@ -20,7 +20,7 @@ import { manualReviewModule } from "../services/manual-review/module.js";
 import { passengerModule } from "../services/passenger-api/module.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
-import type { ModuleContext, ServiceModule } from "../services/module.js";
+import { type ModuleContext, type ServiceModule, subscriptionsHandledBy } from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
 import { platformModule } from "../services/operator-api/module.js";
 import { backgroundHost, operatorHost, passengerHost } from "../services/hosts.js";
@@ -37,7 +37,7 @@ import { AuditLog } from "./app/audit-log.js";
 import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-settings.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
-import { type Config, loadConfig } from "./config.js";
+import { type Config, type ServiceName, loadConfig } from "./config.js";
 import { createDemoDirectory } from "./demo/demo-directory.js";
 import { publishEvent } from "./runtime/event-bus.js";
 import { auditRecorder } from "./http/audit-recorder.js";
@@ -103,14 +103,18 @@ export const MODULES: readonly ServiceModule[] = [
   passengerModule,
 ];
 
-/** What the modules contribute to whichever runtime runs them. */
-function contributions(context: () => ModuleContext, tenants: readonly string[]): RuntimeContributions {
+/** What the modules contribute to whichever runtime runs them, with the subscriptions of `handling`. */
+function contributions(
+  context: () => ModuleContext,
+  tenants: readonly string[],
+  handling: readonly ServiceName[] | "all",
+): RuntimeContributions {
   const workflows = new WorkflowRegistry();
   for (const module of MODULES) module.registerWorkflows?.(workflows, context);
   return {
     actorTypes: MODULES.flatMap((m) => m.actorTypes ?? []),
     workflows,
-    subscriptions: MODULES.flatMap((m) => m.subscriptions?.(context, tenants) ?? []),
+    subscriptions: subscriptionsHandledBy(MODULES, handling, context, tenants),
   };
 }
 
@@ -146,7 +150,7 @@ async function createRuntime(
   const onError = (error: unknown, where: string) => logger.error({ err: error, where }, "runtime error");
   if (kind === "dapr") {
     const { createDaprRuntime } = await import("./runtime/dapr/runtime.js");
-    const contributed = contributions(context, tenants);
+    const contributed = contributions(context, tenants, config.services);
     // Under Dapr one app id hosts the actors (workers); the APIs call them through their sidecars.
     const actorTypes = config.services.includes("workers") ? contributed.actorTypes : [];
     return createDaprRuntime({
@@ -170,7 +174,7 @@ async function createRuntime(
     counters,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onError,
-    ...contributions(context, tenants),
+    ...contributions(context, tenants, "all"),
   });
 }
 

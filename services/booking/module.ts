@@ -19,11 +19,12 @@ export const bookingModule: ServiceModule = {
   registerWorkflows: (registry, context) =>
     registerBookGroups(registry, () => context().container.resolve(BookingSteps)),
   register: registerBookingUseCases,
-  subscriptions: (context, tenants) =>
-    bookingSubscriptions(tenants, () => ({
+  subscriptions: (context, tenants) => ({
+    workers: bookingSubscriptions(tenants, () => ({
       booking: bookingUseCases(context().container),
       logger: context().logger,
     })),
+  }),
   routes: ({ container }) => bookingRoutes(bookingUseCases(container)),
   start: async ({ container, config, directory }) => {
     const minutes = config.vendorReconciliationMinutes;

@@ -11,7 +11,7 @@ export const casesModule: ServiceModule = {
   name: "cases",
   actorTypes: [CaseActor],
   register: registerCaseUseCases,
-  subscriptions: (context, tenants) => caseProjectionSubscriptions(tenants, context),
+  subscriptions: (context, tenants) => ({ workers: caseProjectionSubscriptions(tenants, context) }),
   routes: ({ container }) => {
     const cases = caseUseCases(container);
     return [...operatorCaseRoutes(cases), ...partnerCaseRoutes(cases)];

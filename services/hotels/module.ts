@@ -21,7 +21,7 @@ export const hotelsModule: ServiceModule = {
   name: "hotels",
   actorTypes: [WaveActor, AllocationScheduleActor],
   register: registerAllocationUseCases,
-  subscriptions: allocationSubscriptions,
+  subscriptions: (context, tenants) => ({ workers: allocationSubscriptions(context, tenants) }),
   routes: (context) => {
     const allocation = allocationUseCases(context.container);
     return [

@@ -10,7 +10,7 @@ export const manualReviewModule: ServiceModule = {
   name: "manual-review",
   actorTypes: [ReviewItemActor],
   register: registerReviewUseCases,
-  subscriptions: (context, tenants) => manualReviewSubscriptions(context, tenants),
+  subscriptions: (context, tenants) => ({ workers: manualReviewSubscriptions(context, tenants) }),
   routes: ({ container }) => manualReviewRoutes(reviewUseCases(container)),
   start: ({ container }) => container.resolve(ReviewQueueIndex).ensureIndexes(),
 };

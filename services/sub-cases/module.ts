@@ -33,10 +33,11 @@ export const subCasesModule: ServiceModule = {
       ),
     });
   },
-  subscriptions: (context, tenants) => [
-    ...subCaseSubscriptions(context, tenants),
-    ...realtimeSubscriptions(context, tenants),
-  ],
+  // The fan-out reaches the operator connections, which the operator API's process holds.
+  subscriptions: (context, tenants) => ({
+    workers: subCaseSubscriptions(context, tenants),
+    "operator-api": realtimeSubscriptions(context, tenants),
+  }),
   routes: ({ config, runtime, container }) => {
     const authUrl = config.oidcIssuer ?? `${config.publicBaseUrl}/auth`;
     const revocation = new RefreshTokenRevocation(authUrl, CONSOLE_CLIENT_ID);

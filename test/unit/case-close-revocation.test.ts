@@ -50,7 +50,8 @@ async function platform() {
     shutdownTimeoutMs: 1_000,
     actorTypes: casesModule.actorTypes ?? [],
     workflows: new WorkflowRegistry(),
-    subscriptions: casesModule.subscriptions?.(() => context!, ["urn:airline:ZX", "urn:airline:VQ"]) ?? [],
+    subscriptions:
+      casesModule.subscriptions?.(() => context!, ["urn:airline:ZX", "urn:airline:VQ"]).workers ?? [],
   });
   runtimes.push(runtime);
   const passengers = await passengerIdentity({ counters, documents, clock });

@@ -1,0 +1,99 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Koa from "koa";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ModuleContext, subscriptionsHandledBy } from "../../services/module.js";
+import { ALL_SERVICES, type ServiceName } from "../../src/config.js";
+import type { DomainEvent } from "../../src/domain/domain-event.js";
+import { eventTopic } from "../../src/domain/events/catalogue.js";
+import { MODULES } from "../../src/main.js";
+import { DaprEventBus } from "../../src/runtime/dapr/event-bus.js";
+import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
+import { StandinBroker, type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
+
+const TENANTS = ["urn:airline:LH", "urn:airline:ZX"];
+const noContext = (): ModuleContext => {
+  throw new Error("the test's handlers count deliveries and read no context");
+};
+
+function handledBy(services: readonly ServiceName[] | "all"): string[] {
+  return subscriptionsHandledBy(MODULES, services, noContext, TENANTS).map((s) => s.name);
+}
+
+describe("subscriptions per app", () => {
+  it("splits every subscription to exactly one service's app; identity and vendor-sim subscribe to nothing", () => {
+    const byService = ALL_SERVICES.map((service) => handledBy([service]));
+    const names = byService.flat();
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.sort()).toEqual(handledBy("all").sort());
+    expect(handledBy(["identity"])).toEqual([]);
+    expect(handledBy(["vendor-sim"])).toEqual([]);
+    expect(handledBy(["operator-api"]).every((name) => name.startsWith("realtime.fan-out."))).toBe(true);
+    expect(handledBy(["workers"])).toContain(`cases.projection.${TENANTS[0]}`);
+  });
+});
+
+describe("subscriptions per app through stand-in sidecars sharing one broker", () => {
+  const closing: Array<() => Promise<void>> = [];
+
+  afterEach(async () => {
+    for (const close of closing.splice(0).reverse()) await close();
+  });
+
+  /** An app id with its sidecar, subscribed as `services` say, counting what each subscription handles. */
+  async function startApp(appId: ServiceName, broker: StandinBroker, handled: string[]) {
+    const sidecar: StandinSidecar = await startStandinSidecar({ appId, broker });
+    const bus = new DaprEventBus({ sidecar: { httpPort: sidecar.httpPort }, pubsubName: "pubsub" });
+    for (const subscription of subscriptionsHandledBy(MODULES, [appId], noContext, TENANTS)) {
+      bus.subscribe({
+        name: subscription.name,
+        topic: subscription.topic,
+        types: subscription.types,
+        handler: async () => {
+          handled.push(`${appId}:${subscription.name}`);
+          return "SUCCESS";
+        },
+      });
+    }
+    const koa = new Koa();
+    koa.use(sidecarRouter({ bus }).routes());
+    const server: Server = koa.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    await sidecar.attachApp((server.address() as AddressInfo).port);
+    closing.push(async () => {
+      await bus.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await sidecar.close();
+    });
+    return { bus, sidecar };
+  }
+
+  it("handles each event once per subscription across the operator-api and workers apps", async () => {
+    const broker = new StandinBroker();
+    const handled: string[] = [];
+    const operator = await startApp("operator-api", broker, handled);
+    const workers = await startApp("workers", broker, handled);
+    const tenant = TENANTS[0]!;
+    const event: DomainEvent = {
+      id: "urn:event:opened-once",
+      type: "case.opened",
+      tenant,
+      occurredAt: "2026-03-01T08:00:00.000Z",
+      correlationUrn: "urn:case:1",
+      data: {},
+    };
+    await operator.bus.publish(eventTopic("case.opened", tenant), event);
+    await operator.sidecar.idle();
+    await workers.sidecar.idle();
+
+    const taking = subscriptionsHandledBy(MODULES, "all", noContext, [tenant]).filter((s) =>
+      s.types.includes("case.opened"),
+    );
+    expect(handled.map((h) => h.slice(h.indexOf(":") + 1)).sort()).toEqual(taking.map((s) => s.name).sort());
+    expect(handled).toContain(`operator-api:realtime.fan-out.${eventTopic("case.opened", tenant)}`);
+    expect(handled).toContain(`workers:cases.projection.${tenant}`);
+  });
+});
