@@ -155,6 +155,7 @@ async function createRuntime(
     const actorTypes = config.services.includes("workers") ? contributed.actorTypes : [];
     return createDaprRuntime({
       dapr: config.dapr,
+      appId: config.appId,
       clock,
       documents,
       counters,

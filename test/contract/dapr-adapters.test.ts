@@ -114,6 +114,7 @@ async function startAppWith(setup: RuntimeSetup, deadLetters?: DeadLetterOffice)
   const bus = new DaprEventBus({
     sidecar: address,
     pubsubName: "pubsub",
+    appId: "app",
     ...(deadLetters ? { deadLetters } : {}),
   });
   const actors = new DaprActorRuntime({ sidecar: address, bus, clock, onError: () => {} });
@@ -273,7 +274,7 @@ describe("Dapr actors through the stand-in sidecar", () => {
         pubsubname: "pubsub",
         topic: TOPIC,
         route: `/dapr/events/${encodeURIComponent(TOPIC)}`,
-        deadLetterTopic: `${TOPIC}.dead-letter`,
+        deadLetterTopic: `${TOPIC}.dead-letter.app`,
       },
     ]);
   });
@@ -531,7 +532,7 @@ describe("Dapr dead letters through the stand-in sidecar", () => {
       bus.subscribe({ name: "failing", topic: TOPIC, handler: async () => "RETRY" });
     });
     const subscribed = (await (await fetch(`http://127.0.0.1:${port}/dapr/subscribe`)).json()) as unknown[];
-    expect(subscribed).toContainEqual(expect.objectContaining({ topic: `${TOPIC}.dead-letter` }));
+    expect(subscribed).toContainEqual(expect.objectContaining({ topic: `${TOPIC}.dead-letter.app` }));
     await actors.invoke(Counter, "exhausted", "incrementAndAnnounce", 1);
     await settled();
     for (let i = 0; i <= PUBSUB_RETRIES; i++) {
@@ -539,9 +540,40 @@ describe("Dapr dead letters through the stand-in sidecar", () => {
       await settled();
     }
     const [event] = sidecar.http.published(TOPIC).map((e) => e.data as DomainEvent);
-    expect(sidecar.http.published(`${TOPIC}.dead-letter`).map((e) => e.data)).toEqual([event]);
+    expect(sidecar.http.published(`${TOPIC}.dead-letter.app`).map((e) => e.data)).toEqual([event]);
     expect((await store.list(TENANT, {})).items.map((l) => [l.subscription, l.reason, l.event])).toEqual([
       ["failing", "retries-exhausted", event],
+    ]);
+  });
+});
+
+describe("Dapr pub/sub retries without a resiliency policy", () => {
+  it("dead-letters an event at its first RETRY, as daprd 1.16 does with no inbound policy to run", async () => {
+    await sidecar.close();
+    sidecar = await startStandinSidecar({ clock, random: () => 1 });
+    const store = new DocumentDeadLetters(new MemoryDocumentStore());
+    const office = new DeadLetterOffice({ store, clock, report: () => {} });
+    let attempts = 0;
+    const { actors } = await startAppWith(({ actors, bus }) => {
+      actors.register(Counter);
+      bus.subscribe({
+        name: "failing",
+        topic: TOPIC,
+        handler: async () => {
+          attempts++;
+          return "RETRY";
+        },
+      });
+    }, office);
+    await actors.invoke(Counter, "unprotected", "incrementAndAnnounce", 1);
+    await settled();
+    await clock.advance(120_000);
+    await settled();
+    const [event] = sidecar.http.published(TOPIC).map((e) => e.data as DomainEvent);
+    expect(attempts).toBe(1);
+    expect(sidecar.http.published(`${TOPIC}.dead-letter.app`).map((e) => e.data)).toEqual([event]);
+    expect((await store.list(TENANT, {})).items.map((l) => [l.subscription, l.reason])).toEqual([
+      ["failing", "retries-exhausted"],
     ]);
   });
 });

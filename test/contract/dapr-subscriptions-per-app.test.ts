@@ -8,6 +8,10 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { eventTopic } from "../../src/domain/events/catalogue.js";
 import { MODULES } from "../../src/main.js";
 import { DaprEventBus } from "../../src/runtime/dapr/event-bus.js";
+import { systemClock } from "../../src/runtime/clock.js";
+import { DeadLetterOffice, DocumentDeadLetters } from "../../src/runtime/dead-letters.js";
+import type { DeliveryResult } from "../../src/runtime/event-bus.js";
+import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
 import { StandinBroker, type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
 
@@ -43,7 +47,7 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
   /** An app id with its sidecar, subscribed as `services` say, counting what each subscription handles. */
   async function startApp(appId: ServiceName, broker: StandinBroker, handled: string[]) {
     const sidecar: StandinSidecar = await startStandinSidecar({ appId, broker });
-    const bus = new DaprEventBus({ sidecar: { httpPort: sidecar.httpPort }, pubsubName: "pubsub" });
+    const bus = new DaprEventBus({ sidecar: { httpPort: sidecar.httpPort }, pubsubName: "pubsub", appId });
     for (const subscription of subscriptionsHandledBy(MODULES, [appId], noContext, TENANTS)) {
       bus.subscribe({
         name: subscription.name,
@@ -95,5 +99,73 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     expect(handled.map((h) => h.slice(h.indexOf(":") + 1)).sort()).toEqual(taking.map((s) => s.name).sort());
     expect(handled).toContain(`operator-api:realtime.fan-out.${eventTopic("case.opened", tenant)}`);
     expect(handled).toContain(`workers:cases.projection.${tenant}`);
+  });
+
+  it("keeps only its own sidecar's give-ups as dead letters, not another app id's", async () => {
+    const broker = new StandinBroker();
+    const topic = "orders";
+    const offices = new Map<string, DocumentDeadLetters>();
+    let releaseOperator: () => void = () => {};
+    const operatorHeld = new Promise<void>((resolve) => {
+      releaseOperator = resolve;
+    });
+    const start = async (appId: ServiceName, handler: () => Promise<DeliveryResult>) => {
+      const sidecar = await startStandinSidecar({ appId, broker });
+      const store = new DocumentDeadLetters(new MemoryDocumentStore());
+      offices.set(appId, store);
+      const deadLetters = new DeadLetterOffice({ store, clock: systemClock, report: () => {} });
+      const bus = new DaprEventBus({
+        sidecar: { httpPort: sidecar.httpPort },
+        pubsubName: "pubsub",
+        appId,
+        deadLetters,
+      });
+      bus.subscribe({ name: `${appId}.orders`, topic, handler });
+      const koa = new Koa();
+      koa.use(sidecarRouter({ bus }).routes());
+      const server: Server = koa.listen(0, "127.0.0.1");
+      await new Promise((resolve) => server.once("listening", resolve));
+      await sidecar.attachApp((server.address() as AddressInfo).port);
+      closing.push(async () => {
+        await bus.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await sidecar.close();
+      });
+      return { bus, sidecar };
+    };
+    // The operator app is still handling the event when the workers' sidecar gives it up.
+    const operator = await start("operator-api", async () => {
+      await operatorHeld;
+      return "SUCCESS";
+    });
+    const workers = await start("workers", async () => "RETRY");
+    const event: DomainEvent = {
+      id: "urn:event:given-up-by-workers",
+      type: "case.opened",
+      tenant: TENANTS[0]!,
+      occurredAt: "2026-03-01T08:00:00.000Z",
+      correlationUrn: "urn:case:1",
+      data: {},
+    };
+    await workers.bus.publish(topic, event);
+    await workers.sidecar.idle();
+    releaseOperator();
+    await operator.sidecar.idle();
+
+    const topics = async (sidecar: StandinSidecar) =>
+      (
+        (await (await fetch(`http://127.0.0.1:${sidecar.httpPort}/v1.0/metadata`)).json()) as {
+          subscriptions: Array<{ topic: string; deadLetterTopic: string }>;
+        }
+      ).subscriptions.map((s) => s.deadLetterTopic);
+    expect(await topics(workers.sidecar)).toContain("orders.dead-letter.workers");
+    expect(await topics(operator.sidecar)).not.toContain("orders.dead-letter.workers");
+    const letters = async (appId: string) =>
+      (await offices.get(appId)!.list(TENANTS[0]!, {})).items.map((l) => [l.subscription, l.reason]);
+    expect(await letters("workers")).toEqual([["workers.orders", "retries-exhausted"]]);
+    expect(await letters("operator-api")).toEqual([]);
   });
 });

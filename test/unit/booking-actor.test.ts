@@ -108,7 +108,7 @@ async function daprHost(): Promise<Host> {
   const store = new RecordingStateStore();
   const sidecar = await startStandinSidecar({ clock, store, random: () => 1 });
   const address = { httpPort: sidecar.httpPort };
-  const bus = new DaprEventBus({ sidecar: address, pubsubName: "pubsub" });
+  const bus = new DaprEventBus({ sidecar: address, pubsubName: "pubsub", appId: "app" });
   const actors = new DaprActorRuntime({ sidecar: address, bus, clock, onError: () => {} });
   actors.register(BookingActor);
   const events: DomainEvent[] = [];

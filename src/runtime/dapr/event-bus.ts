@@ -13,11 +13,17 @@ export interface DaprSubscriptionEntry {
 
 export interface DaprEventBusOptions {
   sidecar: SidecarAddress;
-  /** The pub/sub component name (`components/pubsub.yaml`). */
+  /** The pub/sub component name (`components/pubsub-redis.yaml`). */
   pubsubName: string;
   /**
+   * This app's Dapr app id (APP_ID, which `dapr run` sets): its consumer group on the component,
+   * and the suffix of the dead-letter topics its sidecar gives up to.
+   */
+  appId: string;
+  /**
    * Keeps, counts and reports what subscriptions give up on: what they drop, and what the sidecar
-   * sends to a topic's dead-letter topic once its retries run out (then the app subscribes to it).
+   * sends to this app's dead-letter topic of a topic once its retries run out (then the app
+   * subscribes to it).
    */
   deadLetters?: DeadLetterOffice;
   onError?: (error: unknown, subscription: string, event: DomainEvent) => void;
@@ -68,8 +74,8 @@ const SETTLED_MEMORY = 50_000;
  * the app declares one Dapr subscription per topic and fans each delivery out to its own
  * subscriptions. Each keeps its own outcome: a redelivery runs only the handlers that asked for a
  * retry, and a subscription that drops an event sends it to its own dead-letter topic. Every
- * delivery is answered with an explicit status, because Dapr acknowledges a subscriber that merely
- * fails as SUCCESS and the event would be lost.
+ * delivery is answered with an explicit status (what each means to daprd 1.16, and what reaches
+ * the dead letters when: src/runtime/subscription-policy.ts).
  */
 export class DaprEventBus implements EventBus {
   private readonly sidecar: SidecarHttp;
@@ -77,8 +83,6 @@ export class DaprEventBus implements EventBus {
   private readonly byTopic = new Map<string, Subscription[]>();
   /** `<subscription>|<event id>` of deliveries that need no rerun, oldest first. */
   private readonly settled = new Set<string>();
-  /** Ids of events this app dead-lettered itself, until they come back on the dead-letter topic. */
-  private readonly droppedHere = new Set<string>();
   /** Dead-letter topics the app watches for what the sidecar gave up delivering. */
   private readonly undeliverable = new Set<string>();
   private readonly deliveries = new Set<Promise<DeliveryResult>>();
@@ -112,7 +116,7 @@ export class DaprEventBus implements EventBus {
       route: subscriptionRoute(topic),
       // Reached when a payload is not an event at all or the sidecar's retries run out; subscriptions
       // dead-letter their own drops.
-      deadLetterTopic: `${topic}.dead-letter`,
+      deadLetterTopic: this.undeliverableTopic(topic),
     }));
   }
 
@@ -131,21 +135,28 @@ export class DaprEventBus implements EventBus {
   }
 
   /**
-   * What the sidecar sends to `<topic>.dead-letter` after its retries (components/resiliency.yaml) ran out
-   * is dead for every subscription that had not settled it; what this app dropped itself comes back
-   * there too, already recorded. After a restart the app cannot tell its subscriptions apart any
-   * more, and names every one that takes the event's type.
+   * Where this app's sidecar sends what it gave up delivering: one topic per app id, since every app
+   * id subscribing to `topic` receives all of that topic's dead letters as a consumer group of its
+   * own, and another app's give-ups are not this app's.
+   */
+  private undeliverableTopic(topic: string): string {
+    return `${topic}.dead-letter.${this.options.appId}`;
+  }
+
+  /**
+   * What the sidecar gives up delivering (after the inbound retries of components/resiliency.yaml) is
+   * dead for every subscription that had not settled it. After a restart the app cannot tell its
+   * subscriptions apart any more, and names every one that takes the event's type.
    */
   private watchDeadLetters(topic: string): void {
     const office = this.options.deadLetters;
     if (!office) return;
-    const deadLetterTopic = `${topic}.dead-letter`;
+    const deadLetterTopic = this.undeliverableTopic(topic);
     this.undeliverable.add(deadLetterTopic);
     this.subscribe({
       name: `dead-letters.${topic}`,
       topic: deadLetterTopic,
       handler: async (event) => {
-        if (this.droppedHere.delete(event.id)) return "SUCCESS";
         const unsettled = (this.byTopic.get(topic) ?? []).filter(
           (s) => takes(s, event) && !this.settled.has(`${s.name}|${event.id}`),
         );
@@ -186,9 +197,7 @@ export class DaprEventBus implements EventBus {
             event,
             reason: "dropped",
           });
-          const deadLetterTopic = subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`;
-          if (this.undeliverable.has(deadLetterTopic)) this.droppedHere.add(event.id);
-          await this.publish(deadLetterTopic, event);
+          await this.publish(subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`, event);
         }
       } catch (error) {
         this.options.onError?.(error, subscription.name, event);

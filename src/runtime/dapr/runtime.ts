@@ -21,6 +21,8 @@ export interface DaprSidecarSettings {
 
 export interface DaprRuntimeOptions extends RuntimeOptions {
   dapr: DaprSidecarSettings;
+  /** This app's Dapr app id (APP_ID). */
+  appId: string;
 }
 
 /** Actors, pub/sub, state and workflows through this app's Dapr sidecar. */
@@ -28,7 +30,7 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
   const { dapr, clock, documents, counters, onError } = options;
   const sidecar = { httpPort: dapr.httpPort, ...(dapr.apiToken ? { apiToken: dapr.apiToken } : {}) };
   const { store: deadLetters, busOptions } = subscriptionReporting(documents, clock, onError);
-  const bus = new DaprEventBus({ sidecar, pubsubName: dapr.pubsubName, ...busOptions });
+  const bus = new DaprEventBus({ sidecar, pubsubName: dapr.pubsubName, appId: options.appId, ...busOptions });
   const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
   const state = new DaprStateStore({ sidecar, storeName: dapr.stateStoreName });
   const workflows = new DaprWorkflowEngine({
