@@ -11,7 +11,10 @@ export interface Subscription {
   /** Only events of these types reach the handler (others are acknowledged); all when absent. */
   types?: string[];
   handler(event: DomainEvent): Promise<DeliveryResult>;
-  /** Where an event goes after a DROP or after retries run out. Default `<topic>.dead-letter`. */
+  /**
+   * Where the bus publishes an event the subscription DROPs, and in process one whose retries ran
+   * out (src/runtime/subscription-policy.ts). Default `<topic>.dead-letter`.
+   */
   deadLetterTopic?: string;
 }
 

@@ -3,16 +3,33 @@ import { type EventOf, type EventType, eventTopic } from "../domain/events/catal
 import type { DeliveryResult, Subscription } from "./event-bus.js";
 
 /**
- * What a handler's failure leads to; every subscription declares one.
+ * What a handler's failure leads to; every subscription declares one. This is where the delivery
+ * semantics are written down, for both runtimes (Dapr 1.16).
  *
- * - `retry-with-backoff`: the event is delivered again with the bus's exponential backoff
- *   (`defaultRetryPolicy` in process, `pubsubRetry` in components/resiliency.yaml under Dapr) and
- *   dead-lettered once the attempts run out.
- * - `dead-letter`: the event is dead-lettered at the first failure.
+ * - `retry-with-backoff`: the handler's subscription answers RETRY and the event is delivered
+ *   again with backoff, until the attempts run out; then it is dead-lettered (`retries-exhausted`).
+ *   Embedded, the in-process bus retries with `defaultRetryPolicy` (src/runtime/event-bus.ts).
+ *   Under Dapr, daprd retries the delivery as the inbound retry policy for the `pubsub` component
+ *   says (`pubsubRetry` in components/resiliency.yaml, which daprd reads from its resources path),
+ *   then publishes the event to the app's dead-letter topic (`<topic>.dead-letter.<app id>`) and
+ *   acknowledges it: the broker does not deliver it again, whatever the pub/sub component's own
+ *   metadata says. The app then keeps it as a dead letter of each of its subscriptions that had not
+ *   handled it. A sidecar without that policy (another resources path) tries a delivery once: the
+ *   first RETRY is dead-lettered.
+ * - `dead-letter`: the subscription answers DROP at the first failure: the event is dead-lettered
+ *   at once (`dropped`) and never retried.
  *
  * Whatever the policy, an event the handler refuses (it throws `EventRefused`, or an error its
- * `refuses` recognises) is dead-lettered at once: retrying cannot change the answer, and a refused
- * event is never acknowledged as handled.
+ * `refuses` recognises) is DROPped: retrying cannot change the answer, and a refused event is
+ * never acknowledged as handled. A DROP is kept by the dead-letter office and published to the
+ * subscription's dead-letter topic (`<topic>.dead-letter` unless it names one) by the bus itself,
+ * on both runtimes; under Dapr the app then answers the sidecar SUCCESS for it, since one delivery
+ * of a topic serves all the app's subscriptions to it. Every dead letter is stored, counted, logged
+ * and listed at `GET /v1/admin/dead-letters`.
+ *
+ * daprd reads the answer case-sensitively (`SUCCESS`, `RETRY`, `DROP`; an unknown status counts
+ * as a failure and a 2xx without a status as SUCCESS), so the Dapr bus answers every delivery
+ * with one of the three, spelled so.
  */
 export type FailurePolicy = "retry-with-backoff" | "dead-letter";
 
