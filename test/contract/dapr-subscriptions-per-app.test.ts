@@ -13,6 +13,7 @@ import { DeadLetterOffice, DocumentDeadLetters } from "../../src/runtime/dead-le
 import type { DeliveryResult } from "../../src/runtime/event-bus.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
 import { sidecarRouter } from "../../src/runtime/dapr/sidecar-routes.js";
+import { deferred } from "../support/deferred.js";
 import { StandinBroker, type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
 
 const TENANTS = ["urn:airline:LH", "urn:airline:ZX"];
@@ -44,21 +45,24 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     for (const close of closing.splice(0).reverse()) await close();
   });
 
-  /** An app id with its sidecar, subscribed as `services` say, counting what each subscription handles. */
-  async function startApp(appId: ServiceName, broker: StandinBroker, handled: string[]) {
+  /**
+   * One Dapr app: its own stand-in sidecar on the shared broker, and a bus with the subscriptions
+   * `subscribe` makes (and a dead-letter office when given).
+   */
+  async function startApp(
+    appId: ServiceName,
+    broker: StandinBroker,
+    subscribe: (bus: DaprEventBus) => void,
+    deadLetters?: DeadLetterOffice,
+  ) {
     const sidecar: StandinSidecar = await startStandinSidecar({ appId, broker });
-    const bus = new DaprEventBus({ sidecar: { httpPort: sidecar.httpPort }, pubsubName: "pubsub", appId });
-    for (const subscription of subscriptionsHandledBy(MODULES, [appId], noContext, TENANTS)) {
-      bus.subscribe({
-        name: subscription.name,
-        topic: subscription.topic,
-        types: subscription.types,
-        handler: async () => {
-          handled.push(`${appId}:${subscription.name}`);
-          return "SUCCESS";
-        },
-      });
-    }
+    const bus = new DaprEventBus({
+      sidecar: { httpPort: sidecar.httpPort },
+      pubsubName: "pubsub",
+      appId,
+      ...(deadLetters ? { deadLetters } : {}),
+    });
+    subscribe(bus);
     const koa = new Koa();
     koa.use(sidecarRouter({ bus }).routes());
     const server: Server = koa.listen(0, "127.0.0.1");
@@ -75,11 +79,28 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     return { bus, sidecar };
   }
 
+  /** The app subscribed as its service (`appId`) does, counting what each subscription handles. */
+  function startServiceApp(appId: ServiceName, broker: StandinBroker, handled: string[]) {
+    return startApp(appId, broker, (bus) => {
+      for (const subscription of subscriptionsHandledBy(MODULES, [appId], noContext, TENANTS)) {
+        bus.subscribe({
+          name: subscription.name,
+          topic: subscription.topic,
+          types: subscription.types,
+          handler: async () => {
+            handled.push(`${appId}:${subscription.name}`);
+            return "SUCCESS";
+          },
+        });
+      }
+    });
+  }
+
   it("handles each event once per subscription across the operator-api and workers apps", async () => {
     const broker = new StandinBroker();
     const handled: string[] = [];
-    const operator = await startApp("operator-api", broker, handled);
-    const workers = await startApp("workers", broker, handled);
+    const operator = await startServiceApp("operator-api", broker, handled);
+    const workers = await startServiceApp("workers", broker, handled);
     const tenant = TENANTS[0]!;
     const event: DomainEvent = {
       id: "urn:event:opened-once",
@@ -105,40 +126,21 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     const broker = new StandinBroker();
     const topic = "orders";
     const offices = new Map<string, DocumentDeadLetters>();
-    let releaseOperator: () => void = () => {};
-    const operatorHeld = new Promise<void>((resolve) => {
-      releaseOperator = resolve;
-    });
-    const start = async (appId: ServiceName, handler: () => Promise<DeliveryResult>) => {
-      const sidecar = await startStandinSidecar({ appId, broker });
+    const operatorHeld = deferred();
+    const start = (appId: ServiceName, handler: () => Promise<DeliveryResult>) => {
       const store = new DocumentDeadLetters(new MemoryDocumentStore());
       offices.set(appId, store);
-      const deadLetters = new DeadLetterOffice({ store, clock: systemClock, report: () => {} });
-      const bus = new DaprEventBus({
-        sidecar: { httpPort: sidecar.httpPort },
-        pubsubName: "pubsub",
+      const office = new DeadLetterOffice({ store, clock: systemClock, report: () => {} });
+      return startApp(
         appId,
-        deadLetters,
-      });
-      bus.subscribe({ name: `${appId}.orders`, topic, handler });
-      const koa = new Koa();
-      koa.use(sidecarRouter({ bus }).routes());
-      const server: Server = koa.listen(0, "127.0.0.1");
-      await new Promise((resolve) => server.once("listening", resolve));
-      await sidecar.attachApp((server.address() as AddressInfo).port);
-      closing.push(async () => {
-        await bus.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        await sidecar.close();
-      });
-      return { bus, sidecar };
+        broker,
+        (bus) => bus.subscribe({ name: `${appId}.orders`, topic, handler }),
+        office,
+      );
     };
     // The operator app is still handling the event when the workers' sidecar gives it up.
     const operator = await start("operator-api", async () => {
-      await operatorHeld;
+      await operatorHeld.promise;
       return "SUCCESS";
     });
     const workers = await start("workers", async () => "RETRY");
@@ -152,7 +154,7 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     };
     await workers.bus.publish(topic, event);
     await workers.sidecar.idle();
-    releaseOperator();
+    operatorHeld.resolve();
     await operator.sidecar.idle();
 
     const topics = async (sidecar: StandinSidecar) =>
