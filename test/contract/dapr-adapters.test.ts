@@ -740,6 +740,7 @@ describe("Dapr API tokens", () => {
         apiToken: "dapr-s3cret",
         appApiToken: "app-s3cret",
       },
+      appId: "app",
       clock,
       documents: new MemoryDocumentStore(),
       counters: new MemoryCounterStore(),

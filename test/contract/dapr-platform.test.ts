@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { type Platform, startPlatform } from "../../src/main.js";
-import { type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
+import {
+  type StandinSidecar,
+  resiliencyFrom,
+  startStandinSidecar,
+} from "../support/standin-sidecar/index.js";
 import { workflowSidecarPart } from "../support/standin-sidecar/workflow-grpc.js";
 import { freePort } from "../support/platform.js";
 
@@ -15,10 +19,16 @@ let platform: Platform;
 let base: string;
 
 beforeAll(async () => {
-  sidecar = await startStandinSidecar({ workflows: workflowSidecarPart });
+  // The workers' sidecar, with the resiliency policies daprd loads from components/.
+  sidecar = await startStandinSidecar({
+    workflows: workflowSidecarPart,
+    appId: "workers",
+    resiliency: resiliencyFrom("components/resiliency.yaml"),
+  });
   const [port, passengerPort] = [await freePort(), await freePort()];
   const config = loadConfig({
     RUNTIME: "dapr",
+    APP_ID: "workers",
     PORT: String(port),
     PASSENGER_PORT: String(passengerPort),
     DAPR_HTTP_PORT: String(sidecar.httpPort),

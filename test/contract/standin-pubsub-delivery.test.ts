@@ -6,6 +6,8 @@ import { ManualClock } from "../../src/runtime/clock.js";
 import {
   type ResiliencyDocument,
   StandinBroker,
+  inboundPubsubRetry,
+  resiliencyFrom,
   type StandinSidecar,
   startStandinSidecar,
 } from "../support/standin-sidecar/index.js";
@@ -223,5 +225,13 @@ describe("stand-in pub/sub delivery, as daprd 1.16", () => {
     expect(operatorApp.deliveries.sort()).toEqual(["e1", "e2"]);
     expect(workerApps.flatMap((app) => app.deliveries).sort()).toEqual(["e1", "e2"]);
     expect(workerApps.map((app) => app.deliveries.length)).toEqual([1, 1]);
+  });
+
+  it("takes the inbound pub/sub policy of components/resiliency.yaml for every app id in the component's scope", () => {
+    const documents = resiliencyFrom("components/resiliency.yaml");
+    for (const appId of ["operator-api", "partner-api", "passenger-api", "workers"]) {
+      expect(inboundPubsubRetry(documents, appId, "pubsub")).toMatchObject({ policy: "exponential" });
+    }
+    expect(inboundPubsubRetry(documents, "identity", "pubsub")).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { parseAllDocuments } from "yaml";
 import { parseDuration } from "./duration.js";
 
 /** A retry policy of a Resiliency document (`spec.policies.retries.<name>`), as daprd 1.16 reads it. */
@@ -30,6 +32,13 @@ export interface ResiliencyDocument {
     policies?: { retries?: Record<string, RetrySpec> };
     targets?: { components?: Record<string, { inbound?: PolicyNames; outbound?: PolicyNames }> };
   };
+}
+
+/** The Resiliency documents of a resource file, as daprd loads them from its resources path. */
+export function resiliencyFrom(file: string): ResiliencyDocument[] {
+  return parseAllDocuments(readFileSync(file, "utf8"))
+    .map((document) => document.toJS() as ResiliencyDocument)
+    .filter((document) => document?.kind === "Resiliency");
 }
 
 /** Names daprd 1.16 tries, in order, when a pub/sub component has no inbound target of its own. */
