@@ -23,6 +23,7 @@ import { subCasesModule } from "../services/sub-cases/module.js";
 import { type ModuleContext, type ServiceModule, subscriptionsHandledBy } from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
 import { platformModule } from "../services/operator-api/module.js";
+import { healthRoutes } from "../services/operator-api/health-routes.js";
 import { backgroundHost, operatorHost, passengerHost } from "../services/hosts.js";
 import type { SimulatedVendorId } from "../services/vendor-sim/catalog.js";
 import { createVendorSimulators, type VendorSimulators } from "../services/vendor-sim/simulators.js";
@@ -56,6 +57,7 @@ import { type Clock, systemClock } from "./runtime/clock.js";
 import type { CounterStore } from "./runtime/counter-store.js";
 import { probeSidecar } from "./runtime/dapr/sidecar-probe.js";
 import type { DocumentStore } from "./runtime/document-store.js";
+import { type ReadinessCheck, storeReadinessChecks } from "./runtime/readiness.js";
 import { createEmbeddedRuntime } from "./runtime/embedded/runtime.js";
 import { MemoryCounterStore } from "./runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "./runtime/memory/document-store.js";
@@ -177,6 +179,19 @@ async function createRuntime(
     onError,
     ...contributions(context, tenants, "all"),
   });
+}
+
+/** What `/readyz` probes: the runtime's stores and, on the distributed runtime, the sidecar. */
+function readinessChecks(config: Config, runtime: Runtime): ReadinessCheck[] {
+  const sidecar: ReadinessCheck = {
+    name: "Dapr sidecar",
+    probe: async () => {
+      if (!(await probeSidecar(config.dapr, config.dapr.probeTimeoutMs))) {
+        throw new Error(`no answer from the sidecar at DAPR_HTTP_PORT ${config.dapr.httpPort}`);
+      }
+    },
+  };
+  return [...(runtime.kind === "dapr" ? [sidecar] : []), ...storeReadinessChecks(runtime)];
 }
 
 /** The runtime's ports, bound in one platform's container. */
@@ -307,6 +322,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     ...revocationRoutes(revocations),
     ...passengers.routes(tenantOf),
     ...MODULES.flatMap((m) => m.routes?.(moduleContext!) ?? []),
+    ...healthRoutes(readinessChecks(config, runtime)),
   ];
   const deps: RouteDeps = {
     authenticate: passengerAuthentication(passengers, tenantOf, (ctx, access) =>
@@ -417,27 +433,48 @@ function startWhenSidecarReady(start: () => Promise<void>, logger: Logger): { ca
   };
 }
 
+/**
+ * What `npm start` prints: the addresses clients use (PUBLIC_BASE_URL, PASSENGER_BASE_URL, which
+ * the token audiences are made of, so a URL copied from here is one a token is valid for), and
+ * first what answers without a token.
+ */
+export function startupBanner({
+  config,
+  runtime,
+  urls,
+}: Pick<Platform, "config" | "runtime" | "urls">): string {
+  const base = config.publicBaseUrl;
+  const passengerBase = config.passengerBaseUrl;
+  const api = ["identity", "operator-api", "partner-api"].some((s) =>
+    config.services.includes(s as ServiceName),
+  );
+  const lines = [
+    `Disruption service is up (${runtime.kind} runtime).`,
+    "  Without a token:",
+    ...(urls.operator ? [`    health, readiness         GET ${base}/healthz, GET ${base}/readyz`] : []),
+    ...(urls.operator && api
+      ? [
+          `    API documentation         ${base}/docs (OpenAPI: ${base}/openapi/{operator,partner,passenger}/v1.json)`,
+        ]
+      : []),
+    ...(urls.passenger
+      ? [`    passenger health          GET ${passengerBase}/healthz, GET ${passengerBase}/readyz`]
+      : []),
+    "  With a token:",
+    ...(urls.operator && api ? [`    operator and partner API  ${base}/v1, ${base}/partner/v1`] : []),
+    ...(urls.auth ? [`    identity provider         ${base}/auth/.well-known/openid-configuration`] : []),
+    ...(urls.passenger ? [`    passenger API             ${passengerBase}/v1`] : []),
+    "  Demo logins and token commands: npm run -s demo:credentials",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const platform = await startPlatform(config, { logger });
   logger.info({ runtime: platform.runtime.kind, services: config.services, urls: platform.urls }, "started");
-  const lines = [
-    `Disruption service is up (${platform.runtime.kind} runtime).`,
-    ...(platform.urls.operator
-      ? [
-          `  operator and partner API  ${platform.urls.operator}/v1, ${platform.urls.operator}/partner/v1`,
-          `  version                   GET ${platform.urls.operator}/version`,
-          `  API documentation         ${platform.urls.operator}/docs`,
-        ]
-      : []),
-    ...(platform.urls.auth
-      ? [`  identity provider         ${platform.urls.auth}/.well-known/openid-configuration`]
-      : []),
-    ...(platform.urls.passenger ? [`  passenger API             ${platform.urls.passenger}/v1`] : []),
-    "  demo logins               npm run demo:credentials",
-  ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+  process.stdout.write(startupBanner(platform));
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "shutting down: finishing running turns and flushing outboxes");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { type Platform, startPlatform } from "../../src/main.js";
@@ -122,5 +122,32 @@ describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
     await sidecar.idle();
     const subCases = platform.runtime.documents.collection("sub-cases");
     expect(await subCases.count({ caseUrn: answers[0]!.caseUrn })).toBe(2);
+  });
+  it("is ready when the sidecar and the stores answer, and names the sidecar when it does not (GET /readyz)", async () => {
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: unknown[] }).checks).toContainEqual({
+      name: "Dapr sidecar",
+      ready: true,
+    });
+
+    const realFetch = globalThis.fetch;
+    const silentSidecar = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementation((input, init) =>
+        String(input instanceof Request ? input.url : input).endsWith("/v1.0/metadata")
+          ? Promise.reject(new TypeError("fetch failed"))
+          : realFetch(input, init),
+      );
+    try {
+      const response = await fetch(`${base}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({
+        type: "https://errors.svc.example/v1/unavailable/not-ready",
+        notReady: ["Dapr sidecar"],
+      });
+    } finally {
+      silentSidecar.mockRestore();
+    }
   });
 });
