@@ -40,6 +40,7 @@ import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, type ServiceName, loadConfig } from "./config.js";
 import { createDemoDirectory } from "./demo/demo-directory.js";
+import { demoPassengerHostName } from "./demo/demo-passenger-hosts.js";
 import { publishEvent } from "./runtime/event-bus.js";
 import { auditRecorder } from "./http/audit-recorder.js";
 import { createAuthenticator } from "./http/auth/authenticator.js";
@@ -291,7 +292,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   });
   const hosts = config.passengerTenantHosts
     ? parseTenantHosts(config.passengerTenantHosts)
-    : new Map(organizations.map((o) => [`${o.code.toLowerCase()}.localhost`, o.airlineUrn] as const));
+    : new Map(organizations.map((o) => [demoPassengerHostName(o.code), o.airlineUrn] as const));
   const tenantOf = tenantOfHost(hosts, config.passengerDefaultTenant ?? organizations[0]?.airlineUrn);
 
   // The simulators give the hotel catalog even when the vendor-sim app takes the traffic: it sells
@@ -463,8 +464,12 @@ export function startupBanner({
     "  With a token:",
     ...(urls.operator && api ? [`    operator and partner API  ${base}/v1, ${base}/partner/v1`] : []),
     ...(urls.auth ? [`    identity provider         ${base}/auth/.well-known/openid-configuration`] : []),
-    ...(urls.passenger ? [`    passenger API             ${passengerBase}/v1`] : []),
-    "  Demo logins and token commands: npm run -s demo:credentials",
+    ...(urls.passenger
+      ? [
+          `    passenger API             ${passengerBase}/v1 (a session: npm run -s passenger:login -- <PNR> <last name>)`,
+        ]
+      : []),
+    "  Demo logins: npm run -s demo:credentials; ready-to-paste token commands: npm run -s demo:credentials -- --commands",
   ];
   return `${lines.join("\n")}\n`;
 }

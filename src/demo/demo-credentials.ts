@@ -1,6 +1,7 @@
 import type { Audiences } from "../identity/audiences.js";
 import type { OperatorRole } from "../domain/roles.js";
 import { DEMO_AIRLINES } from "./demo-airlines.js";
+import { demoPassengerBaseUrl } from "./demo-passenger-hosts.js";
 import { demoPartnerRegistrations } from "./demo-partners.js";
 import { DEMO_USERS } from "./demo-users.js";
 
@@ -50,8 +51,7 @@ export function demoCredentials({
     tenants: DEMO_AIRLINES.map((airline) => ({
       airlineUrn: airline.airlineUrn,
       airports: airline.airports.map((a) => a.code),
-      // One passenger host serves every tenant in development; production gives each its own subdomain.
-      passengerBaseUrl,
+      passengerBaseUrl: demoPassengerBaseUrl(passengerBaseUrl, airline.code),
       users: DEMO_USERS.filter((u) => u.membership?.airlineUrn === airline.airlineUrn).map((u) => ({
         username: u.username,
         password: u.password,

@@ -14,6 +14,7 @@ import {
   type DeriveKeyFunction,
   randomInt,
   type Solution,
+  solveChallenge,
   verifySolution,
 } from "altcha-lib";
 import { deriveKey as pbkdf2 } from "altcha-lib/algorithms/pbkdf2";
@@ -80,7 +81,7 @@ export class Captcha {
     if (options.hmacSecret === "") throw new Error("The captcha HMAC secret must not be empty");
     this.complexity = options.complexity ?? DEFAULT_CAPTCHA_COMPLEXITY;
     this.ttlMs = options.ttlMs ?? DEFAULT_CAPTCHA_TTL_MS;
-    this.deriveKey = this.complexity.algorithm.startsWith("PBKDF2/") ? pbkdf2 : sha;
+    this.deriveKey = deriveKeyOf(this.complexity.algorithm);
     this.keySignatureSecret = createHmac("sha256", options.hmacSecret)
       .update("altcha-key-signature")
       .digest("hex");
@@ -130,6 +131,25 @@ export class Captcha {
     );
     return firstUse ? { verified: true } : refused("reused");
   }
+}
+
+/** The key derivation a challenge's `algorithm` names. */
+function deriveKeyOf(algorithm: string): DeriveKeyFunction {
+  return algorithm.startsWith("PBKDF2/") ? pbkdf2 : sha;
+}
+
+/**
+ * Solves a challenge as the ALTCHA widget in a passenger's browser does, and encodes it as PNR
+ * login's `captcha` field: base64 of `{challenge, solution}`. For scripts and tests; the service
+ * only verifies.
+ */
+export async function solveCaptcha(challenge: CaptchaChallenge): Promise<string> {
+  const solution = await solveChallenge({
+    challenge,
+    deriveKey: deriveKeyOf(challenge.parameters.algorithm),
+  });
+  if (!solution) throw new Error("The captcha challenge has no solution in its counter range");
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
 }
 
 function refused(refusal: CaptchaRefusal): CaptchaVerdict {

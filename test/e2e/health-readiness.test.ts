@@ -83,7 +83,8 @@ describe("health and readiness without a token", () => {
     expect(banner).toContain(`GET ${t.base}/healthz, GET ${t.base}/readyz`);
     expect(banner).toContain(`${t.base}/docs`);
     expect(banner).toContain(`${passengerBaseUrl}/v1`);
-    expect(banner).toContain("npm run -s demo:credentials");
+    expect(banner).toContain("npm run -s demo:credentials -- --commands");
+    expect(banner).toContain("npm run -s passenger:login");
     expect(banner.indexOf("/healthz")).toBeLessThan(banner.indexOf("/v1"));
     expect(banner).not.toContain("127.0.0.1");
     expect(banner).not.toContain("/version");

@@ -83,7 +83,9 @@ describe("demo credentials", () => {
     });
     const zx = credentials.tenants[0]!;
     expect(zx.airlineUrn).toBe("urn:airline:ZX");
-    expect(zx.passengerBaseUrl).toBe(passengerBaseUrl);
+    // Each airline's own passenger host, which the passenger API reads the tenant from.
+    expect(zx.passengerBaseUrl).toBe("http://zx.localhost:8081");
+    expect(credentials.tenants[1]!.passengerBaseUrl).toBe("http://vq.localhost:8081");
     expect(zx.users).toContainEqual({
       username: "operator.jfk@zx.demo",
       password: "demo-zx-operator-jfk",
