@@ -49,6 +49,11 @@ interface App {
   configFile: string | undefined;
   /** Where the sidecar runs, which relative paths inside components (a secrets file) start from. */
   workingDir: string;
+  /**
+   * The APP_ID the app process starts with: the app names its per-app dead-letter topics and its
+   * consumer group after it (src/runtime/dapr/event-bus.ts), so it must be the sidecar's app id.
+   */
+  appIdEnv: string | undefined;
 }
 
 interface RunFile {
@@ -138,6 +143,8 @@ function readDaprRunFile(file: string, report: Report): RunFile {
     }
     const env = { ...commonEnv, ...asObject(app.env) };
     runFile.apps.push({
+      // `dapr run` sets APP_ID to the app id for the app, and the run file's env after it.
+      appIdEnv: typeof env.APP_ID === "string" ? env.APP_ID : id,
       id,
       services: servicesOf(env.SERVICES),
       resourcesPaths: ownPaths.length > 0 ? ownPaths : commonPaths,
@@ -192,6 +199,8 @@ function readTyeFile(file: string, report: Report): RunFile {
       (Array.isArray(service.env) ? service.env : []).map(asObject).map((pair) => [pair.name, pair.value]),
     );
     runFile.apps.push({
+      // The extension gives the app process the sidecar's ports only, not its app id.
+      appIdEnv: typeof env.APP_ID === "string" ? env.APP_ID : undefined,
       id: service.name,
       services: servicesOf(env.SERVICES),
       resourcesPaths: [resourcesDir],
@@ -210,6 +219,11 @@ function checkApps(runFile: RunFile, report: Report): void {
     seen.add(app.id);
     for (const dir of app.resourcesPaths) {
       if (!isDirectory(dir)) report(runFile.file, `${app.id}: resources path ${dir} is not a directory`);
+    }
+    if (app.appIdEnv === undefined) {
+      report(runFile.file, `${app.id}: no APP_ID: the app would not know its sidecar's app id (${app.id})`);
+    } else if (app.appIdEnv !== app.id) {
+      report(runFile.file, `${app.id}: APP_ID is ${app.appIdEnv}, not the sidecar's app id ${app.id}`);
     }
     if (app.configFile && !existsSync(app.configFile)) {
       report(runFile.file, `${app.id}: configuration ${app.configFile} not found`);

@@ -7,10 +7,11 @@ import type { DeliveryResult, Subscription } from "./event-bus.js";
  * semantics are written down, for both runtimes (Dapr 1.16).
  *
  * - `retry-with-backoff`: the handler's subscription answers RETRY and the event is delivered
- *   again with backoff, until the attempts run out; then it is dead-lettered (`retries-exhausted`).
+ *   again with backoff, 8 deliveries in all; then it is dead-lettered (`retries-exhausted`).
  *   Embedded, the in-process bus retries with `defaultRetryPolicy` (src/runtime/event-bus.ts).
  *   Under Dapr, daprd retries the delivery as the inbound retry policy for the `pubsub` component
- *   says (`pubsubRetry` in components/resiliency.yaml, which daprd reads from its resources path),
+ *   says (`pubsubRetry` in components/resiliency.yaml, which daprd reads from its resources path;
+ *   its `maxRetries` counts the retries after the first delivery),
  *   then publishes the event to the app's dead-letter topic (`<topic>.dead-letter.<app id>`) and
  *   acknowledges it: the broker does not deliver it again, whatever the pub/sub component's own
  *   metadata says. The app then keeps it as a dead letter of each of its subscriptions that had not

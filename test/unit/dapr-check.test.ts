@@ -2,7 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { checkDaprFiles, type Finding } from "../../scripts/dapr-check.checks.js";
+import { defaultRetryPolicy } from "../../src/runtime/event-bus.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const fixtures: string[] = [];
@@ -153,6 +155,40 @@ describe("dapr-check", () => {
     expect(messages(findings)).toEqual([
       "components/resiliency.yaml: disruption-resiliency: targets.actors.CaseActor: no timeout policy actorTurn",
     ]);
+  });
+
+  it("reports a tye service whose APP_ID is missing or not its sidecar's app id", () => {
+    const missing = checkCopy((dir) => edit(dir, "tye.yaml", "{ name: APP_ID, value: identity }, ", ""));
+    expect(messages(missing)).toEqual([
+      "tye.yaml: identity: no APP_ID: the app would not know its sidecar's app id (identity)",
+    ]);
+    const wrong = checkCopy((dir) =>
+      edit(dir, "tye.yaml", "{ name: APP_ID, value: workers }", "{ name: APP_ID, value: worker }"),
+    );
+    expect(messages(wrong)).toEqual([
+      "tye.yaml: workers: APP_ID is worker, not the sidecar's app id workers",
+    ]);
+  });
+
+  it("reports an APP_ID in dapr.yaml's env that overrides the one `dapr run` sets", () => {
+    const findings = checkCopy((dir) =>
+      edit(
+        dir,
+        "dapr/dapr.yaml",
+        "      SERVICES: workers\n",
+        "      SERVICES: workers\n      APP_ID: worker\n",
+      ),
+    );
+    expect(messages(findings)).toEqual([
+      "dapr/dapr.yaml: workers: APP_ID is worker, not the sidecar's app id workers",
+    ]);
+  });
+
+  it("has daprd deliver an event as often as the embedded bus does before dead-lettering it", () => {
+    const resiliency = parse(readFileSync(path.join(ROOT, "components/resiliency.yaml"), "utf8"));
+    const inbound = resiliency.spec.targets.components.pubsub.inbound.retry;
+    // daprd 1.16: `maxRetries` counts the retries after the first delivery.
+    expect(resiliency.spec.policies.retries[inbound].maxRetries + 1).toBe(defaultRetryPolicy.maxAttempts);
   });
 
   it("reports a run file the dapr CLI would not read as written", () => {
