@@ -8,7 +8,7 @@ import type { PassengerIdentity } from "../src/passenger-identity/passenger-iden
 import type { ActorClass } from "../src/runtime/actor-runtime.js";
 import type { Runtime } from "../src/runtime/runtime.js";
 import type { EventSubscription } from "../src/runtime/subscription-policy.js";
-import type { WorkflowRegistry } from "../src/runtime/workflow-engine.js";
+import { WorkflowRegistry } from "../src/runtime/workflow-engine.js";
 
 /**
  * What every module's routes and event handlers may use, bound once the runtime is up: the
@@ -76,6 +76,25 @@ export function subscriptionsHandledBy(
       services === "all" || services.includes(service as ServiceName) ? (subscriptions ?? []) : [],
     ),
   );
+}
+
+/**
+ * The service whose app runs the workflows under Dapr: only its subscriptions schedule them. Other
+ * apps register none and start no workflow worker, which their sidecars could not serve anyway
+ * (workflows are actors inside daprd, and identity's and vendor-sim's sidecars load no actor state
+ * store). The embedded runtime runs them all (`"all"`).
+ */
+export const WORKFLOW_SERVICE: ServiceName = "workers";
+
+export function workflowsRunBy(
+  modules: readonly ServiceModule[],
+  services: readonly ServiceName[] | "all",
+  context: () => ModuleContext,
+): WorkflowRegistry {
+  const registry = new WorkflowRegistry();
+  if (services !== "all" && !services.includes(WORKFLOW_SERVICE)) return registry;
+  for (const module of modules) module.registerWorkflows?.(registry, context);
+  return registry;
 }
 
 /** Use-case classes (`@injectable`), each one instance per platform container. */

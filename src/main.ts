@@ -20,7 +20,12 @@ import { manualReviewModule } from "../services/manual-review/module.js";
 import { passengerModule } from "../services/passenger-api/module.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
-import { type ModuleContext, type ServiceModule, subscriptionsHandledBy } from "../services/module.js";
+import {
+  type ModuleContext,
+  type ServiceModule,
+  subscriptionsHandledBy,
+  workflowsRunBy,
+} from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
 import { platformModule } from "../services/operator-api/module.js";
 import { healthRoutes } from "../services/operator-api/health-routes.js";
@@ -68,7 +73,6 @@ import { RedisCounterStore } from "./runtime/redis/counter-store.js";
 import { RedisStateStore } from "./runtime/redis/state-store.js";
 import type { Runtime, RuntimeContributions } from "./runtime/runtime.js";
 import { TOKENS } from "./runtime/tokens.js";
-import { WorkflowRegistry } from "./runtime/workflow-engine.js";
 import { httpTransport } from "./vendors/http-transport.js";
 import { inProcessTransport } from "./vendors/in-process-transport.js";
 import { TenantInventoryVendors } from "./vendors/tenant-vendors.js";
@@ -106,17 +110,18 @@ export const MODULES: readonly ServiceModule[] = [
   passengerModule,
 ];
 
-/** What the modules contribute to whichever runtime runs them, with the subscriptions of `handling`. */
+/**
+ * What the modules contribute to whichever runtime runs them, with the subscriptions and workflows
+ * of the services `handling`.
+ */
 function contributions(
   context: () => ModuleContext,
   tenants: readonly string[],
   handling: readonly ServiceName[] | "all",
 ): RuntimeContributions {
-  const workflows = new WorkflowRegistry();
-  for (const module of MODULES) module.registerWorkflows?.(workflows, context);
   return {
     actorTypes: MODULES.flatMap((m) => m.actorTypes ?? []),
-    workflows,
+    workflows: workflowsRunBy(MODULES, handling, context),
     subscriptions: subscriptionsHandledBy(MODULES, handling, context, tenants),
   };
 }

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ModuleContext, subscriptionsHandledBy } from "../../services/module.js";
+import { type ModuleContext, subscriptionsHandledBy, workflowsRunBy } from "../../services/module.js";
 import { ALL_SERVICES, type ServiceName } from "../../src/config.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { eventTopic } from "../../src/domain/events/catalogue.js";
@@ -35,6 +35,18 @@ describe("subscriptions per app", () => {
     expect(handledBy(["vendor-sim"])).toEqual([]);
     expect(handledBy(["operator-api"]).every((name) => name.startsWith("realtime.fan-out."))).toBe(true);
     expect(handledBy(["workers"])).toContain(`cases.projection.${TENANTS[0]}`);
+  });
+});
+
+describe("workflows per app", () => {
+  it("registers the workflows only in the workers app, the one whose subscriptions schedule them", () => {
+    const workflowsOf = (services: readonly ServiceName[] | "all") =>
+      [...workflowsRunBy(MODULES, services, noContext).workflows.keys()].sort();
+    expect(workflowsOf(["workers"]).length).toBeGreaterThan(0);
+    expect(workflowsOf(["workers"])).toEqual(workflowsOf("all"));
+    for (const service of ALL_SERVICES.filter((s) => s !== "workers")) {
+      expect(workflowsOf([service]), service).toEqual([]);
+    }
   });
 });
 

@@ -99,6 +99,21 @@ describe("DaprWorkflowEngine", () => {
     });
   }
 
+  it("starts no worker and never calls the sidecar when it has no workflows to run", async () => {
+    const probe = vi.spyOn(DaprWorkflowClient.prototype, "getWorkflowState");
+    const engine = new DaprWorkflowEngine({
+      registry: new WorkflowRegistry(),
+      daprGrpcPort: await freePort(),
+    });
+    try {
+      await engine.start();
+      expect(probe).not.toHaveBeenCalled();
+    } finally {
+      probe.mockRestore();
+      await engine.close();
+    }
+  });
+
   it("connects its worker once the sidecar's workflow API comes up after start", async () => {
     const port = await freePort();
     const engine = new DaprWorkflowEngine({ registry, daprGrpcPort: port, connectRetryMaxDelayMs: 20 });

@@ -52,6 +52,7 @@ export class DaprWorkflowEngine implements WorkflowEngine {
   private readonly closing = new AbortController();
   private connecting: Promise<void> | undefined;
   private started = false;
+  private readonly hasWork: boolean;
 
   constructor(options: DaprWorkflowEngineOptions) {
     const sidecar = {
@@ -66,6 +67,7 @@ export class DaprWorkflowEngine implements WorkflowEngine {
     for (const [name, activity] of options.registry.activities)
       this.runtime.registerActivityWithName(name, activity);
     this.client = new DaprWorkflowClient(sidecar);
+    this.hasWork = options.registry.workflows.size > 0 || options.registry.activities.size > 0;
     this.raiseEventAttempts = options.raiseEventAttempts ?? 8;
     this.raiseEventRetryDelayMs = options.raiseEventRetryDelayMs ?? 100;
     this.connectRetryMaxDelayMs = options.connectRetryMaxDelayMs ?? 1000;
@@ -77,6 +79,8 @@ export class DaprWorkflowEngine implements WorkflowEngine {
    * it is started only after the sidecar answered.
    */
   async start(): Promise<void> {
+    // An app that runs no workflows (src/main.ts registers them by SERVICES) starts no worker.
+    if (!this.hasWork) return;
     this.connecting ??= this.connectWhenSidecarAnswers();
   }
 
