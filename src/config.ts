@@ -38,6 +38,8 @@ export interface Config {
     grpcPort: number;
     probeTimeoutMs: number;
     pubsubName: string;
+    /** The pub/sub component with a consumer group per sidecar, for subscriptions of every replica. */
+    replicaPubsubName: string;
     stateStoreName: string;
     /** The sidecar's API token (DAPR_API_TOKEN), sent on every call to it when set. */
     apiToken: string | undefined;
@@ -144,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       grpcPort: integer(env.DAPR_GRPC_PORT, 50001, "DAPR_GRPC_PORT"),
       probeTimeoutMs: integer(env.DAPR_PROBE_TIMEOUT_MS, 1500, "DAPR_PROBE_TIMEOUT_MS"),
       pubsubName: env.DAPR_PUBSUB_NAME || "pubsub",
+      replicaPubsubName: env.DAPR_REPLICA_PUBSUB_NAME || "pubsub-replicas",
       stateStoreName: env.DAPR_STATE_STORE_NAME || "statestore",
       apiToken: env.DAPR_API_TOKEN || undefined,
       appApiToken: env.APP_API_TOKEN || undefined,

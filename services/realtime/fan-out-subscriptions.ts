@@ -7,8 +7,8 @@ import { RealtimeHub } from "./realtime-hub.js";
 /**
  * Every event of every tenant topic goes to this process's operator connections (spec 4.1: each
  * API replica fans out what it receives); a failed fan-out is retried with backoff. In the
- * distributed runtime each replica must receive every event, so this subscription's pub/sub
- * component needs a consumer group per replica.
+ * distributed runtime each replica must receive every event: the subscription asks for every
+ * replica, which the Dapr bus serves through a pub/sub component with a consumer group per sidecar.
  */
 export function realtimeSubscriptions(
   context: () => ModuleContext,
@@ -20,6 +20,7 @@ export function realtimeSubscriptions(
       tenant,
       types: EVENT_TYPES,
       onFailure: "retry-with-backoff",
+      replicas: "every",
       log: () => context().logger,
       handle: (event) => context().container.resolve(RealtimeHub).fanOut(event),
     }),

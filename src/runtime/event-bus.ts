@@ -16,6 +16,12 @@ export interface Subscription {
    * out (src/runtime/subscription-policy.ts). Default `<topic>.dead-letter`.
    */
   deadLetterTopic?: string;
+  /**
+   * `every`: each running replica of the app receives every event, for work a replica does for
+   * what it alone holds (the real-time fan-out to its own connections). By default one replica of
+   * the app handles each event. In process there is one replica: the embedded bus ignores it.
+   */
+  replicas?: "one" | "every";
 }
 
 export interface EventBus {

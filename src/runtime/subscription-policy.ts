@@ -54,6 +54,8 @@ export interface EventHandlerDeclaration<T extends EventType> {
   /** Event types of the catalogue; the handler sees only these. */
   types: readonly T[];
   onFailure: FailurePolicy;
+  /** Which replicas of the app receive each event (`Subscription.replicas`); one by default. */
+  replicas?: "one" | "every";
   /** Failures retrying cannot cure, besides `EventRefused`. */
   refuses?(error: unknown): boolean;
   /** Returns once the event is handled; throws when it is not (see `FailurePolicy`). */
@@ -72,6 +74,7 @@ export class EventSubscription<T extends EventType = EventType> implements Subsc
   readonly topic: string;
   readonly types: T[];
   readonly onFailure: FailurePolicy;
+  readonly replicas: "one" | "every";
   readonly #declaration: EventHandlerDeclaration<T>;
 
   constructor(declaration: EventHandlerDeclaration<T>) {
@@ -84,6 +87,7 @@ export class EventSubscription<T extends EventType = EventType> implements Subsc
     this.topic = topic;
     this.types = [...declaration.types];
     this.onFailure = declaration.onFailure;
+    this.replicas = declaration.replicas ?? "one";
     this.#declaration = declaration;
   }
 

@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { type ModuleContext, subscriptionsHandledBy, workflowsRunBy } from "../../services/module.js";
 import { ALL_SERVICES, type ServiceName } from "../../src/config.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
@@ -17,6 +20,16 @@ import { deferred } from "../support/deferred.js";
 import { StandinBroker, type StandinSidecar, startStandinSidecar } from "../support/standin-sidecar/index.js";
 
 const TENANTS = ["urn:airline:LH", "urn:airline:ZX"];
+
+/** The two pub/sub components on the one Redis, with their `consumerID` as components/ sets it. */
+const PUBSUB = "pubsub";
+const REPLICA_PUBSUB = "pubsub-replicas";
+const componentFile = (name: string) =>
+  parse(readFileSync(path.resolve(import.meta.dirname, "../../components", name), "utf8"));
+const consumerIdOf = (file: string) =>
+  componentFile(file).spec.metadata.find((m: { name: string }) => m.name === "consumerID").value as string;
+const SHARED_CONSUMER_ID = consumerIdOf("pubsub-redis.yaml");
+const REPLICA_CONSUMER_ID = consumerIdOf("pubsub-replicas.yaml");
 const noContext = (): ModuleContext => {
   throw new Error("the test's handlers count deliveries and read no context");
 };
@@ -67,10 +80,15 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     subscribe: (bus: DaprEventBus) => void,
     deadLetters?: DeadLetterOffice,
   ) {
-    const sidecar: StandinSidecar = await startStandinSidecar({ appId, broker });
+    const sidecar: StandinSidecar = await startStandinSidecar({
+      appId,
+      broker,
+      consumerIDs: { [PUBSUB]: SHARED_CONSUMER_ID, [REPLICA_PUBSUB]: REPLICA_CONSUMER_ID },
+    });
     const bus = new DaprEventBus({
       sidecar: { httpPort: sidecar.httpPort },
-      pubsubName: "pubsub",
+      pubsubName: PUBSUB,
+      replicaPubsubName: REPLICA_PUBSUB,
       appId,
       ...(deadLetters ? { deadLetters } : {}),
     });
@@ -99,6 +117,7 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
           name: subscription.name,
           topic: subscription.topic,
           types: subscription.types,
+          replicas: subscription.replicas,
           handler: async () => {
             handled.push(`${appId}:${subscription.name}`);
             return "SUCCESS";
@@ -132,6 +151,37 @@ describe("subscriptions per app through stand-in sidecars sharing one broker", (
     expect(handled.map((h) => h.slice(h.indexOf(":") + 1)).sort()).toEqual(taking.map((s) => s.name).sort());
     expect(handled).toContain(`operator-api:realtime.fan-out.${eventTopic("case.opened", tenant)}`);
     expect(handled).toContain(`workers:cases.projection.${tenant}`);
+  });
+
+  it("gives every operator-api replica each event for its fan-out, while the workers' replicas share theirs", async () => {
+    expect(componentFile("pubsub-replicas.yaml").metadata.name).toBe(REPLICA_PUBSUB);
+    const broker = new StandinBroker();
+    /** One replica of the app: its own sidecar, and what this replica handled. */
+    const replica = async (appId: ServiceName) => {
+      const handled: string[] = [];
+      return { ...(await startServiceApp(appId, broker, handled)), handled };
+    };
+    const operators = [await replica("operator-api"), await replica("operator-api")];
+    const workers = [await replica("workers"), await replica("workers")];
+    const tenant = TENANTS[0]!;
+    const topic = eventTopic("case.opened", tenant);
+    const events: DomainEvent[] = [1, 2].map((n) => ({
+      id: `urn:event:opened-${n}`,
+      type: "case.opened",
+      tenant,
+      occurredAt: "2026-03-01T08:00:00.000Z",
+      correlationUrn: `urn:case:${n}`,
+      data: {},
+    }));
+    for (const event of events) await operators[0]!.bus.publish(topic, event);
+    for (const app of [...operators, ...workers]) await app.sidecar.idle();
+
+    const fanOut = `operator-api:realtime.fan-out.${topic}`;
+    for (const operator of operators) expect(operator.handled).toEqual([fanOut, fanOut]);
+    const projection = `workers:cases.projection.${tenant}`;
+    const projections = workers.map((w) => w.handled.filter((h) => h === projection).length);
+    expect(projections.reduce((a, b) => a + b)).toBe(events.length);
+    expect(projections).toEqual([1, 1]);
   });
 
   it("keeps only its own sidecar's give-ups as dead letters, not another app id's", async () => {

@@ -1,6 +1,7 @@
 import type { DomainEvent } from "../../domain/domain-event.js";
 import type { DeadLetterOffice } from "../dead-letters.js";
 import { type DeliveryResult, type EventBus, EventBusClosedError, type Subscription } from "../event-bus.js";
+import { randomUuid } from "../../domain/uuid.js";
 import { type SidecarAddress, SidecarHttp } from "./sidecar-http.js";
 
 /** One entry of the answer to the sidecar's `GET /dapr/subscribe`. */
@@ -15,6 +16,12 @@ export interface DaprEventBusOptions {
   sidecar: SidecarAddress;
   /** The pub/sub component name (`components/pubsub-redis.yaml`). */
   pubsubName: string;
+  /**
+   * The component for subscriptions every replica receives (`replicas: "every"`): the same broker,
+   * read with a consumer group per sidecar (components/pubsub-replicas.yaml). Without it they go
+   * through `pubsubName`, where one replica of the app handles each event.
+   */
+  replicaPubsubName?: string;
   /**
    * This app's Dapr app id (APP_ID, which `dapr run` sets): its consumer group on the component,
    * and the suffix of the dead-letter topics its sidecar gives up to.
@@ -66,6 +73,14 @@ export function eventFromDelivery(body: unknown): DomainEvent | undefined {
     : undefined;
 }
 
+/** One Dapr subscription of the app: a topic on a component, fanned out to the app's subscriptions. */
+interface DaprRoute {
+  pubsubName: string;
+  topic: string;
+  deadLetterTopic: string;
+  subscriptions: Subscription[];
+}
+
 /** How many (subscription, event) outcomes to remember so a redelivery skips handlers that are done. */
 const SETTLED_MEMORY = 50_000;
 
@@ -80,12 +95,15 @@ const SETTLED_MEMORY = 50_000;
 export class DaprEventBus implements EventBus {
   private readonly sidecar: SidecarHttp;
   private readonly subscriptions = new Map<string, Subscription>();
-  private readonly byTopic = new Map<string, Subscription[]>();
+  /** The app's Dapr subscriptions by route name: one per component and topic. */
+  private readonly routes = new Map<string, DaprRoute>();
   /** `<subscription>|<event id>` of deliveries that need no rerun, oldest first. */
   private readonly settled = new Set<string>();
   /** Dead-letter topics the app watches for what the sidecar gave up delivering. */
   private readonly undeliverable = new Set<string>();
   private readonly deliveries = new Set<Promise<DeliveryResult>>();
+  /** Names this process among the app's replicas, for the give-ups of its every-replica subscriptions. */
+  private readonly replicaId = randomUuid();
   private closed = false;
 
   constructor(private readonly options: DaprEventBusOptions) {
@@ -104,27 +122,43 @@ export class DaprEventBus implements EventBus {
       throw new Error(`Duplicate subscription name ${subscription.name}`);
     }
     this.subscriptions.set(subscription.name, subscription);
-    const known = this.byTopic.has(subscription.topic);
-    this.byTopic.set(subscription.topic, [...(this.byTopic.get(subscription.topic) ?? []), subscription]);
-    if (!known && !this.undeliverable.has(subscription.topic)) this.watchDeadLetters(subscription.topic);
+    const everyReplica = subscription.replicas === "every" && this.options.replicaPubsubName !== undefined;
+    const pubsubName = everyReplica ? (this.options.replicaPubsubName as string) : this.options.pubsubName;
+    const name = everyReplica ? `${pubsubName}/${subscription.topic}` : subscription.topic;
+    const known = this.routes.get(name);
+    if (known) {
+      known.subscriptions.push(subscription);
+      return;
+    }
+    // The sidecar gives up to a topic per app id, or per replica for an every-replica component
+    // (every replica reads that component's topics, and another replica's give-ups are not its own).
+    const deadLetterTopic = `${subscription.topic}.dead-letter.${this.options.appId}${everyReplica ? `.${this.replicaId}` : ""}`;
+    const route: DaprRoute = {
+      pubsubName,
+      topic: subscription.topic,
+      deadLetterTopic,
+      subscriptions: [subscription],
+    };
+    this.routes.set(name, route);
+    if (!this.undeliverable.has(subscription.topic)) this.watchDeadLetters(route);
   }
 
   daprSubscriptions(): DaprSubscriptionEntry[] {
-    return [...this.byTopic.keys()].map((topic) => ({
-      pubsubname: this.options.pubsubName,
-      topic,
-      route: subscriptionRoute(topic),
+    return [...this.routes].map(([name, route]) => ({
+      pubsubname: route.pubsubName,
+      topic: route.topic,
+      route: subscriptionRoute(name),
       // Reached when a payload is not an event at all or the sidecar's retries run out; subscriptions
       // dead-letter their own drops.
-      deadLetterTopic: this.undeliverableTopic(topic),
+      deadLetterTopic: route.deadLetterTopic,
     }));
   }
 
-  /** Runs one delivery of `topic`; undefined when the app does not subscribe to it. */
-  deliver(topic: string, body: unknown): Promise<DeliveryResult> | undefined {
-    const subscriptions = this.byTopic.get(topic);
-    if (!subscriptions) return undefined;
-    const delivery = this.fanOut(subscriptions, body);
+  /** Runs one delivery to the route `name`; undefined when the app has no such route. */
+  deliver(name: string, body: unknown): Promise<DeliveryResult> | undefined {
+    const route = this.routes.get(name);
+    if (!route) return undefined;
+    const delivery = this.fanOut(route.subscriptions, body);
     this.deliveries.add(delivery);
     return delivery.finally(() => this.deliveries.delete(delivery));
   }
@@ -135,35 +169,26 @@ export class DaprEventBus implements EventBus {
   }
 
   /**
-   * Where this app's sidecar sends what it gave up delivering: one topic per app id, since every app
-   * id subscribing to `topic` receives all of that topic's dead letters as a consumer group of its
-   * own, and another app's give-ups are not this app's.
-   */
-  private undeliverableTopic(topic: string): string {
-    return `${topic}.dead-letter.${this.options.appId}`;
-  }
-
-  /**
    * What the sidecar gives up delivering (after the inbound retries of components/resiliency.yaml) is
-   * dead for every subscription that had not settled it. After a restart the app cannot tell its
-   * subscriptions apart any more, and names every one that takes the event's type.
+   * dead for every subscription of the route that had not settled it. After a restart the app cannot
+   * tell its subscriptions apart any more, and names every one that takes the event's type. The
+   * dead-letter topic is read through the shared component: it is this app's (or this replica's) own.
    */
-  private watchDeadLetters(topic: string): void {
+  private watchDeadLetters(route: DaprRoute): void {
     const office = this.options.deadLetters;
     if (!office) return;
-    const deadLetterTopic = this.undeliverableTopic(topic);
-    this.undeliverable.add(deadLetterTopic);
+    this.undeliverable.add(route.deadLetterTopic);
     this.subscribe({
-      name: `dead-letters.${topic}`,
-      topic: deadLetterTopic,
+      name: `dead-letters.${route.deadLetterTopic}`,
+      topic: route.deadLetterTopic,
       handler: async (event) => {
-        const unsettled = (this.byTopic.get(topic) ?? []).filter(
+        const unsettled = route.subscriptions.filter(
           (s) => takes(s, event) && !this.settled.has(`${s.name}|${event.id}`),
         );
         for (const subscription of unsettled) {
           await office.receive({
             subscription: subscription.name,
-            topic,
+            topic: route.topic,
             event,
             reason: "retries-exhausted",
           });

@@ -12,6 +12,8 @@ export interface DaprSidecarSettings {
   httpPort: number;
   grpcPort: number;
   pubsubName: string;
+  /** The component for subscriptions every replica receives (components/pubsub-replicas.yaml). */
+  replicaPubsubName?: string;
   stateStoreName: string;
   /** Sent as `dapr-api-token` on every call to the sidecar (DAPR_API_TOKEN). */
   apiToken?: string | undefined;
@@ -30,7 +32,13 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
   const { dapr, clock, documents, counters, onError } = options;
   const sidecar = { httpPort: dapr.httpPort, ...(dapr.apiToken ? { apiToken: dapr.apiToken } : {}) };
   const { store: deadLetters, busOptions } = subscriptionReporting(documents, clock, onError);
-  const bus = new DaprEventBus({ sidecar, pubsubName: dapr.pubsubName, appId: options.appId, ...busOptions });
+  const bus = new DaprEventBus({
+    sidecar,
+    pubsubName: dapr.pubsubName,
+    ...(dapr.replicaPubsubName ? { replicaPubsubName: dapr.replicaPubsubName } : {}),
+    appId: options.appId,
+    ...busOptions,
+  });
   const actors = new DaprActorRuntime({ sidecar, bus, clock, ...(onError ? { onError } : {}) });
   const state = new DaprStateStore({ sidecar, storeName: dapr.stateStoreName });
   const workflows = new DaprWorkflowEngine({

@@ -23,6 +23,11 @@ export interface StandinHttpSidecarOptions {
   resiliency?: ResiliencyDocument[];
   /** Shared by stand-ins that play the apps of one distributed run; a broker of its own otherwise. */
   broker?: StandinBroker;
+  /**
+   * The `consumerID` metadata of the pub/sub components, by component name: `{appID}` (every
+   * component's default) or `{uuid}` expand as daprd 1.16 expands them when it loads a component.
+   */
+  consumerIDs?: Record<string, string>;
   random?: () => number;
   appId?: string;
   /** When set, every API call but the health check must carry it as `dapr-api-token` (daprd's DAPR_API_TOKEN). */
@@ -61,7 +66,12 @@ export class StandinHttpSidecar implements AppChannel {
     this.apiToken = options.apiToken;
     this.appApiToken = options.appApiToken;
     this.actors = new StandinActors(this, this.store);
-    this.pubsub = new StandinPubsub(this, options.broker ?? new StandinBroker(), options.resiliency ?? []);
+    this.pubsub = new StandinPubsub(
+      this,
+      options.broker ?? new StandinBroker(),
+      options.resiliency ?? [],
+      options.consumerIDs ?? {},
+    );
     this.state = new StandinState(this.store);
   }
 

@@ -30,36 +30,42 @@ type Outcome = "delivered" | "dropped" | "failed";
 const REDELIVER_INTERVAL_MS = 60_000;
 
 /**
- * The broker behind the stand-ins' pub/sub component: every publication, and the consumer groups
- * (one per app id, as `consumerID: "{appID}"` makes them) that each receive a publication once,
- * handed to one of the group's sidecars in turn. Stand-ins given the same broker are apps of one
- * distributed run.
+ * The broker behind the stand-ins' pub/sub components, as one Redis holds the streams of every
+ * pubsub.redis component on it: every publication, whichever component published it, reaches each
+ * consumer group reading its topic once, handed to one of the group's sidecars in turn. A group is
+ * named by the reading component's expanded `consumerID` (`{appID}`: one per app id; with `{uuid}`:
+ * one per sidecar). Stand-ins given the same broker are apps of one distributed run.
  */
 export class StandinBroker {
   readonly log: CloudEvent[] = [];
-  private readonly groups = new Map<string, StandinPubsub[]>();
+  private readonly groups = new Map<string, Array<{ member: StandinPubsub; component: string }>>();
   private readonly turns = new Map<string, number>();
 
-  join(group: string, member: StandinPubsub): void {
+  join(group: string, member: StandinPubsub, component: string): void {
     const members = this.groups.get(group) ?? [];
-    if (!members.includes(member)) this.groups.set(group, [...members, member]);
+    if (!members.some((m) => m.member === member && m.component === component)) {
+      this.groups.set(group, [...members, { member, component }]);
+    }
   }
 
-  leave(group: string, member: StandinPubsub): void {
-    this.groups.set(
-      group,
-      (this.groups.get(group) ?? []).filter((m) => m !== member),
-    );
+  leave(member: StandinPubsub): void {
+    for (const [group, members] of this.groups) {
+      this.groups.set(
+        group,
+        members.filter((m) => m.member !== member),
+      );
+    }
   }
 
   publish(event: CloudEvent): void {
     this.log.push(event);
     for (const [group, members] of this.groups) {
-      const takers = members.filter((m) => m.subscribes(event));
+      const takers = members.filter((m) => m.member.subscribes(m.component, event.topic));
       if (takers.length === 0) continue;
       const turn = this.turns.get(group) ?? 0;
       this.turns.set(group, turn + 1);
-      takers[turn % takers.length]!.receive(event);
+      const taker = takers[turn % takers.length]!;
+      taker.member.receive({ ...event, pubsubname: taker.component });
     }
   }
 }
@@ -80,7 +86,26 @@ export class StandinPubsub {
     private readonly channel: AppChannel,
     private readonly broker: StandinBroker,
     private readonly resiliency: readonly ResiliencyDocument[],
-  ) {}
+    consumerIDs: Readonly<Record<string, string>>,
+  ) {
+    this.consumerIDs = consumerIDs;
+  }
+
+  private readonly consumerIDs: Readonly<Record<string, string>>;
+  /** A sidecar expands `{uuid}` once, when it loads the component. */
+  private readonly expanded = new Map<string, string>();
+
+  /** The consumer group this sidecar reads `component` with. */
+  private groupOf(component: string): string {
+    let group = this.expanded.get(component);
+    if (group === undefined) {
+      group = (this.consumerIDs[component] ?? "{appID}")
+        .replaceAll("{appID}", this.channel.appId)
+        .replaceAll("{uuid}", () => randomUUID());
+      this.expanded.set(component, group);
+    }
+    return group;
+  }
 
   /** Reads the app's subscriptions as daprd does at start-up, and joins the app's consumer group. */
   async readSubscriptions(): Promise<void> {
@@ -91,12 +116,14 @@ export class StandinPubsub {
       ...entry,
       route: entry.route ?? entry.routes?.default ?? "",
     }));
-    this.broker.join(this.channel.appId, this);
+    for (const component of new Set(this.subscriptions.map((s) => s.pubsubname))) {
+      this.broker.join(this.groupOf(component), this, component);
+    }
   }
 
   /** The app is gone: its consumer group's other sidecars take its share. */
   leave(): void {
-    this.broker.leave(this.channel.appId, this);
+    this.broker.leave(this);
   }
 
   /** Every publication the broker accepted (dead letters included), optionally for one topic. */
@@ -109,8 +136,8 @@ export class StandinPubsub {
     this.publishFailures = count;
   }
 
-  subscribes(event: CloudEvent): boolean {
-    return this.subscriptions.some((s) => s.pubsubname === event.pubsubname && s.topic === event.topic);
+  subscribes(component: string, topic: string): boolean {
+    return this.subscriptions.some((s) => s.pubsubname === component && s.topic === topic);
   }
 
   receive(event: CloudEvent): void {
