@@ -39,6 +39,17 @@ export const RUN_FILES = { dapr: "dapr/dapr.yaml", tye: "tye.yaml" } as const;
 /** src/main.ts registers the actor types only in the app whose SERVICES include this one. */
 const ACTOR_HOST_SERVICE = "workers";
 
+/**
+ * The pub/sub components of src/config.ts (DAPR_PUBSUB_NAME, DAPR_REPLICA_PUBSUB_NAME): one shared
+ * by an app's replicas, one read by every replica on its own, which the service below subscribes
+ * through (its real-time fan-out, services/realtime/fan-out-subscriptions.ts).
+ */
+const SHARED_PUBSUB = "pubsub";
+const REPLICA_PUBSUB = "pubsub-replicas";
+const EVERY_REPLICA_SERVICE = "operator-api";
+/** daprd 1.16 gives each sidecar its own value for these when it loads a component. */
+const PER_SIDECAR = /\{uuid\}|\{podName\}/;
+
 type Json = Record<string, unknown>;
 
 /** One app id a run file starts, with what its sidecar reads. */
@@ -331,6 +342,12 @@ function checkComponent(file: string, doc: Json, report: Report): void {
       report(file, `${name}: metadata ${entry.name} has neither a value nor a secretKeyRef`);
     } else {
       checkValue(shape, key, entry.value, `${name}: metadata ${entry.name}`, file, report);
+      if (entry.value.includes("{podName}")) {
+        report(
+          file,
+          `${name}: metadata ${entry.name}: daprd outside Kubernetes knows no {podName} and stops`,
+        );
+      }
     }
   }
   const has = (key: string) => set.has(key.toLowerCase());
@@ -560,6 +577,7 @@ function checkComponentsOf(app: App, components: Resource[], runFileName: string
       `${app.id} hosts the actors (SERVICES=${ACTOR_HOST_SERVICE}) but no state store with actorStateStore: true loads in its sidecar`,
     );
   }
+  checkConsumerGroups(app, byName, sidecarFile(runFileName, components), report);
   for (const { file, doc } of components) {
     const name = String(asObject(doc.metadata).name);
     const spec = asObject(doc.spec);
@@ -592,6 +610,36 @@ function checkComponentsOf(app: App, components: Resource[], runFileName: string
           report,
         );
     }
+  }
+}
+
+/**
+ * The replicas of an app share a consumer group on the shared pub/sub component (one of them
+ * handles each event), and each has its own on the every-replica one (each gets every event).
+ */
+function checkConsumerGroups(app: App, byName: Map<string, Resource>, sidecar: string, report: Report): void {
+  const consumerID = (resource: Resource) =>
+    metadataEntries(asObject(resource.doc.spec).metadata).find((e) => e.name.toLowerCase() === "consumerid")
+      ?.value ?? "{appID}";
+  const shared = byName.get(SHARED_PUBSUB);
+  if (shared && PER_SIDECAR.test(consumerID(shared))) {
+    report(
+      shared.file,
+      `${SHARED_PUBSUB}: consumerID "${consumerID(shared)}" gives each sidecar a group of its own: every replica of ${app.id} would handle every event`,
+    );
+  }
+  if (!app.services.includes(EVERY_REPLICA_SERVICE)) return;
+  const replica = byName.get(REPLICA_PUBSUB);
+  if (!replica) {
+    report(
+      sidecar,
+      `${app.id} fans events out on every replica (SERVICES=${EVERY_REPLICA_SERVICE}) but no component ${REPLICA_PUBSUB} loads in its sidecar`,
+    );
+  } else if (!PER_SIDECAR.test(consumerID(replica))) {
+    report(
+      replica.file,
+      `${REPLICA_PUBSUB}: consumerID "${consumerID(replica)}" is one group for all replicas of ${app.id}: only one would get each event`,
+    );
   }
 }
 

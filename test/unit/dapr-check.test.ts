@@ -191,6 +191,37 @@ describe("dapr-check", () => {
     expect(resiliency.spec.policies.retries[inbound].maxRetries + 1).toBe(defaultRetryPolicy.maxAttempts);
   });
 
+  it("reports an every-replica component that one consumer group serves, or that operator-api does not load", () => {
+    const shared = checkCopy((dir) =>
+      edit(dir, "components/pubsub-replicas.yaml", 'value: "{appID}-{uuid}"', 'value: "{appID}"'),
+    );
+    expect(messages(shared)).toEqual([
+      'components/pubsub-replicas.yaml: pubsub-replicas: consumerID "{appID}" is one group for all replicas of operator-api: only one would get each event',
+    ]);
+    const unscoped = checkCopy((dir) =>
+      edit(dir, "components/pubsub-replicas.yaml", "  - operator-api", "  - workers"),
+    );
+    expect(messages(unscoped)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /operator-api fans events out on every replica .* no component pubsub-replicas loads/,
+        ),
+      ]),
+    );
+  });
+
+  it("reports a shared pub/sub component with a consumer group per sidecar, and {podName} outside Kubernetes", () => {
+    const perSidecar = checkCopy((dir) =>
+      edit(dir, "components/pubsub-redis.yaml", 'value: "{appID}"', 'value: "{appID}-{podName}"'),
+    );
+    expect(messages(perSidecar)).toEqual(
+      expect.arrayContaining([
+        "components/pubsub-redis.yaml: pubsub: metadata consumerID: daprd outside Kubernetes knows no {podName} and stops",
+        'components/pubsub-redis.yaml: pubsub: consumerID "{appID}-{podName}" gives each sidecar a group of its own: every replica of workers would handle every event',
+      ]),
+    );
+  });
+
   it("reports a run file the dapr CLI would not read as written", () => {
     const findings = checkCopy((dir) =>
       edit(dir, "dapr/dapr.yaml", "version: 1\ncommon:", "common:\n  resourcePath: x"),
