@@ -30,9 +30,10 @@ for (const [name, target] of Object.entries(platforms)) {
   };
   added++;
 }
-const sorted = Object.fromEntries(
-  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)),
-);
+// npm orders lock entries by English locale collation (koa__router before koa-compose), not by code
+// point; sorting the same way keeps the next `npm install` from rewriting the file.
+const byLocale = new Intl.Collator("en").compare;
+const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => byLocale(a, b)));
 lock.packages = sorted;
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} entries`);
