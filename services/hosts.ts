@@ -33,6 +33,17 @@ export function operatorHost(parts: HostParts): Koa {
     app.use((ctx, next) => (isUnder(ctx.path, "/auth") ? identity(ctx, next) : next()));
   }
   app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
+  app.use(
+    serveRoutes(
+      withSpecificationRoutes(parts).filter((r) => r.surface !== "passenger"),
+      parts.deps,
+    ),
+  );
+  return app;
+}
+
+/** The API's routes and those publishing its OpenAPI documents (spec 4.6), every surface. */
+function withSpecificationRoutes(parts: HostParts): Route[] {
   const servers = {
     operator: parts.publicBaseUrl,
     partner: parts.publicBaseUrl,
@@ -43,8 +54,7 @@ export function operatorHost(parts: HostParts): Koa {
     version: parts.build,
     partnerTokenUrl: `${parts.authUrl}/oauth/token`,
   });
-  app.use(serveRoutes([...parts.routes.filter((r) => r.surface !== "passenger"), ...published], parts.deps));
-  return app;
+  return [...parts.routes, ...published];
 }
 
 /** koa-mount's own test: the prefix itself or a path below it. */
@@ -52,14 +62,14 @@ function isUnder(path: string, prefix: string): boolean {
   return path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/");
 }
 
-/** The passenger host: its own port and per-tenant host names. */
+/** The passenger host: its own port and per-tenant host names; the passenger OpenAPI document too. */
 export function passengerHost(parts: HostParts): Koa {
   const app = new Koa({ proxy: true });
   if (parts.sidecar) app.use(parts.sidecar);
   app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
   app.use(
     serveRoutes(
-      parts.routes.filter((r) => r.surface === "passenger"),
+      withSpecificationRoutes(parts).filter((r) => r.surface === "passenger"),
       parts.deps,
     ),
   );

@@ -1,7 +1,8 @@
 /**
  * The routes that publish the API's own description (spec 4.6): one OpenAPI 3.1 document per surface
  * at /openapi/<surface>/v1.json and a browsable page at /docs. They are declared like every other
- * route, so they document themselves too.
+ * route, so they document themselves too. {passenger_base_url} is a host of its own, so the passenger
+ * document is published there as well, at the same path.
  */
 import { docsPageHtml } from "./docs-page.js";
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions, SURFACES } from "./openapi.js";
@@ -12,8 +13,9 @@ export function openApiDocumentPath(surface: Surface): string {
 }
 
 /**
- * The three document routes and the docs page for `routes`. Documents are built on first request
- * (after every route is declared) and kept. Listed in the operator document, whose host serves them.
+ * The three document routes and the docs page for `routes`, listed in the operator document, whose
+ * host serves them, and the passenger document's route on the passenger host, listed in the passenger
+ * document. Documents are built on first request (after every route is declared) and kept.
  */
 export function specificationRoutes(routes: readonly Route[], options: OpenApiOptions): Route[] {
   const documents = new Map<Surface, OpenApiDocument>();
@@ -52,6 +54,17 @@ export function specificationRoutes(routes: readonly Route[], options: OpenApiOp
     responses: { 200: { description: "HTML page", contentType: "text/html", schema: { type: "string" } } },
     handler: () => ({ status: 200, body: html }),
   });
-  const published: Route[] = [...documentRoutes, docsPage];
+  const passengerHostDocument = defineRoute({
+    method: "GET",
+    path: openApiDocumentPath("passenger"),
+    operationId: "getPassengerHostOpenApiPassenger",
+    summary: "OpenAPI 3.1 document of the passenger API",
+    tags: ["Specification"],
+    surface: "passenger",
+    access: { kind: "public" },
+    responses: { 200: { description: "The document", schema: { type: "object" } } },
+    handler: () => ({ status: 200, body: documentOf("passenger") }),
+  });
+  const published: Route[] = [...documentRoutes, docsPage, passengerHostDocument];
   return published;
 }

@@ -112,4 +112,21 @@ describe("the composed platform over HTTP", () => {
     const docs = await t.call("GET", "/docs");
     expect(docs.headers.get("content-type")).toContain("text/html");
   });
+
+  it("publishes the passenger document on the passenger host too, at the same path, with no token", async () => {
+    const response = await fetch(`${t.passengerBase}/openapi/passenger/v1.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      openapi: string;
+      servers: Array<{ url: string }>;
+      paths: Record<string, unknown>;
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.servers).toEqual([{ url: t.platform.config.passengerBaseUrl }]);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/v1/auth/pnr-login", "/openapi/passenger/v1.json"]),
+    );
+    // The operator and partner documents stay on the operator host.
+    expect((await fetch(`${t.passengerBase}/openapi/operator/v1.json`)).status).toBe(404);
+  });
 });
