@@ -1,5 +1,5 @@
 import { REVIEW_CATEGORIES } from "../../src/domain/case.js";
-import { DEMAND_STATES, DEMAND_TYPES } from "../../src/domain/demand.js";
+import { DEMAND_STATES, DEMAND_TYPES, UNHOUSED_CATEGORIES } from "../../src/domain/demand.js";
 import { timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
 
 /** Wire schemas of the demand routes (spec 2.3). */
@@ -87,7 +87,7 @@ export const demandSummarySchema = {
         type: "object",
         required: ["category", "groups", "rooms"],
         properties: {
-          category: { type: "string", enum: REVIEW_CATEGORIES },
+          category: { type: "string", enum: [...REVIEW_CATEGORIES, ...UNHOUSED_CATEGORIES] },
           groups: { type: "array", items: { type: "string" } },
           rooms,
         },

@@ -219,8 +219,16 @@ export interface RoomCount {
   rooms: number;
 }
 
+/**
+ * Why approved rooms have no group to house (spec 2.3 names review categories; these two explain
+ * a shortfall no review item can): every group already holds a confirmed reservation, or the
+ * passengers' next departure leaves no night to house them for (spec 3.1: no wave follows).
+ */
+export const UNHOUSED_CATEGORIES = ["ALL_GROUPS_HOUSED", "NO_OVERNIGHT_GAP"] as const;
+export type UnhousedCategory = (typeof UNHOUSED_CATEGORIES)[number];
+
 export interface ShortfallReason {
-  category: ReviewCategory;
+  category: ReviewCategory | UnhousedCategory;
   groups: string[];
   rooms: number;
 }
@@ -242,6 +250,8 @@ export interface DemandSummaryInput {
   bookings: readonly RoomCount[];
   /** The case's open manual-review items. */
   openReviewItems: readonly { category: ReviewCategory; affectedGroups: readonly string[] }[];
+  /** True when the case's stay plan found no night between the disrupted and the next departure. */
+  noOvernightGap?: boolean;
 }
 
 const PRIORITY_ORDER: readonly ReviewPriority[] = ["HIGH", "MEDIUM", "LOW"];
@@ -250,7 +260,8 @@ const PRIORITY_ORDER: readonly ReviewPriority[] = ["HIGH", "MEDIUM", "LOW"];
  * The demand summary of a case (spec 2.3). Rejected demand is not counted as requested. The
  * shortfall is approved rooms without a confirmed reservation; each unbooked group named by an open
  * review item is explained once, by its highest-priority item, so the reasons never add up to more
- * rooms than are missing from those groups.
+ * rooms than are missing from those groups. Rooms no review item explains are still explained when
+ * no wave can house them: no overnight gap, or every group already housed.
  */
 export function demandSummary(demands: readonly Demand[], input: DemandSummaryInput): DemandSummary {
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -283,12 +294,19 @@ export function demandSummary(demands: readonly Demand[], input: DemandSummaryIn
       byCategory.set(item.category, reason);
     }
   }
-  return {
-    totalRequested,
-    totalApproved,
-    totalAllocated,
-    totalBooked,
-    shortfall: Math.max(0, totalApproved - totalBooked),
-    shortfallReasons: [...byCategory.values()],
-  };
+  const shortfall = Math.max(0, totalApproved - totalBooked);
+  const reasons = [...byCategory.values()];
+  const unexplained = shortfall - sum(reasons.map((reason) => reason.rooms));
+  const unhoused = input.groups.filter(
+    (group) => group.passengers.length > 0 && !booked.has(group.id) && !explained.has(group.id),
+  );
+  const category: UnhousedCategory | undefined = input.noOvernightGap
+    ? "NO_OVERNIGHT_GAP"
+    : unhoused.length === 0 && explained.size === 0
+      ? "ALL_GROUPS_HOUSED"
+      : undefined;
+  if (unexplained > 0 && category) {
+    reasons.push({ category, groups: unhoused.map((group) => group.id), rooms: unexplained });
+  }
+  return { totalRequested, totalApproved, totalAllocated, totalBooked, shortfall, shortfallReasons: reasons };
 }

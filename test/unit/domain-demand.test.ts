@@ -255,4 +255,54 @@ describe("demand summary", () => {
     });
     expect(summary).toMatchObject({ totalApproved: 2, totalBooked: 2, shortfall: 0, shortfallReasons: [] });
   });
+
+  it("explains approved rooms beyond what housed groups need as ALL_GROUPS_HOUSED", () => {
+    const housed = [group("A", ["ECONOMY", "ECONOMY"]), group("D", ["BUSINESS"])];
+    const summary = demandSummary(
+      [
+        { ...demandIn("FULFILLED"), roomsRequested: 2 },
+        { ...demandIn("APPROVED"), type: "INCREMENTAL", roomsRequested: 1 },
+      ],
+      {
+        groups: housed,
+        allocations: [],
+        bookings: [
+          { groupId: "A", rooms: 1 },
+          { groupId: "D", rooms: 1 },
+        ],
+        openReviewItems: [],
+      },
+    );
+    expect(summary).toMatchObject({
+      totalApproved: 3,
+      totalBooked: 2,
+      shortfall: 1,
+      shortfallReasons: [{ category: "ALL_GROUPS_HOUSED", groups: [], rooms: 1 }],
+    });
+  });
+
+  it("explains rooms no night calls for as NO_OVERNIGHT_GAP, after the review items", () => {
+    const summary = demandSummary([{ ...demandIn("APPROVED"), roomsRequested: 6 }], {
+      groups,
+      allocations: [],
+      bookings: [{ groupId: "A", rooms: 1 }],
+      openReviewItems: [{ category: "MIXED_TIER_GROUP", affectedGroups: ["D"] }],
+      noOvernightGap: true,
+    });
+    expect(summary.shortfall).toBe(5);
+    expect(summary.shortfallReasons).toEqual([
+      { category: "MIXED_TIER_GROUP", groups: ["D"], rooms: 1 },
+      { category: "NO_OVERNIGHT_GAP", groups: ["B", "C"], rooms: 4 },
+    ]);
+  });
+
+  it("leaves unbooked groups without a review item unexplained while their wave may still run", () => {
+    const summary = demandSummary([{ ...demandIn("APPROVED"), roomsRequested: 2 }], {
+      groups,
+      allocations: [],
+      bookings: [{ groupId: "A", rooms: 1 }],
+      openReviewItems: [],
+    });
+    expect(summary).toMatchObject({ shortfall: 1, shortfallReasons: [] });
+  });
 });

@@ -10,7 +10,8 @@ import { TOKENS } from "../../runtime/tokens.js";
 
 /**
  * A case's demand against what allocation and booking achieved (spec 2.3): totals in rooms and
- * the reasons for any shortfall, each unbooked group explained by its most urgent open review item.
+ * the reasons for any shortfall, each unbooked group explained by its most urgent open review item,
+ * and rooms no wave can house (spec 3.1) explained by why.
  */
 @injectable()
 export class CaseDemandSummary {
@@ -27,7 +28,11 @@ export class CaseDemandSummary {
     ]);
     return {
       caseUrn: snapshot.case.urn,
-      ...demandSummary(ledger?.demands ?? [], { groups: snapshot.case.passengerGroups, ...fulfilment }),
+      ...demandSummary(ledger?.demands ?? [], {
+        groups: snapshot.case.passengerGroups,
+        ...fulfilment,
+        noOvernightGap: snapshot.stayPlan?.overnightGap === false,
+      }),
     };
   }
 }
