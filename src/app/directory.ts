@@ -26,6 +26,12 @@ export interface Airport {
   lon: number;
 }
 
+/** The airport of that IATA code, whichever airline of the directory serves it. */
+export async function airportByCode(directory: Directory, code: string): Promise<Airport | undefined> {
+  const organizations = await directory.organizations();
+  return organizations.flatMap((o) => o.airports).find((a) => a.code === code);
+}
+
 /** An airline is one organization and one tenant. */
 export interface Organization {
   /** `urn:airline:<IATA code>`; the tenant identifier stamped in tokens. */

@@ -4,7 +4,8 @@ import { DemandActor } from "../../actors/DemandActor.js";
 import { ALLOCATIONS_COLLECTION, CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
 import { CaseDemandSummary } from "../../src/app/demand/demand-summary.js";
 import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
-import { caseIdFor, type PassengerGroup } from "../../src/domain/case.js";
+import type { Airport, Directory } from "../../src/app/directory.js";
+import { caseIdFor, type NextFlight, type PassengerGroup } from "../../src/domain/case.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
@@ -27,7 +28,19 @@ function group(id: string, size: number): PassengerGroup {
   };
 }
 
-async function setup() {
+const jfk: Airport = {
+  code: "JFK",
+  name: "John F. Kennedy",
+  city: "New York",
+  country: "US",
+  lat: 40.64,
+  lon: -73.78,
+};
+const directory = {
+  organizations: async () => [{ airlineUrn: ZX, code: "ZX", name: "Zephyr Air", airports: [jfk] }],
+} as Partial<Directory> as Directory;
+
+async function setup(nextFlight?: NextFlight) {
   const clock = new ManualClock("2026-11-21T20:00:00Z");
   const actors = new EmbeddedActorRuntime({
     store: new MemoryStateStore(),
@@ -45,6 +58,7 @@ async function setup() {
     tenant: ZX,
     externalEventId: "evt-summary",
     flight: { number: "ZX1", origin: "JFK", destination: "LHR", scheduledDeparture: "2026-11-21T22:00:00Z" },
+    ...(nextFlight ? { nextFlight } : {}),
     passengerGroups: [group("G1", 2), group("G2", 3), group("G3", 6)],
     openedBy: "urn:user:sup",
     correlationUrn: "urn:trace:x",
@@ -67,7 +81,7 @@ async function setup() {
         incrementalRequiresApproval: true,
       },
     });
-  const summary = new CaseDemandSummary(actors, new CaseFulfilmentReader(documents));
+  const summary = new CaseDemandSummary(actors, new CaseFulfilmentReader(documents), directory);
   return { actors, documents, caseId, caseUrn, demand, summary };
 }
 
@@ -131,6 +145,18 @@ describe("the demand summary of a case (spec 2.3)", () => {
         { category: "ALLOCATION_FAILED", groups: ["G3"], rooms: 3 },
         { category: "DATA_INCOMPLETE", groups: ["G2"], rooms: 2 },
       ],
+    });
+  });
+
+  it("explains approved rooms as NO_OVERNIGHT_GAP when the next flight leaves before any night", async () => {
+    // Disrupted at 17:00 New York time, rebooked at 20:30 the same evening: no night to house.
+    const s = await setup({ number: "ZX3", scheduledDeparture: "2026-11-22T01:30:00Z" });
+    await s.demand("INITIAL", 5);
+    expect(await s.summary.of(operator, s.caseUrn)).toMatchObject({
+      totalApproved: 5,
+      totalBooked: 0,
+      shortfall: 5,
+      shortfallReasons: [{ category: "NO_OVERNIGHT_GAP", groups: ["G1", "G2", "G3"], rooms: 5 }],
     });
   });
 

@@ -10,7 +10,7 @@ import { DomainError } from "../../domain/domain-error.js";
 import type { ExchangeRates } from "../../domain/money.js";
 import type { Policy } from "../../domain/policy/policy.js";
 import type { OperatorPrincipal } from "../principals.js";
-import type { Airport, Directory } from "../directory.js";
+import { type Airport, airportByCode, type Directory } from "../directory.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
@@ -438,8 +438,7 @@ export class AllocationWaves {
 
   /** The airport where the passengers wait, from the directory of airlines and their airports. */
   private async airport(code: string): Promise<Airport> {
-    const organizations = await this.deps.directory.organizations();
-    const airport = organizations.flatMap((o) => o.airports).find((a) => a.code === code);
+    const airport = await airportByCode(this.deps.directory, code);
     if (!airport) {
       throw new DomainError(
         "unprocessable",
