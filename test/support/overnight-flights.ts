@@ -1,4 +1,4 @@
-import { utcOffsetMinutesAt } from "../../src/app/allocation/airport-time.js";
+import { utcOffsetMinutesAt } from "../../src/app/stays/airport-time.js";
 import type { Airport } from "../../src/app/directory.js";
 
 const MINUTE = 60_000;

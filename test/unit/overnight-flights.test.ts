@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { utcOffsetMinutesAt } from "../../src/app/allocation/airport-time.js";
+import { utcOffsetMinutesAt } from "../../src/app/stays/airport-time.js";
 import { DEMO_AIRLINES, ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { planStays } from "../../src/domain/reaccommodation.js";
 import type { Airport } from "../../src/app/directory.js";
@@ -9,7 +9,7 @@ const HOUR = 3_600_000;
 const AIRPORTS = DEMO_AIRLINES.flatMap((airline) => airline.airports);
 const BOSTON = ZEPHYR_AIR.airports.find((a) => a.code === "BOS")!;
 
-/** The nights a wave plans for a case without a stay plan (src/app/allocation/wave-stays.ts). */
+/** The nights a wave plans for a case without a stay plan (src/app/stays/wave-stays.ts). */
 function stayOf(airport: Airport, departure: Date, nextDeparture: Date) {
   return planStays({
     groups: [{ groupId: "G" }],

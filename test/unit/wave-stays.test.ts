@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CaseSnapshot } from "../../actors/CaseActor.js";
-import { utcOffsetMinutesAt } from "../../src/app/allocation/airport-time.js";
-import { stayNeedsOf } from "../../src/app/allocation/wave-stays.js";
+import { utcOffsetMinutesAt } from "../../src/app/stays/airport-time.js";
+import { stayNeedsOf } from "../../src/app/stays/wave-stays.js";
 import type { PassengerGroup } from "../../src/domain/case.js";
 import type { StayPlan } from "../../src/domain/reaccommodation.js";
 

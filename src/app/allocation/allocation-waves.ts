@@ -23,7 +23,7 @@ import type { ContractBook } from "../hotels/contracts.js";
 import type { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import { applyOverride, type PolicyOverrides } from "../policies/policy-overrides.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
-import { utcOffsetMinutesAt } from "./airport-time.js";
+import { utcOffsetMinutesAt } from "../stays/airport-time.js";
 import { policyCurrencyOf } from "./policy-currency.js";
 import { waveStepUrn } from "../../domain/allocation/wave-addresses.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
@@ -40,7 +40,7 @@ import {
 } from "./wave-documents.js";
 import { contractOffer, DIRECT_CONTRACT_PROVIDER, waveOffers } from "./wave-offers.js";
 import { WaveProgress } from "./wave-progress.js";
-import { type CaseStayNeeds, stayNeedsOf, type WaveStay } from "./wave-stays.js";
+import { type CaseStayNeeds, stayNeedsOf, type WaveStay } from "../stays/wave-stays.js";
 
 export interface AllocationWavesDeps {
   actors: ActorRuntime;

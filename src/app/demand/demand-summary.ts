@@ -8,8 +8,8 @@ import { CaseFulfilmentReader } from "../cases/case-fulfilment.js";
 import { caseIdOf } from "../../domain/demand-addresses.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
-import { utcOffsetMinutesAt } from "../allocation/airport-time.js";
-import { stayNeedsOf } from "../allocation/wave-stays.js";
+import { utcOffsetMinutesAt } from "../stays/airport-time.js";
+import { stayNeedsOf } from "../stays/wave-stays.js";
 import { airportByCode, type Directory } from "../directory.js";
 
 /**
