@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CaseActor } from "../../actors/CaseActor.js";
+import { caseIdOf } from "../../src/domain/demand-addresses.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
@@ -219,6 +221,37 @@ describe("demand over HTTP (spec 2.3, 3.1)", () => {
       200,
     );
     expect(v1Summary).toEqual(summary);
+  });
+
+  it("explains an approved INCREMENTAL room on a case whose groups are all housed (spec 2.3, 3.1)", async () => {
+    const caseUrn = await openCase();
+    await json(await requestDemand(caseUrn, "INITIAL", 2), 201);
+    // Both groups hold a confirmed reservation, recorded as booking records one.
+    for (const groupId of groupsOf.get(caseUrn)!) {
+      await t.platform.runtime.actors.invoke(CaseActor, caseIdOf(caseUrn)!, "recordReservationStatus", {
+        reservationUrn: `urn:reservation:${groupId}`,
+        groupId,
+        status: "CONFIRMED",
+        correlationUrn: "urn:trace:housed",
+      });
+    }
+    const incremental = await json<Demand>(await requestDemand(caseUrn, "INCREMENTAL", 1), 201);
+    await json(
+      await t.call("POST", `/v1/demand/${enc(incremental.urn)}/approve`, await token("supervisor@zx.demo"), {
+        reason: "one more room asked for at the desk",
+      }),
+      200,
+    );
+    const summary = await json<Record<string, unknown>>(
+      await t.call("GET", `/v1/demand/case/${enc(caseUrn)}/summary`, await token("operator@zx.demo")),
+      200,
+    );
+    expect(summary).toMatchObject({
+      totalApproved: 3,
+      totalBooked: 2,
+      shortfall: 1,
+      shortfallReasons: [{ category: "ALL_GROUPS_HOUSED", groups: [], rooms: 1 }],
+    });
   });
 
   it("leaves demand REQUESTED where no policy applies", async () => {
