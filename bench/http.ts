@@ -10,7 +10,7 @@
 import "reflect-metadata";
 import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, request } from "node:http";
-import { freePort } from "../test/support/platform.js";
+import { freePort, requestToken } from "../test/support/platform.js";
 import { serviceNodeFlags } from "./service-node-flags.js";
 import { percentile, printTable, round } from "./stats.js";
 
@@ -114,18 +114,13 @@ function figures({ count, failures, samples, cpuMicros }: Tally) {
   };
 }
 
-async function partnerToken(port: number): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${port}/auth/oauth/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: "skyhub-zx",
-      client_secret: "demo-secret-skyhub-zx",
-      audience: `http://localhost:${port}/partner/v1`,
-    }),
+function partnerToken(port: number): Promise<string> {
+  return requestToken(`http://127.0.0.1:${port}`, {
+    grant_type: "client_credentials",
+    client_id: "skyhub-zx",
+    client_secret: "demo-secret-skyhub-zx",
+    audience: `http://localhost:${port}/partner/v1`,
   });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 const barePort = await freePort();

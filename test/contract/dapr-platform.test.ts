@@ -8,7 +8,7 @@ import {
   startStandinSidecar,
 } from "../support/standin-sidecar/index.js";
 import { workflowSidecarPart } from "../support/standin-sidecar/workflow-grpc.js";
-import { freePort } from "../support/platform.js";
+import { freePort, requestToken } from "../support/platform.js";
 
 /**
  * The composition root on the distributed runtime: the same service, started with RUNTIME=dapr,
@@ -45,18 +45,13 @@ afterAll(async () => {
   await sidecar?.close();
 });
 
-async function partnerToken(): Promise<string> {
-  const response = await fetch(`${base}/auth/oauth/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: "skyhub-zx",
-      client_secret: "demo-secret-skyhub-zx",
-      audience: `${base}/partner/v1`,
-    }),
+function partnerToken(): Promise<string> {
+  return requestToken(base, {
+    grant_type: "client_credentials",
+    client_id: "skyhub-zx",
+    client_secret: "demo-secret-skyhub-zx",
+    audience: `${base}/partner/v1`,
   });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 describe("the platform on the Dapr runtime (stand-in sidecar)", () => {

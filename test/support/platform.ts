@@ -70,16 +70,7 @@ export async function startTestPlatform(
   const users = credentials.tenants.flatMap((t) => t.users);
   const partners = credentials.tenants.flatMap((t) => t.partners);
 
-  const token = async (body: Record<string, string>) => {
-    const response = await fetch(`${base}/auth/oauth/token`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as { access_token?: string };
-    if (!response.ok || !json.access_token) throw new Error(`token request failed: ${JSON.stringify(json)}`);
-    return json.access_token;
-  };
+  const token = (body: Record<string, string>) => requestToken(base, body);
 
   return {
     platform,
@@ -119,4 +110,16 @@ export async function startTestPlatform(
       }),
     close: () => platform.close(),
   };
+}
+
+/** An access token from the embedded identity provider at `base` (its token endpoint, JSON body). */
+export async function requestToken(base: string, body: Record<string, string>): Promise<string> {
+  const response = await fetch(`${base}/auth/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as { access_token?: string };
+  if (!response.ok || !json.access_token) throw new Error(`token request failed: ${JSON.stringify(json)}`);
+  return json.access_token;
 }

@@ -41,6 +41,64 @@ describe("dapr-check", () => {
     expect(messages(checkDaprFiles(ROOT))).toEqual([]);
   });
 
+  // One edit of one file of a copy each, and every finding it must give, in order.
+  it.each([
+    {
+      finding: "a scope naming no app id of the run files",
+      file: "components/pubsub-redis.yaml",
+      from: "  - workers",
+      to: "  - workers\n  - booking-api",
+      expected: [
+        "components/pubsub-redis.yaml: pubsub: scope booking-api names no app id of dapr.yaml",
+        "components/pubsub-redis.yaml: pubsub: scope booking-api names no app id of tye.yaml",
+      ],
+    },
+    {
+      finding: "a missing required metadata key",
+      file: "components/pubsub-redis.yaml",
+      from: "    - name: redisHost\n      value: localhost:6379\n",
+      to: "",
+      expected: ["components/pubsub-redis.yaml: pubsub: pubsub.redis requires metadata `redisHost`"],
+    },
+    {
+      finding: "metadata the component does not read",
+      file: "components/pubsub-redis.yaml",
+      from: '    - name: enableTLS\n      value: "false"\n',
+      to: '    - name: enableTLS\n      value: "false"\n    - name: maxRetries\n      value: "8"\n',
+      expected: [
+        "components/pubsub-redis.yaml: pubsub: pubsub.redis reads no metadata `maxRetries` (daprd ignores it)",
+      ],
+    },
+    {
+      finding: "a resiliency target naming no policy",
+      file: "components/resiliency.yaml",
+      from: "timeout: actorCall",
+      to: "timeout: actorTurn",
+      expected: [
+        "components/resiliency.yaml: disruption-resiliency: targets.actors.CaseActor: no timeout policy actorTurn",
+      ],
+    },
+    {
+      finding: "an APP_ID in dapr.yaml's env that overrides the one `dapr run` sets",
+      file: "dapr/dapr.yaml",
+      from: "      SERVICES: workers\n",
+      to: "      SERVICES: workers\n      APP_ID: worker\n",
+      expected: ["dapr/dapr.yaml: workers: APP_ID is worker, not the sidecar's app id workers"],
+    },
+    {
+      finding: "a run file the dapr CLI would not read as written",
+      file: "dapr/dapr.yaml",
+      from: "version: 1\ncommon:",
+      to: "common:\n  resourcePath: x",
+      expected: [
+        "dapr/dapr.yaml: `version` is required (a positive integer)",
+        "dapr/dapr.yaml: common.resourcePath is unknown (`dapr run -f` ignores it)",
+      ],
+    },
+  ])("reports $finding", ({ file, from, to, expected }) => {
+    expect(messages(checkCopy((dir) => edit(dir, file, from, to)))).toEqual(expected);
+  });
+
   it("reports MongoDB's `server` field given a host and port", () => {
     const findings = checkCopy((dir) =>
       edit(dir, "components/statestore-mongodb.yaml", "- name: host", "- name: server"),
@@ -66,45 +124,12 @@ describe("dapr-check", () => {
     expect(messages(neither)).toEqual([expect.stringMatching(/requires one of `host`, `server`/)]);
   });
 
-  it("reports a scope naming no app id of the run files", () => {
-    const findings = checkCopy((dir) =>
-      edit(dir, "components/pubsub-redis.yaml", "  - workers", "  - workers\n  - booking-api"),
-    );
-    expect(messages(findings)).toEqual([
-      "components/pubsub-redis.yaml: pubsub: scope booking-api names no app id of dapr.yaml",
-      "components/pubsub-redis.yaml: pubsub: scope booking-api names no app id of tye.yaml",
-    ]);
-  });
-
   it("reports a resiliency file outside the resources paths", () => {
     const findings = checkCopy((dir) =>
       renameSync(path.join(dir, "components/resiliency.yaml"), path.join(dir, "dapr/resiliency.yaml")),
     );
     expect(messages(findings)).toEqual([
       "dapr/resiliency.yaml: Resiliency outside the resources paths (components): no sidecar loads it",
-    ]);
-  });
-
-  it("reports a missing required metadata key", () => {
-    const findings = checkCopy((dir) =>
-      edit(dir, "components/pubsub-redis.yaml", "    - name: redisHost\n      value: localhost:6379\n", ""),
-    );
-    expect(messages(findings)).toEqual([
-      "components/pubsub-redis.yaml: pubsub: pubsub.redis requires metadata `redisHost`",
-    ]);
-  });
-
-  it("reports metadata the component does not read", () => {
-    const findings = checkCopy((dir) =>
-      edit(
-        dir,
-        "components/pubsub-redis.yaml",
-        '    - name: enableTLS\n      value: "false"\n',
-        '    - name: enableTLS\n      value: "false"\n    - name: maxRetries\n      value: "8"\n',
-      ),
-    );
-    expect(messages(findings)).toEqual([
-      "components/pubsub-redis.yaml: pubsub: pubsub.redis reads no metadata `maxRetries` (daprd ignores it)",
     ]);
   });
 
@@ -148,15 +173,6 @@ describe("dapr-check", () => {
     );
   });
 
-  it("reports a resiliency target naming no policy", () => {
-    const findings = checkCopy((dir) =>
-      edit(dir, "components/resiliency.yaml", "timeout: actorCall", "timeout: actorTurn"),
-    );
-    expect(messages(findings)).toEqual([
-      "components/resiliency.yaml: disruption-resiliency: targets.actors.CaseActor: no timeout policy actorTurn",
-    ]);
-  });
-
   it("reports a tye service whose APP_ID is missing or not its sidecar's app id", () => {
     const missing = checkCopy((dir) => edit(dir, "tye.yaml", "{ name: APP_ID, value: identity }, ", ""));
     expect(messages(missing)).toEqual([
@@ -167,20 +183,6 @@ describe("dapr-check", () => {
     );
     expect(messages(wrong)).toEqual([
       "tye.yaml: workers: APP_ID is worker, not the sidecar's app id workers",
-    ]);
-  });
-
-  it("reports an APP_ID in dapr.yaml's env that overrides the one `dapr run` sets", () => {
-    const findings = checkCopy((dir) =>
-      edit(
-        dir,
-        "dapr/dapr.yaml",
-        "      SERVICES: workers\n",
-        "      SERVICES: workers\n      APP_ID: worker\n",
-      ),
-    );
-    expect(messages(findings)).toEqual([
-      "dapr/dapr.yaml: workers: APP_ID is worker, not the sidecar's app id workers",
     ]);
   });
 
@@ -220,15 +222,5 @@ describe("dapr-check", () => {
         'components/pubsub-redis.yaml: pubsub: consumerID "{appID}-{podName}" gives each sidecar a group of its own: every replica of workers would handle every event',
       ]),
     );
-  });
-
-  it("reports a run file the dapr CLI would not read as written", () => {
-    const findings = checkCopy((dir) =>
-      edit(dir, "dapr/dapr.yaml", "version: 1\ncommon:", "common:\n  resourcePath: x"),
-    );
-    expect(messages(findings)).toEqual([
-      "dapr/dapr.yaml: `version` is required (a positive integer)",
-      "dapr/dapr.yaml: common.resourcePath is unknown (`dapr run -f` ignores it)",
-    ]);
   });
 });
