@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { urn } from "../../src/domain/urn.js";
 import { publishEvent } from "../../src/runtime/event-bus.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
@@ -103,5 +103,24 @@ describe("GET /v1/admin/dead-letters", () => {
     const response = await t.call("GET", "/v1/admin/dead-letters?cursor=bm90LWEtY3Vyc29y", admin);
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toContain("application/problem+json");
+  });
+
+  it("answers 500 as a problem, naming nothing of the store, when the dead-letter store does not answer", async () => {
+    const admin = await t.operatorToken("admin@zx.demo");
+    const letters = t.platform.runtime.documents.collection("dead-letters");
+    const down = vi
+      .spyOn(letters, "find")
+      .mockRejectedValue(new Error("connect ECONNREFUSED 127.0.0.1:27017"));
+    try {
+      const response = await t.call("GET", "/v1/admin/dead-letters", admin);
+      expect(response.status).toBe(500);
+      expect(response.headers.get("content-type")).toContain("application/problem+json");
+      const problem = (await response.json()) as Record<string, unknown>;
+      expect(problem).toMatchObject({ status: 500, instance: expect.stringMatching(/^urn:trace:/) });
+      expect(JSON.stringify(problem)).not.toContain("ECONNREFUSED");
+    } finally {
+      down.mockRestore();
+    }
+    expect((await t.call("GET", "/v1/admin/dead-letters", admin)).status).toBe(200);
   });
 });
