@@ -1,6 +1,7 @@
 import type Koa from "koa";
+import { TOKENS } from "../../src/runtime/tokens.js";
 import type { ModuleContext } from "../module.js";
-import { createVendorSimulators } from "./simulators.js";
+import type { VendorSimulators } from "./simulators.js";
 import { createVendorSimApp } from "./vendor-sim-app.js";
 
 /**
@@ -13,9 +14,9 @@ export const DEMO_INVENTORY_SEED = "disruption-demo";
 /**
  * In the distributed runtime the vendor simulators are an app of their own (app id vendor-sim),
  * serving each vendor's HTTP API under `/<vendor id>`; the embedded default runs them in process.
+ * Either way they are the platform's one set (src/main.ts builds it from DEMO_INVENTORY_SEED).
  */
 export function vendorSimulatorsApp(context: ModuleContext, services: ReadonlySet<string>): Koa | undefined {
   if (!services.has("vendor-sim")) return undefined;
-  const simulators = createVendorSimulators({ seed: DEMO_INVENTORY_SEED, clock: context.runtime.clock });
-  return createVendorSimApp(simulators.all);
+  return createVendorSimApp(context.container.resolve<VendorSimulators>(TOKENS.vendorSimulators).all);
 }
