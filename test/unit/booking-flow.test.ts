@@ -481,3 +481,15 @@ describe("a re-booking asked for by the review queue", () => {
     });
   });
 });
+
+describe("a booking run that cannot start", () => {
+  it("refuses a wave that does not exist with not-found, and books nothing", async () => {
+    await expect(
+      h.booking.flow.bookWave("urn:wave:nowhere", {
+        requestedBy: "urn:user:supervisor",
+        correlationUrn: "urn:trace:0123456789abcdef0123456789abcdef",
+      }),
+    ).rejects.toMatchObject({ kind: "not-found", code: "wave" });
+    expect(vendorBookings()).toBe(0);
+  });
+});
