@@ -27,16 +27,17 @@ export class CaseDemandSummary {
 
   async of(principal: OperatorPrincipal, caseUrn: string): Promise<DemandSummary & { caseUrn: string }> {
     const snapshot = await caseSnapshotFor(this.actors, principal, caseUrn);
-    const [ledger, fulfilment] = await Promise.all([
+    const [ledger, fulfilment, noOvernightGap] = await Promise.all([
       this.actors.invoke(DemandActor, caseIdOf(snapshot.case.urn)!, "get"),
       this.fulfilment.of(snapshot),
+      this.noOvernightGap(snapshot),
     ]);
     return {
       caseUrn: snapshot.case.urn,
       ...demandSummary(ledger?.demands ?? [], {
         groups: snapshot.case.passengerGroups,
         ...fulfilment,
-        noOvernightGap: await this.noOvernightGap(snapshot),
+        noOvernightGap,
       }),
     };
   }
