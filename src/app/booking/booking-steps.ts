@@ -86,11 +86,9 @@ type GroupBookingRequest = Pick<
  * demand record its outcome.
  */
 export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder> {
-  private readonly settings: BookingSettings;
   private readonly stays: SharedStayOffers;
 
   constructor(private readonly deps: BookingStepsDeps) {
-    this.settings = deps.settings;
     this.stays = new SharedStayOffers(deps.search);
   }
 
@@ -288,7 +286,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
       plan: request.plan,
       requestedBy: acting.requestedBy,
       ...(request.reviewItemUrn ? { reviewItemUrn: request.reviewItemUrn } : {}),
-      leaseMs: this.settings.claimLeaseMs,
+      leaseMs: this.deps.settings.claimLeaseMs,
       correlationUrn: acting.correlationUrn,
     });
     if (!claim.granted) return this.statusOf(actorId, request.key, request.groupId, claim.reason);
@@ -319,7 +317,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
     if (outcome.kind === "pending") {
       const deferred = await this.deps.actors.invoke(BookingActor, actorId, "defer", {
         ...claimed,
-        maxRetries: this.settings.maxRetries,
+        maxRetries: this.deps.settings.maxRetries,
       });
       return { groupId: booking.groupId, state: deferred.state, reservationUrn: null };
     }
