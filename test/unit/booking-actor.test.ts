@@ -402,5 +402,53 @@ for (const [runtime, start] of [
         host.events.filter((e) => e.type === BOOKING_EVENTS.waveSettled).map((e) => e.data),
       ).toMatchObject([{ outcome: "PARTIAL" }, { outcome: "FULFILLED", allGroupsBooked: true }]);
     });
+
+    it("refuses a turn before the case's first booking, another case, an unknown reservation; answers a replayed manual reservation", async () => {
+      host = await start();
+      const cancel = (reservationId: string) =>
+        invoke("markCancelled", {
+          reservationId,
+          by: "urn:user:operator",
+          reason: "moved",
+          correlationUrn: CORRELATION,
+        });
+      await expect(cancel("nope")).rejects.toMatchObject({ kind: "not-found", code: "booking-ledger" });
+
+      await book("G1");
+      await expect(
+        invoke("claim", claimOf("G2", { case: { ...CASE, tenant: "urn:airline:QQ" } })),
+      ).rejects.toMatchObject({ kind: "conflict", code: "booking-case-collision" });
+      await expect(cancel("nope")).rejects.toMatchObject({ kind: "not-found", code: "reservation" });
+
+      const manual = {
+        case: CASE,
+        groupId: "G2",
+        waveUrn: null,
+        demandUrn: null,
+        hotel: { hotelUrn: "urn:hotel:manual", name: "Inn", address: "2 Main St", providerHotelId: null },
+        confirmationNumber: "PHONE-1",
+        checkIn: plan.checkIn,
+        checkOut: plan.checkOut,
+        rooms: 1,
+        guests: [],
+        cost: money(20_000, "USD"),
+        reason: "booked by phone",
+        bookedBy: "urn:user:operator",
+        requestId: "request-1",
+        verificationCode: "WXYZ6789",
+        correlationUrn: CORRELATION,
+      };
+      const first = await invoke("recordManual", manual);
+      const replay = await invoke("recordManual", manual);
+      expect(replay).toEqual(first);
+      await expect(invoke("recordManual", { ...manual, requestId: "request-2" })).rejects.toMatchObject({
+        kind: "conflict",
+        code: "group-already-booked",
+      });
+      await host.settle();
+      expect(
+        host.events.filter((e) => e.type === BOOKING_EVENTS.reservationConfirmed).map((e) => e.data),
+      ).toHaveLength(2);
+    });
   });
 }
