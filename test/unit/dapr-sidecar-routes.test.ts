@@ -50,3 +50,32 @@ describe("sidecar routes for actors", () => {
     expect((await fetch(`${base}/actors/Quiet/1`, { method: "DELETE" })).status).toBe(200);
   });
 });
+
+describe("sidecar routes for actors that fail", () => {
+  it("answer 500 with the error's message when a callback throws, and 404 for an actor not active", async () => {
+    const failing = {
+      config: () => ({ entities: ["Broken"] }),
+      dispatchMethod: async () => {
+        throw new Error("method broke");
+      },
+      dispatchReminder: async () => {
+        throw new Error("reminder broke");
+      },
+      dispatchTimer: async () => {
+        throw new Error("timer broke");
+      },
+      deactivate: async () => false,
+    } as unknown as DaprActorRuntime;
+    const base = await appWith({ actors: failing });
+    for (const [path, message] of [
+      ["method/ping", "method broke"],
+      ["method/remind/r", "reminder broke"],
+      ["method/timer/t", "timer broke"],
+    ] as const) {
+      const answer = await fetch(`${base}/actors/Broken/1/${path}`, { method: "PUT" });
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({ error: message });
+    }
+    expect((await fetch(`${base}/actors/Broken/1`, { method: "DELETE" })).status).toBe(404);
+  });
+});
