@@ -36,7 +36,7 @@ import {
 } from "./wire-reader.js";
 
 /** A list in a response body: its key, and what the body and one entry are called in a malformed-response message. */
-export interface WireList {
+interface WireList {
   body: string;
   key: string;
   entry: string;
@@ -49,7 +49,7 @@ export interface Words<T> {
 }
 
 /** Where one search result keeps each field of a `HotelOffer`. */
-export interface OfferShape {
+interface OfferShape {
   providerHotelId: WirePath;
   /** The provider-independent property code; null for a vendor that does not publish it. */
   propertyCode: WirePath | null;
@@ -73,7 +73,7 @@ export interface OfferShape {
 }
 
 /** Where a booking object keeps each field of a `VendorReservation`. */
-export interface ReservationShape {
+interface ReservationShape {
   reservationId: WirePath;
   confirmationCode: WirePath;
   status: WirePath;
@@ -91,7 +91,7 @@ export interface ReservationShape {
   updatedAt: WirePath;
 }
 
-export interface WireShape extends VendorEndpoints {
+interface WireShape extends VendorEndpoints {
   vendor: string;
   search: VendorEndpoints["search"] & { results: WireList; offer: OfferShape };
   bookings: VendorEndpoints["bookings"] & {
