@@ -160,6 +160,15 @@ describe("the demand summary of a case (spec 2.3)", () => {
     });
   });
 
+  it("leaves the night to the case's stay plan when the directory does not know the airport", async () => {
+    const s = await setup({ number: "ZX3", scheduledDeparture: "2026-11-22T01:30:00Z" });
+    await s.demand("INITIAL", 5);
+    const noAirports = { organizations: async () => [] } as Partial<Directory> as Directory;
+    const summary = new CaseDemandSummary(s.actors, new CaseFulfilmentReader(s.documents), noAirports);
+    const { shortfallReasons } = await summary.of(operator, s.caseUrn);
+    expect(shortfallReasons).not.toContainEqual(expect.objectContaining({ category: "NO_OVERNIGHT_GAP" }));
+  });
+
   it("refuses another airline's case and answers not-found for an unknown one", async () => {
     const s = await setup();
     await expect(s.summary.of({ ...operator, tenant: "urn:airline:VQ" }, s.caseUrn)).rejects.toMatchObject({
