@@ -1,4 +1,4 @@
-import type { SubCaseStatus } from "../sub-case.js";
+import type { SubCaseEvent, SubCaseStatus } from "../sub-case.js";
 
 /**
  * The sub-case as everyone else sees it: events, the index and HTTP answers. The fencing token is
@@ -47,18 +47,7 @@ export const SUB_CASE_EVENT = {
  * Every sub-case event: the bookkeeping above and the moves of the sub-case state machine
  * (src/domain/sub-case.ts, spec 3.4), which partners receive (spec 6.1).
  */
-export interface SubCaseEventDataByType {
-  "subcase.opened": SubCaseEventData;
-  "subcase.locked": SubCaseEventData;
-  "subcase.unlocked": SubCaseEventData;
-  "subcase.lock-expired": SubCaseEventData;
-  "subcase.processing": SubCaseEventData;
-  "subcase.retired": SubCaseEventData;
-  "subcase.case-closed": SubCaseEventData;
-  "subcase.case-reopened": SubCaseEventData;
-  "subcase.offer-ready": SubCaseEventData;
-  "subcase.resolved": SubCaseEventData;
-  "subcase.declined": SubCaseEventData;
-  "subcase.failed": SubCaseEventData;
-  "subcase.compensation-failed": SubCaseEventData;
-}
+export type SubCaseEventDataByType = Record<
+  (typeof SUB_CASE_EVENT)[keyof typeof SUB_CASE_EVENT] | SubCaseEvent,
+  SubCaseEventData
+>;
