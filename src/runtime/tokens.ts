@@ -36,4 +36,6 @@ export const TOKENS = {
   bookingCards: Symbol.for("BookingCards"),
   /** Booking retry settings; the defaults apply when none is bound. */
   bookingSettings: Symbol.for("BookingSettings"),
+  /** Tells passenger groups about offers and vouchers (src/app/notifications/passenger-notifier.ts). */
+  passengerNotifier: Symbol.for("PassengerNotifier"),
 } as const;

@@ -1,0 +1,34 @@
+/**
+ * What the compensation saga and the operators' resend ask of notifications (spec 1 step 9, 4.1
+ * notifications routes): tell one passenger group about its offer or voucher, on the first channel
+ * that works (SMS, messaging app, e-mail), and record the send in the case's log.
+ *
+ * Sends are idempotent by `dedupeKey`: a saga activity that runs again (a retry, a restart between
+ * the send and the record of its result) gets the first receipt back and sends nothing.
+ */
+export type PassengerNotificationTemplate = "offer" | "voucher" | "offer-reminder";
+
+export interface PassengerNotification {
+  tenant: string;
+  caseUrn: string;
+  groupId: string;
+  subCaseUrn: string;
+  template: PassengerNotificationTemplate;
+  correlationUrn: string;
+  dedupeKey: string;
+  /** Who asked: `urn:system:...` for the saga, the operator's URN for a resend. */
+  requestedBy: string;
+}
+
+export interface NotificationReceipt {
+  notificationUrn: string;
+  /** The channel that took the message, or null when every channel failed or none is reachable. */
+  channel: "sms" | "messaging" | "email" | null;
+  status: "SENT" | "FAILED";
+  /** True when `dedupeKey` had been sent before: this is that send's receipt. */
+  replayed: boolean;
+}
+
+export interface PassengerNotifier {
+  notify(request: PassengerNotification): Promise<NotificationReceipt>;
+}
