@@ -53,11 +53,13 @@ export class OperatorConnection implements ChannelMember {
   private releaseLocksOnClose = true;
   private alive = true;
   private readonly closed: Promise<void>;
+  readonly connectedAtMs: number;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly deps: ConnectionDeps,
   ) {
+    this.connectedAtMs = deps.clock.now();
     this.closed = new Promise((resolve) => socket.once("close", () => resolve()));
     socket.on("message", (data, isBinary) => {
       const raw = isBinary ? "" : data.toString();

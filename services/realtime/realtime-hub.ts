@@ -9,11 +9,13 @@ import type { TimerHandle } from "../../src/runtime/clock.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { CaseUpdateLog } from "./case-update-log.js";
 import { caseUrnOf, channelEventsOf, updatesTheCase } from "./channel-events.js";
-import { CLOSE_CODE, type EventMessage, LOCK_RELEASE_GRACE_MS } from "./protocol.js";
+import { CLOSE_CODE, type EventMessage, LOCK_RELEASE_GRACE_MS, REPLAY_WINDOW_MS } from "./protocol.js";
 
 /** One live, authenticated operator connection as the hub sees it. */
 export interface ChannelMember {
   readonly principal: OperatorPrincipal;
+  /** When the connection opened (the hub's clock): a logout ends only connections older than it. */
+  readonly connectedAtMs: number;
   deliver(message: EventMessage): void;
   /** Closes the connection without releasing its operator's locks; resolves once it is closed. */
   end(code: number, reason: string): Promise<void>;
@@ -37,12 +39,20 @@ export class RealtimeHub {
   private readonly byOperator = new Map<string, Set<ChannelMember>>();
   private readonly pendingReleases = new Map<string, TimerHandle>();
   private logger: Logger = pino({ enabled: false });
+  /**
+   * Events older than this are history from before this replica existed, beyond the replay
+   * window: nobody connected here can have missed them. On Dapr a starting replica's consumer
+   * group reads its stream from the start (components/pubsub-replicas.yaml), and this is what
+   * keeps that backlog from reaching today's operators (an old logout ending a new session).
+   */
+  private readonly historyBeforeMs: number;
 
   constructor(
     private readonly runtime: Runtime,
     private readonly locks: SubCaseLocks,
   ) {
     this.updates = new CaseUpdateLog(runtime.documents, runtime.clock);
+    this.historyBeforeMs = runtime.clock.now() - REPLAY_WINDOW_MS;
   }
 
   useLogger(logger: Logger): void {
@@ -102,9 +112,12 @@ export class RealtimeHub {
    * not anyone watches now; then every member in the case's room gets the channel events.
    */
   async fanOut(event: EventOf): Promise<void> {
-    // A logout: every replica closes the operator's connections it holds.
+    const occurredAtMs = Date.parse(event.occurredAt);
+    if (occurredAtMs < this.historyBeforeMs) return;
+    // A logout: every replica closes the operator's connections it holds that were open by then;
+    // a connection opened since belongs to the operator's next login.
     if (event.type === "operator.logged-out") {
-      await this.endConnectionsOf(event.data.operatorUrn);
+      await this.endConnectionsOf(event.data.operatorUrn, occurredAtMs);
       return;
     }
     // Most events (a sub-case opening with its case) reach no one: no messages are made for them.
@@ -130,8 +143,10 @@ export class RealtimeHub {
     return { connectionsClosed, locksReleased: released.length };
   }
 
-  private async endConnectionsOf(operatorUrn: string): Promise<number> {
-    const members = [...(this.byOperator.get(operatorUrn) ?? [])];
+  private async endConnectionsOf(operatorUrn: string, openedBy = Number.POSITIVE_INFINITY): Promise<number> {
+    const members = [...(this.byOperator.get(operatorUrn) ?? [])].filter(
+      (member) => member.connectedAtMs <= openedBy,
+    );
     await Promise.all(members.map((member) => member.end(CLOSE_CODE.loggedOut, "logged out")));
     return members.length;
   }
