@@ -117,20 +117,25 @@ export class DaprWorkflowEngine implements WorkflowEngine {
    * any other failure, so each try first asks whether the instance exists: an unknown one fails
    * at once instead of after every retry.
    */
+  /**
+   * One call when it works. daprd answers an unknown instance with a plain gRPC UNKNOWN, like any
+   * other failure, so only a failed raise asks whether the instance exists: not at all ends it,
+   * anything else (a worker reconnecting, a sidecar restarting) is tried again with backoff.
+   */
   async raiseEvent(instanceId: string, eventName: string, payload?: unknown): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      let exists = true;
       try {
-        exists = (await this.instanceState(instanceId, false)) !== undefined;
-        if (exists) {
-          await this.client.raiseEvent(instanceId, eventName, payload);
-          return;
-        }
+        await this.client.raiseEvent(instanceId, eventName, payload);
+        return;
       } catch (error) {
+        const exists = await this.instanceState(instanceId, false).then(
+          (state) => state !== undefined,
+          () => undefined,
+        );
+        if (exists === false) throw new Error(`Workflow instance ${instanceId} does not exist`);
         if (attempt >= this.raiseEventAttempts) throw error;
         await delay(this.raiseEventRetryDelayMs * 2 ** (attempt - 1));
       }
-      if (!exists) throw new Error(`Workflow instance ${instanceId} does not exist`);
     }
   }
 
