@@ -759,6 +759,10 @@ describe("Dapr API tokens", () => {
       expect((await runtime.state.get("note"))?.value).toBe("kept");
       expect(await probeSidecar({ httpPort: guarded.httpPort, apiToken: "dapr-s3cret" })).toBe(true);
       expect(await probeSidecar({ httpPort: guarded.httpPort })).toBe(false);
+      // As daprd refuses (pkg/api/http/middlewares.go): Go's http.Error, the health check exempt.
+      const refused = await fetch(`http://127.0.0.1:${guarded.httpPort}/v1.0/state/statestore/note`);
+      expect([refused.status, await refused.text()]).toEqual([401, "invalid api token\n"]);
+      expect((await fetch(`http://127.0.0.1:${guarded.httpPort}/v1.0/healthz`)).ok).toBe(true);
     } finally {
       await runtime.close();
       await new Promise((resolve) => server.close(resolve));

@@ -80,9 +80,13 @@ export class StandinHttpSidecar implements AppChannel {
     const app = new Koa();
     app.use(async (ctx, next) => {
       const token = sidecar.apiToken;
-      if (token && ctx.path !== "/v1.0/healthz" && ctx.get("dapr-api-token") !== token) {
+      // daprd's APITokenAuthMiddleware (pkg/api/http/middlewares.go): only GET of the two health
+      // checks pass without the token; the refusal is Go's http.Error, plain text with a newline.
+      const healthCheck = ctx.method === "GET" && /^\/v1\.0\/healthz(\/outbound)?\/?$/.test(ctx.path);
+      if (token && !healthCheck && ctx.get("dapr-api-token") !== token) {
         ctx.status = 401;
-        ctx.body = "invalid api token";
+        ctx.type = "text/plain; charset=utf-8";
+        ctx.body = "invalid api token\n";
         return;
       }
       await next();
