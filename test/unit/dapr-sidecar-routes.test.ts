@@ -79,3 +79,15 @@ describe("sidecar routes for actors that fail", () => {
     expect((await fetch(`${base}/actors/Broken/1`, { method: "DELETE" })).status).toBe(404);
   });
 });
+
+describe("sidecar routes for subscriptions", () => {
+  it("answer DROP for a route the app does not serve: daprd would acknowledge a 404 and lose the event", async () => {
+    const bus = { daprSubscriptions: () => [], deliver: () => undefined } as unknown as Parameters<
+      typeof sidecarRouter
+    >[0]["bus"];
+    const base = await appWith({ bus });
+    const answer = await fetch(`${base}/dapr/events/gone`, { method: "POST", body: "{}" });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ status: "DROP" });
+  });
+});

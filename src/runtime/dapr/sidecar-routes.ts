@@ -138,7 +138,10 @@ export function sidecarRouter({ actors, bus, appApiToken }: SidecarRoutesOptions
       }
       const delivery = bus.deliver((ctx.params as { name: string }).name, body);
       if (!delivery) {
-        ctx.status = 404;
+        // A route this app no longer serves (a sidecar still holding an older /dapr/subscribe).
+        // daprd acknowledges a 404 and the event is gone (pkg/runtime/subscription/publish.go);
+        // DROP sends it to the dead letter instead, where an operator can see it.
+        ctx.body = { status: "DROP" };
         return;
       }
       ctx.body = { status: await delivery };

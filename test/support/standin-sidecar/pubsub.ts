@@ -76,7 +76,8 @@ export class StandinBroker {
  * A delivery that fails (RETRY, an unknown status, a non-2xx answer other than 404, no answer) is
  * tried again as that policy says; once it gives up, or at once without a policy, the event goes to
  * the subscription's dead-letter topic and is acknowledged. Without a dead-letter topic the broker
- * hands it out again later. DROP and 404 send it to the dead letter at once, never retried.
+ * hands it out again later. DROP sends it to the dead letter at once, never retried; a 404 is
+ * acknowledged with no dead letter (pkg/runtime/subscription/publish.go).
  */
 export class StandinPubsub {
   subscriptions: SubscriptionEntry[] = [];
@@ -207,8 +208,8 @@ export class StandinPubsub {
   /**
    * daprd 1.16's reading of the app's answer: any 2xx is delivered unless its JSON body names a
    * status, compared case-sensitively: `RETRY` and unknown statuses fail, `DROP` drops; a 2xx body
-   * that is empty or not a JSON object with a string status counts as delivered. 404 drops; any
-   * other status, or no answer, fails.
+   * that is empty or not a JSON object with a string status counts as delivered. A 404 is
+   * acknowledged and lost (daprd only logs it); any other status, or no answer, fails.
    */
   private async outcome(subscription: SubscriptionEntry, event: CloudEvent): Promise<Outcome> {
     let response: Response;
@@ -223,7 +224,8 @@ export class StandinPubsub {
       return "failed";
     }
     const body = await response.text();
-    if (response.status === 404) return "dropped";
+    // daprd logs a 404 as non-retriable and acknowledges it: no retry and no dead letter.
+    if (response.status === 404) return "delivered";
     if (response.status < 200 || response.status > 299) return "failed";
     const status = statusOf(body);
     if (status === undefined || status === "" || status === "SUCCESS") return "delivered";
