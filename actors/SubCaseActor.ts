@@ -1,13 +1,22 @@
 import { DomainError } from "../src/domain/domain-error.js";
 import {
+  accept,
   acquireLock,
   closeWithCase,
+  compensationFailed,
+  decline,
+  failProcessing,
+  isCurrentRun,
+  offerReady,
   openSubCase,
   releaseLock,
   releaseLockOnDisconnect,
   reopenWithCase,
   type SubCase,
   type SubCaseLock,
+  type SubCaseOffer,
+  type SubCaseTransition,
+  startRun,
   submitCompensation,
   subCaseUrnFor,
 } from "../src/domain/sub-case.js";
@@ -88,6 +97,33 @@ export interface CompensateCommand {
   fencingToken?: number;
   expectedVersion?: number;
   reason?: string;
+  /** The saga instance that will run the compensation (derived from the correlation URN). */
+  sagaInstanceId?: string;
+}
+
+/** A saga run speaking for the sub-case: only the run the sub-case follows now may move it. */
+export interface RunCommand {
+  sagaInstanceId: string;
+  correlationUrn: string;
+}
+
+export interface RunResult {
+  view: SubCaseView;
+  /** False when another run owns the sub-case now (or the offer was answered): this run stands down. */
+  current: boolean;
+}
+
+export interface AnswerCommand {
+  kind: "ACCEPTED" | "DECLINED";
+  by: string;
+  reason?: string;
+  correlationUrn: string;
+}
+
+export interface AnswerResult {
+  view: SubCaseView;
+  /** True for a repeat accept of an accepted offer: nothing changed, nothing was published. */
+  replayed: boolean;
 }
 
 export interface CompensateResult {
@@ -226,6 +262,7 @@ export class SubCaseActor {
         correlationUrn: command.correlationUrn,
         ...(command.fencingToken !== undefined ? { fencingToken: command.fencingToken } : {}),
         ...(command.expectedVersion !== undefined ? { expectedVersion: command.expectedVersion } : {}),
+        ...(command.sagaInstanceId !== undefined ? { sagaInstanceId: command.sagaInstanceId } : {}),
       },
       now,
     );
@@ -243,6 +280,61 @@ export class SubCaseActor {
       command.correlationUrn,
     );
     return { view, correlationUrn: command.correlationUrn, replayed: false };
+  }
+
+  /**
+   * The group's stay was confirmed: the saga run takes an OPEN sub-case to PROCESSING. The same
+   * run again is current without a change; a sub-case in any other state belongs to another run.
+   */
+  async startRun(command: RunCommand): Promise<RunResult> {
+    const record = await this.active();
+    if (record.subCase.status !== "OPEN" && !isCurrentRun(record.subCase, command.sagaInstanceId)) {
+      return { view: this.view(record), current: false };
+    }
+    return this.apply(record, startRun(record.subCase, command, this.now()), command.correlationUrn);
+  }
+
+  /** The run's steps are done and the passenger notified: OFFER_READY with the offer. */
+  async readyOffer(command: RunCommand & { offer: SubCaseOffer }): Promise<RunResult> {
+    return this.forRun(command, "PROCESSING", (subCase, now) => offerReady(subCase, now, command.offer));
+  }
+
+  /** A vendor failed for good inside the run: FAILED (the caller queues the review item). */
+  async failRun(command: RunCommand & { vendorErrorCode?: string }): Promise<RunResult> {
+    return this.forRun(command, "PROCESSING", (subCase, now) =>
+      failProcessing(subCase, now, command.vendorErrorCode),
+    );
+  }
+
+  /** The rollback's cancellation failed for good: COMPENSATION_FAILED, with the vendor's code. */
+  async failCompensation(command: RunCommand & { vendorErrorCode?: string }): Promise<RunResult> {
+    const record = await this.active();
+    if (!isCurrentRun(record.subCase, command.sagaInstanceId))
+      return { view: this.view(record), current: false };
+    return this.apply(
+      record,
+      compensationFailed(record.subCase, this.now(), command.vendorErrorCode),
+      command.correlationUrn,
+    );
+  }
+
+  /**
+   * The passenger answers the offer (spec 3.4), one answer at a time: a repeat accept of an
+   * accepted offer is a replay (nothing stored, nothing published); any other answer to an offer
+   * already answered is the domain's conflict.
+   */
+  async answer(command: AnswerCommand): Promise<AnswerResult> {
+    const record = await this.active();
+    const now = this.now();
+    const transition =
+      command.kind === "ACCEPTED"
+        ? accept(record.subCase, now, command.by)
+        : decline(record.subCase, now, {
+            by: command.by,
+            ...(command.reason !== undefined ? { reason: command.reason } : {}),
+          });
+    const { view } = this.apply(record, transition, command.correlationUrn);
+    return { view, replayed: !transition.changed };
   }
 
   /** The group left the case: the sub-case leaves the manifest and its lock goes. */
@@ -292,6 +384,28 @@ export class SubCaseActor {
       SUB_CASE_EVENT.lockExpired,
       record.subCase.urn,
     );
+  }
+
+  /** Applies `move` for the run the sub-case follows when it stands in `expected`; a repeat is current. */
+  private async forRun(
+    command: RunCommand,
+    expected: SubCase["status"],
+    move: (subCase: SubCase, now: Date) => SubCaseTransition,
+  ): Promise<RunResult> {
+    const record = await this.active();
+    if (!isCurrentRun(record.subCase, command.sagaInstanceId))
+      return { view: this.view(record), current: false };
+    if (record.subCase.status !== expected) return { view: this.view(record), current: true };
+    return this.apply(record, move(record.subCase, this.now()), command.correlationUrn);
+  }
+
+  /** Stores and publishes a transition of the state machine; an unchanged one stores nothing. */
+  private apply(record: SubCaseRecord, transition: SubCaseTransition, correlationUrn: string): RunResult {
+    if (!transition.changed || !transition.event) return { view: this.view(record), current: true };
+    return {
+      view: this.commit({ ...record, subCase: transition.subCase }, transition.event, correlationUrn),
+      current: true,
+    };
   }
 
   private async load(): Promise<SubCaseRecord | undefined> {
@@ -354,6 +468,12 @@ export class SubCaseActor {
       lockExpiresAt: lock?.expiresAt ?? null,
       retiredAt: record.retiredAt ?? null,
       caseClosedAt: subCase.caseClosedAt ?? null,
+      offer: subCase.offer ?? null,
+      answer: subCase.answer
+        ? { kind: subCase.answer.kind, at: subCase.answer.at, reason: subCase.answer.reason }
+        : null,
+      sagaInstanceId: subCase.sagaInstanceId ?? null,
+      vendorErrorCode: subCase.vendorErrorCode ?? null,
       updatedAt: subCase.updatedAt,
     };
   }

@@ -1,5 +1,6 @@
 import { instanceCachingFactory } from "tsyringe";
 import { SubCaseActor } from "../../actors/SubCaseActor.js";
+import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
 import { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
@@ -26,7 +27,13 @@ export const subCasesModule: ServiceModule = {
   name: "sub-cases",
   actorTypes: [SubCaseActor],
   register: (container) => {
-    registerSingletons(container, [SubCaseIndex, SubCaseLocks, SubmitCompensation, SyncSubCases]);
+    registerSingletons(container, [
+      SubCaseIndex,
+      SubCaseLocks,
+      SubmitCompensation,
+      SyncSubCases,
+      AnswerOffer,
+    ]);
     container.register(RealtimeHub, {
       useFactory: instanceCachingFactory(
         (c) => new RealtimeHub(c.resolve(TOKENS.runtime), c.resolve(SubCaseLocks)),

@@ -2,6 +2,7 @@ import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { SyncSubCases } from "../../src/app/sub-cases/sync-sub-cases.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
+import { SUB_CASE_MOVES } from "../../src/domain/sub-case.js";
 import {
   EventRefused,
   type EventSubscription,
@@ -43,7 +44,7 @@ export function subCaseSubscriptions(
       eventSubscription({
         name: `sub-cases.index.${topic}`,
         tenant,
-        types: Object.values(SUB_CASE_EVENT),
+        types: [...new Set([...Object.values(SUB_CASE_EVENT), ...SUB_CASE_MOVES])],
         onFailure: "retry-with-backoff",
         log: () => context().logger,
         handle: (event) => context().container.resolve(SubCaseIndex).record(event.data),

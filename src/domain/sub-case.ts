@@ -65,18 +65,44 @@ export interface SubCase {
   version: number;
   /** The compensation run in progress or last run. */
   correlationUrn?: string;
+  /** The saga instance of that run (src/workflows/sub-case-saga), which waits for the answer. */
+  sagaInstanceId?: string;
+  /** What the run offers the passenger; set in OFFER_READY and kept once answered. */
+  offer?: SubCaseOffer;
+  /** The passenger's answer to `offer`. */
+  answer?: PassengerAnswer;
+  /** The vendor's error code of the failure that stopped the run (FAILED, COMPENSATION_FAILED). */
+  vendorErrorCode?: string;
   /** Set when the case was closed: the sub-case is frozen. */
   caseClosedAt?: string;
   updatedAt: string;
 }
 
-export type SubCaseEvent =
-  | "subcase.processing"
-  | "subcase.offer-ready"
-  | "subcase.resolved"
-  | "subcase.declined"
-  | "subcase.failed"
-  | "subcase.compensation-failed";
+/** The stay a run offers: its reservation and voucher, and until when the passenger may answer (ISO). */
+export interface SubCaseOffer {
+  reservationUrn: string;
+  voucherUrn: string | null;
+  answerBy: string | null;
+}
+
+export interface PassengerAnswer {
+  kind: "ACCEPTED" | "DECLINED";
+  at: string;
+  reason: string | null;
+  /** The passenger session's subject URN. */
+  by: string | null;
+}
+
+/** The events of the state machine's moves (spec 6.1). */
+export const SUB_CASE_MOVES = [
+  "subcase.processing",
+  "subcase.offer-ready",
+  "subcase.resolved",
+  "subcase.declined",
+  "subcase.failed",
+  "subcase.compensation-failed",
+] as const;
+export type SubCaseEvent = (typeof SUB_CASE_MOVES)[number];
 
 export interface SubCaseTransition {
   subCase: SubCase;
@@ -208,6 +234,8 @@ export interface CompensationRequest {
   fencingToken?: number;
   /** When given, must equal the current version (optimistic concurrency). */
   expectedVersion?: number;
+  /** The saga instance that runs the compensation. */
+  sagaInstanceId?: string;
 }
 
 /**
@@ -237,46 +265,97 @@ export function submitCompensation(
     );
   }
   return moved(
-    { ...subCase, correlationUrn: request.correlationUrn },
+    newRun(subCase, request.correlationUrn, request.sagaInstanceId),
     "PROCESSING",
     "subcase.processing",
     now,
   );
 }
 
-/** The saga succeeded and the passenger was notified. */
-export function offerReady(subCase: SubCase, now: Date): SubCaseTransition {
+/**
+ * The group's stay was confirmed and the saga starts on its own (spec 1 step 6): only a sub-case
+ * nobody has worked yet (OPEN) takes the run; the same run again changes nothing. Any other state
+ * means an operator's run or an answered offer owns the sub-case: the caller's run stands down.
+ */
+export function startRun(
+  subCase: SubCase,
+  run: { correlationUrn: string; sagaInstanceId: string },
+  now: Date,
+): SubCaseTransition {
+  assertNotFrozen(subCase);
+  if (subCase.sagaInstanceId === run.sagaInstanceId) return { subCase, changed: false };
+  requireStatus(subCase, "OPEN");
+  return moved(
+    newRun(subCase, run.correlationUrn, run.sagaInstanceId),
+    "PROCESSING",
+    "subcase.processing",
+    now,
+  );
+}
+
+/** Whether `sagaInstanceId` is the run the sub-case follows now (an older run must stand down). */
+export function isCurrentRun(subCase: SubCase, sagaInstanceId: string): boolean {
+  return subCase.sagaInstanceId === sagaInstanceId;
+}
+
+function newRun(subCase: SubCase, correlationUrn: string, sagaInstanceId: string | undefined): SubCase {
+  const { offer: _offer, answer: _answer, vendorErrorCode: _code, sagaInstanceId: _run, ...rest } = subCase;
+  return { ...rest, correlationUrn, ...(sagaInstanceId !== undefined ? { sagaInstanceId } : {}) };
+}
+
+/** The saga succeeded and the passenger was notified: the offer waits for the answer. */
+export function offerReady(subCase: SubCase, now: Date, offer: SubCaseOffer): SubCaseTransition {
   assertNotFrozen(subCase);
   requireStatus(subCase, "PROCESSING");
-  return moved(subCase, "OFFER_READY", "subcase.offer-ready", now);
+  return moved({ ...subCase, offer }, "OFFER_READY", "subcase.offer-ready", now);
 }
 
 /** A vendor failed permanently during the saga; manual review is queued. */
-export function failProcessing(subCase: SubCase, now: Date): SubCaseTransition {
+export function failProcessing(subCase: SubCase, now: Date, vendorErrorCode?: string): SubCaseTransition {
   assertNotFrozen(subCase);
   requireStatus(subCase, "PROCESSING");
-  return moved(subCase, "FAILED", "subcase.failed", now);
+  return moved(withVendorError(subCase, vendorErrorCode), "FAILED", "subcase.failed", now);
 }
 
-export function accept(subCase: SubCase, now: Date): SubCaseTransition {
+export function accept(subCase: SubCase, now: Date, by?: string): SubCaseTransition {
   assertNotFrozen(subCase);
   if (subCase.status === "RESOLVED") return { subCase, changed: false };
   requireOffer(subCase);
-  return moved(subCase, "RESOLVED", "subcase.resolved", now);
+  const answer: PassengerAnswer = { kind: "ACCEPTED", at: now.toISOString(), reason: null, by: by ?? null };
+  return moved({ ...subCase, answer }, "RESOLVED", "subcase.resolved", now);
 }
 
-/** The passenger declines: the caller starts the rollback and alerts an operator. */
-export function decline(subCase: SubCase, now: Date): SubCaseTransition {
+/** The passenger declines: the saga rolls the run back and alerts an operator. */
+export function decline(
+  subCase: SubCase,
+  now: Date,
+  details: { by?: string; reason?: string } = {},
+): SubCaseTransition {
   assertNotFrozen(subCase);
   requireOffer(subCase);
-  return moved(subCase, "DECLINED", "subcase.declined", now);
+  const answer: PassengerAnswer = {
+    kind: "DECLINED",
+    at: now.toISOString(),
+    reason: details.reason ?? null,
+    by: details.by ?? null,
+  };
+  return moved({ ...subCase, answer }, "DECLINED", "subcase.declined", now);
 }
 
 /** A cancellation failed permanently (not refundable, past the deadline): manual reconciliation. */
-export function compensationFailed(subCase: SubCase, now: Date): SubCaseTransition {
+export function compensationFailed(subCase: SubCase, now: Date, vendorErrorCode?: string): SubCaseTransition {
   assertNotFrozen(subCase);
   if (subCase.status === "COMPENSATION_FAILED") return { subCase, changed: false };
-  return moved(subCase, "COMPENSATION_FAILED", "subcase.compensation-failed", now);
+  return moved(
+    withVendorError(subCase, vendorErrorCode),
+    "COMPENSATION_FAILED",
+    "subcase.compensation-failed",
+    now,
+  );
+}
+
+function withVendorError(subCase: SubCase, vendorErrorCode: string | undefined): SubCase {
+  return vendorErrorCode === undefined ? subCase : { ...subCase, vendorErrorCode };
 }
 
 /** The case was closed: freeze the sub-case and drop its lock. */

@@ -14,6 +14,7 @@ import {
   reopenWithCase,
   type SubCase,
   type SubCaseStatus,
+  startRun,
   submitCompensation,
   subCaseUrnFor,
 } from "../../src/domain/sub-case.js";
@@ -25,6 +26,7 @@ const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const TTL = 60_000;
 const alice = "urn:user:alice";
 const bob = "urn:user:bob";
+const offer = { reservationUrn: "urn:reservation:r1", voucherUrn: "urn:voucher:v1", answerBy: null };
 
 function subCaseIn(status: SubCaseStatus): SubCase {
   return { ...openSubCase(caseUrn, "ABC123", t0), status };
@@ -69,7 +71,13 @@ describe("sub-case transitions (spec 3.4)", () => {
       "PROCESSING",
       "subcase.processing",
     ],
-    ["saga succeeded", "PROCESSING", (s: SubCase) => offerReady(s, t0), "OFFER_READY", "subcase.offer-ready"],
+    [
+      "saga succeeded",
+      "PROCESSING",
+      (s: SubCase) => offerReady(s, t0, offer),
+      "OFFER_READY",
+      "subcase.offer-ready",
+    ],
     [
       "vendor failed permanently",
       "PROCESSING",
@@ -125,7 +133,7 @@ describe("sub-case transitions (spec 3.4)", () => {
     ["accept", accept, "OPEN", "offer-not-ready"],
     ["accept", accept, "PROCESSING", "offer-not-ready"],
     ["decline", decline, "FAILED", "offer-not-ready"],
-    ["offer ready", offerReady, "OPEN", "sub-case-state"],
+    ["offer ready", (s: SubCase, now: Date) => offerReady(s, now, offer), "OPEN", "sub-case-state"],
     ["failure", failProcessing, "OFFER_READY", "sub-case-state"],
   ] as const)("%s on %s is a conflict (%s)", (_name, move, status, code) => {
     expect(refusal(() => move(subCaseIn(status), t0))).toMatchObject({ kind: "conflict", code });
@@ -286,7 +294,7 @@ describe("closed case", () => {
       "compensate",
       (s: SubCase) => submitCompensation(s, { by: alice, correlationUrn: "urn:correlation:k" }, at(2)),
     ],
-    ["offer ready", (s: SubCase) => offerReady(s, at(2))],
+    ["offer ready", (s: SubCase) => offerReady(s, at(2), offer)],
     ["compensation failed", (s: SubCase) => compensationFailed(s, at(2))],
     ["lock", (s: SubCase) => acquireLock(s, alice, at(2), TTL)],
   ])("refuses %s", (_name, change) => {
@@ -295,5 +303,46 @@ describe("closed case", () => {
 
   it("takes changes again once the case is reopened", () => {
     expect(accept(reopenWithCase(closed, at(3)), at(4)).subCase.status).toBe("RESOLVED");
+  });
+});
+
+describe("saga runs and the offer", () => {
+  const run = { correlationUrn: "urn:correlation:r1", sagaInstanceId: "sub-case-saga-1" };
+
+  it("lets the saga start on an OPEN sub-case once; the same run again changes nothing", () => {
+    const started = startRun(subCaseIn("OPEN"), run, t0);
+    expect(started).toMatchObject({
+      changed: true,
+      event: "subcase.processing",
+      subCase: { status: "PROCESSING", sagaInstanceId: run.sagaInstanceId },
+    });
+    expect(startRun(started.subCase, run, t0)).toEqual({ subCase: started.subCase, changed: false });
+    expect(refusal(() => startRun(subCaseIn("OFFER_READY"), run, t0)).code).toBe("sub-case-state");
+  });
+
+  it("keeps the offer and the answer, and a new compensation run drops both", () => {
+    const ready = offerReady(startRun(subCaseIn("OPEN"), run, t0).subCase, at(1), offer).subCase;
+    const declined = decline(ready, at(2), { by: "urn:passenger:p1", reason: "too far" }).subCase;
+    expect(declined).toMatchObject({
+      offer,
+      answer: { kind: "DECLINED", at: at(2).toISOString(), reason: "too far", by: "urn:passenger:p1" },
+    });
+    const again = submitCompensation(
+      declined,
+      { by: alice, correlationUrn: "urn:correlation:r2", sagaInstanceId: "sub-case-saga-2" },
+      at(3),
+    ).subCase;
+    expect(again).toMatchObject({ status: "PROCESSING", sagaInstanceId: "sub-case-saga-2" });
+    expect(again.offer).toBeUndefined();
+    expect(again.answer).toBeUndefined();
+  });
+
+  it("records the vendor's code of a failure", () => {
+    expect(compensationFailed(subCaseIn("DECLINED"), t0, "NON_REFUNDABLE").subCase.vendorErrorCode).toBe(
+      "NON_REFUNDABLE",
+    );
+    expect(failProcessing(subCaseIn("PROCESSING"), t0, "NO_AVAILABILITY").subCase.vendorErrorCode).toBe(
+      "NO_AVAILABILITY",
+    );
   });
 });

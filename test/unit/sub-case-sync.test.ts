@@ -69,6 +69,10 @@ describe("SyncSubCases", () => {
       lockExpiresAt: null,
       retiredAt: null,
       caseClosedAt: null,
+      offer: null,
+      answer: null,
+      sagaInstanceId: null,
+      vendorErrorCode: null,
       updatedAt: "2026-11-21T23:00:00.000Z",
     });
     const again = await sync.execute(caseUrn, "urn:trace:b");

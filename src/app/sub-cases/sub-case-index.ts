@@ -25,6 +25,10 @@ export interface SubCaseIndexDoc extends RevisionedDoc {
   lockExpiresAt: string | null;
   retiredAt: string | null;
   caseClosedAt: string | null;
+  offer: SubCaseView["offer"];
+  answer: SubCaseView["answer"];
+  sagaInstanceId: string | null;
+  vendorErrorCode: string | null;
   updatedAt: string;
 }
 
@@ -82,6 +86,10 @@ function toDoc(view: SubCaseView): SubCaseIndexDoc {
     lockExpiresAt: view.lockExpiresAt,
     retiredAt: view.retiredAt,
     caseClosedAt: view.caseClosedAt,
+    offer: view.offer,
+    answer: view.answer,
+    sagaInstanceId: view.sagaInstanceId,
+    vendorErrorCode: view.vendorErrorCode,
     updatedAt: view.updatedAt,
   };
 }

@@ -42,6 +42,9 @@ export interface RerunRequestedData {
 export interface StepEventData {
   caseUrn: string;
   stepUrn: string;
+  /** A sub-case saga's step: the sub-case and its passenger group. */
+  subCaseUrn?: string;
+  groupId?: string;
 }
 
 export interface StepStartedData extends StepEventData {

@@ -7,7 +7,7 @@ import type { NotificationEventDataByType } from "./notification.js";
 import type { OperatorEventDataByType } from "./operator.js";
 import type { PassengerEventDataByType } from "./passenger.js";
 import type { ReviewItemEventDataByType } from "./review-item.js";
-import type { SubCaseEventDataByType } from "./sub-case.js";
+import type { CaseResolutionEventDataByType, SubCaseEventDataByType } from "./sub-case.js";
 
 /**
  * The data every event type of the product carries. Emitting (`ActorContext.emit`,
@@ -17,6 +17,7 @@ import type { SubCaseEventDataByType } from "./sub-case.js";
 export interface EventDataByType
   extends CaseEventDataByType,
     SubCaseEventDataByType,
+    CaseResolutionEventDataByType,
     ReviewItemEventDataByType,
     DemandEventDataByType,
     AllocationEventDataByType,
@@ -85,6 +86,7 @@ export const EVENT_CATALOGUE = {
   "subcase.declined": forCasePartners,
   "subcase.failed": forCasePartners,
   "subcase.compensation-failed": forCasePartners,
+  "case.resolved": forCasePartners,
 
   // Manual review (ReviewItemActor; requests from allocation, booking and the case)
   "review-item.created": internal,

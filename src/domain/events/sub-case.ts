@@ -18,6 +18,14 @@ export interface SubCaseView {
   retiredAt: string | null;
   /** Set while the case is CLOSED: the sub-case is frozen with it. */
   caseClosedAt: string | null;
+  /** What the last run offers the passenger (OFFER_READY on); `answerBy` is the deadline (ISO). */
+  offer: { reservationUrn: string; voucherUrn: string | null; answerBy: string | null } | null;
+  /** The passenger's answer to `offer`. */
+  answer: { kind: "ACCEPTED" | "DECLINED"; at: string; reason: string | null } | null;
+  /** The saga instance of the last run (src/workflows/sub-case-saga), for its progress. */
+  sagaInstanceId: string | null;
+  /** The vendor's error code that stopped the last run (FAILED, COMPENSATION_FAILED), for the operator. */
+  vendorErrorCode: string | null;
   updatedAt: string;
 }
 
@@ -51,3 +59,16 @@ export type SubCaseEventDataByType = Record<
   (typeof SUB_CASE_EVENT)[keyof typeof SUB_CASE_EVENT] | SubCaseEvent,
   SubCaseEventData
 >;
+
+/** `case.resolved` (spec 3.3, 6.1): every active sub-case of the case reached a terminal state. */
+export interface CaseResolvedData {
+  caseUrn: string;
+  /** The sub-cases and where each ended. */
+  subCases: { subCaseUrn: string; groupId: string; status: SubCaseStatus }[];
+  resolvedAt: string;
+}
+
+/** The event the sub-cases raise for their case. */
+export interface CaseResolutionEventDataByType {
+  "case.resolved": CaseResolvedData;
+}
