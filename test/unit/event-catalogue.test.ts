@@ -25,6 +25,7 @@ describe("the event catalogue", () => {
       "subcase.declined": ["cases.events.subscribe"],
       "subcase.failed": ["cases.events.subscribe"],
       "subcase.compensation-failed": ["cases.events.subscribe"],
+      "case.resolved": ["cases.events.subscribe"],
       "voucher.issued": ["vouchers.read"],
     });
   });
