@@ -72,6 +72,12 @@ export interface Config {
   vendorReconciliationMinutes: number;
   /** Base URL of the vendor-sim app (distributed runtime); unset = simulators in process. */
   vendorSimUrl: string | undefined;
+  /** The SMTP relay notifications are e-mailed through; unset = the in-process SMTP sink. */
+  smtpUrl: string | undefined;
+  /** Port of the in-process SMTP sink (0: a free one) when SMTP_URL is unset. */
+  smtpSinkPort: number;
+  /** The From header of notification e-mails. */
+  mailFrom: string;
   build: string;
   apiVersion: string;
   region: string;
@@ -170,6 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "VENDOR_RECONCILIATION_MINUTES",
     ),
     vendorSimUrl: env.VENDOR_SIM_URL?.replace(/\/+$/, "") || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpSinkPort: integer(env.SMTP_SINK_PORT, 0, "SMTP_SINK_PORT"),
+    mailFrom: env.MAIL_FROM || "Disruption care <care@disruption.localhost>",
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

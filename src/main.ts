@@ -18,6 +18,9 @@ import { hotelsModule } from "../services/hotels/module.js";
 import { demoVendorSettings } from "../services/hotels/vendor-settings.js";
 import { manualReviewModule } from "../services/manual-review/module.js";
 import { passengerModule } from "../services/passenger-api/module.js";
+import { emailChannel } from "../services/notifications/email-channel.js";
+import { notificationsModule } from "../services/notifications/module.js";
+import { SmtpSink } from "../services/notifications/smtp-sink.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
 import {
@@ -41,6 +44,8 @@ import { type RealtimeChannel, attachRealtime } from "../services/realtime/realt
 import { RealtimeHub } from "../services/realtime/realtime-hub.js";
 import { AuditLog } from "./app/audit-log.js";
 import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-settings.js";
+import type { NotificationChannels } from "./app/notifications/notification-channel.js";
+import type { NotificationSettings } from "./app/notifications/notification-settings.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, type ServiceName, loadConfig } from "./config.js";
@@ -108,6 +113,7 @@ export const MODULES: readonly ServiceModule[] = [
   bookingModule,
   manualReviewModule,
   passengerModule,
+  notificationsModule,
 ];
 
 /**
@@ -233,6 +239,35 @@ function hotelVendors(config: Config, clock: Clock, simulators: VendorSimulators
   });
 }
 
+/**
+ * The notification channels: e-mail through `SMTP_URL`, or else through an SMTP sink started here,
+ * which keeps what it receives (and logs each message, magic links included, for the demo).
+ */
+async function notificationChannels(
+  config: Config,
+  logger: Logger,
+): Promise<{ channels: NotificationChannels; sink: SmtpSink | undefined; close(): Promise<void> }> {
+  const sink = config.smtpUrl
+    ? undefined
+    : await SmtpSink.start({
+        port: config.smtpSinkPort,
+        onMessage: (m) =>
+          logger.info(
+            { to: m.envelope.to, subject: m.subject, text: m.text },
+            "e-mail kept by the SMTP sink",
+          ),
+      });
+  const email = emailChannel({ smtpUrl: config.smtpUrl ?? sink!.url, from: config.mailFrom });
+  return {
+    channels: [email],
+    sink,
+    close: async () => {
+      email.close();
+      await sink?.close();
+    },
+  };
+}
+
 /** The passenger logins the case projection writes: the passenger identity's document directory. */
 function passengerLogins(passengers: PassengerIdentity): DocumentPassengerDirectory {
   if (!(passengers.directory instanceof DocumentPassengerDirectory)) {
@@ -313,6 +348,12 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.exchangeRates, { useValue: PLATFORM_EXCHANGE_RATES });
   platform.register(TOKENS.bookingCards, { useValue: demoBookingCards() });
   platform.register(TOKENS.bookingSettings, { useValue: DEFAULT_BOOKING_SETTINGS });
+  const notifications = await notificationChannels(config, logger);
+  platform.register(TOKENS.notificationChannels, { useValue: notifications.channels });
+  platform.register(TOKENS.notificationSettings, {
+    useValue: { passengerSiteUrl: config.passengerBaseUrl } satisfies NotificationSettings,
+  });
+  if (notifications.sink) platform.register(SmtpSink, { useValue: notifications.sink });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };
@@ -409,6 +450,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
         await realtime?.close();
         await Promise.all(servers.map((s) => s.close()));
         await runtime.close();
+        await notifications.close();
       })();
       return closing;
     },

@@ -38,4 +38,10 @@ export const TOKENS = {
   bookingSettings: Symbol.for("BookingSettings"),
   /** Tells passenger groups about offers and vouchers (src/app/notifications/passenger-notifier.ts). */
   passengerNotifier: Symbol.for("PassengerNotifier"),
+  /** The notification channels main chose (SMS and messaging providers, e-mail over SMTP). */
+  notificationChannels: Symbol.for("NotificationChannels"),
+  /** Per channel, the secret its provider signs delivery callbacks with. */
+  notificationCallbackSecrets: Symbol.for("NotificationCallbackSecrets"),
+  /** Where notifications point passengers (src/app/notifications/notification-settings.ts). */
+  notificationSettings: Symbol.for("NotificationSettings"),
 } as const;

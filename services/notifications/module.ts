@@ -1,0 +1,27 @@
+import { ContactPreferences } from "../../src/app/notifications/contact-preferences.js";
+import { NotificationDelivery } from "../../src/app/notifications/notification-delivery.js";
+import { NotificationLog } from "../../src/app/notifications/notification-log.js";
+import { NotifyPassengers } from "../../src/app/notifications/notify-passengers.js";
+import { TOKENS } from "../../src/runtime/tokens.js";
+import { registerSingletons, type ServiceModule } from "../module.js";
+
+/**
+ * Passenger notifications (spec 1 step 9, 4.1, 6.3): the notifier the compensation saga and the
+ * operators' resends call (TOKENS.passengerNotifier), the send log, and the providers' delivery
+ * callbacks. The channels themselves are chosen by the composition root (TOKENS.notificationChannels).
+ */
+export const notificationsModule: ServiceModule = {
+  name: "notifications",
+  register: (container) => {
+    registerSingletons(container, [
+      NotificationLog,
+      ContactPreferences,
+      NotificationDelivery,
+      NotifyPassengers,
+    ]);
+    container.register(TOKENS.passengerNotifier, { useFactory: (c) => c.resolve(NotifyPassengers) });
+  },
+  start: async ({ container }) => {
+    await container.resolve(NotificationLog).ensureIndexes();
+  },
+};
