@@ -114,8 +114,16 @@ export const waveAllocationSchema = {
     nights: { type: "integer" },
     checkIn: localDateSchema,
     checkOut: localDateSchema,
-    nightlyRate: moneySchema,
-    cost: moneySchema,
+    nightlyRate: { ...moneySchema, description: "In the policy's currency, as scoring compared the offers" },
+    cost: { ...moneySchema, description: "nightlyRate x rooms x nights, in the policy's currency" },
+    vendorNightlyRate: {
+      ...moneySchema,
+      description: "The same rate as the vendor prices it, in its own currency (what the reservation shows)",
+    },
+    vendorCost: {
+      ...moneySchema,
+      description: "vendorNightlyRate x rooms x nights, in the vendor's currency",
+    },
     savingsVsMarket: nullableMoney,
     isDirectContract: { type: "boolean" },
     override: {

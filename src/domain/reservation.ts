@@ -91,6 +91,11 @@ export interface Reservation {
   payment: ReservationPayment;
   /** The whole stay for every room, in the vendor's (or the operator's) currency. */
   cost: Money;
+  /**
+   * The allocation's figure for the same stay in the policy's currency, which scoring compared;
+   * null when the group was booked elsewhere than its allocation's offer, or by hand.
+   */
+  allocatedCost: Money | null;
   refundable: boolean | null;
   cancellationDeadline: string | null;
   source: ReservationSource;

@@ -302,11 +302,27 @@ describe("end to end: pushed disruption to reservations, vouchers and a review i
   });
 
   it("the small parties get confirmed reservations with printable vouchers", async () => {
+    const wave = await t.platform.runtime.documents
+      .collection<Record<string, any> & { _id: string }>("waves")
+      .findOne({ caseUrn });
     for (const groupId of SMALL) {
       const reservation = await confirmedReservation(
         groupId,
         `a CONFIRMED reservation for ${groupId} (booking)`,
       );
+      // Money side by side: the vendor's price in its currency, and the policy-currency figure
+      // scoring compared, in the allocation and again on the reservation booked from it.
+      const allocation = wave!.allocations.find((a: { groupId: string }) => a.groupId === groupId);
+      expect([reservation.vendor, reservation.providerOfferId]).toEqual([
+        allocation.vendor,
+        allocation.providerOfferId,
+      ]);
+      expect(reservation.allocatedCost).toEqual(allocation.cost);
+      expect(reservation.cost.currency).toBe(allocation.vendorCost.currency);
+      expect(allocation.vendorCost).toEqual({
+        amountMinor: allocation.vendorNightlyRate.amountMinor * allocation.rooms * allocation.nights,
+        currency: allocation.vendorNightlyRate.currency,
+      });
       expect(reservation.urn).toMatch(/^urn:reservation:[^:]+:vendor:[^:]+:status:confirmed$/);
       expect(reservation.vendor).not.toBe(scenario.failing);
       expect(reservation.hotel.hotelUrn).not.toBe(scenario.full.hotelUrn);

@@ -176,6 +176,7 @@ function draftFor(groupId: string): ConfirmedDraft {
     ],
     payment: "GUARANTEE",
     cost: money(12_000, "USD"),
+    allocatedCost: null,
     refundable: true,
     cancellationDeadline: null,
     replaces: null,

@@ -58,6 +58,7 @@ describe("a manual reservation", () => {
       guests: manual.guests,
       payment: "OUT_OF_BAND",
       cost: manual.cost,
+      allocatedCost: null,
       refundable: null,
       cancellationDeadline: null,
       source: "manual",

@@ -85,6 +85,7 @@ export const draft: ConfirmedDraft = {
   checkOut: plan.checkOut,
   rooms: 2,
   cost: money(24_000, "USD"),
+  allocatedCost: null,
   payment: "GUARANTEE",
   refundable: true,
   cancellationDeadline: null,

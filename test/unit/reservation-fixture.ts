@@ -27,6 +27,7 @@ export function confirmedReservation(id: string, overrides: Partial<Reservation>
     guests: [{ passengerId: "p1", name: "Ana Rivera" }],
     payment: "GUARANTEE",
     cost: money(24_000, "USD"),
+    allocatedCost: null,
     refundable: true,
     cancellationDeadline: null,
     source: "wave",

@@ -43,6 +43,8 @@ const allocation: WaveAllocation = {
   checkIn: "2026-11-21",
   checkOut: "2026-11-22",
   nightlyRate: { amountMinor: 10_000, currency: "USD" },
+  vendorNightlyRate: { amountMinor: 8_000, currency: "GBP" },
+  vendorCost: { amountMinor: 8_000, currency: "GBP" },
   cost: { amountMinor: 10_000, currency: "USD" },
   savingsVsMarket: null,
   isDirectContract: false,

@@ -7,7 +7,7 @@ import { planWave, type WavePlan } from "../../domain/allocation/wave.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import type { Demand } from "../../domain/demand.js";
 import { DomainError } from "../../domain/domain-error.js";
-import type { ExchangeRates } from "../../domain/money.js";
+import { type ExchangeRates, times } from "../../domain/money.js";
 import type { Policy } from "../../domain/policy/policy.js";
 import type { OperatorPrincipal } from "../principals.js";
 import { type Airport, airportByCode, type Directory } from "../directory.js";
@@ -348,6 +348,8 @@ export class AllocationWaves {
           checkOut: stay.checkOut,
           nightlyRate: offer.convertedNightlyRate!,
           cost: allocation.cost,
+          vendorNightlyRate: offer.nightlyRate,
+          vendorCost: times(offer.nightlyRate, allocation.rooms * allocation.nights),
           savingsVsMarket: allocation.savingsVsMarket,
           isDirectContract: offer.isDirectContract,
         } satisfies WaveAllocation;

@@ -114,6 +114,8 @@ export class WaveOverrides {
       checkOut: group.checkOut,
       nightlyRate: offer.convertedNightlyRate,
       cost: times(offer.convertedNightlyRate, roomNights),
+      vendorNightlyRate: offer.nightlyRate,
+      vendorCost: times(offer.nightlyRate, roomNights),
       savingsVsMarket: offer.marketNightlyRate
         ? times(minus(offer.marketNightlyRate, offer.convertedNightlyRate), roomNights)
         : null,

@@ -159,6 +159,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
               checkIn: allocation.checkIn,
               checkOut: allocation.checkOut,
               rooms: allocation.rooms,
+              allocatedCost: allocation.cost,
             },
           },
           guests: guestsOf(group),
@@ -201,6 +202,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
         checkIn: data.allocation.checkIn,
         checkOut: data.allocation.checkOut,
         rooms: data.allocation.rooms,
+        allocatedCost: data.allocation.cost,
       },
     };
     const order = await this.orderFor(ref, snapshot, wave, request, acting);
@@ -323,7 +325,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
     }
     const confirmed = await this.deps.actors.invoke(BookingActor, actorId, "confirm", {
       ...claimed,
-      draft: draftOf(outcome, offers, guests),
+      draft: draftOf(outcome, booking.plan, offers, guests),
       verificationCode: verificationCodeFrom(randomBytes(8)),
     });
     if (!confirmed.accepted || !confirmed.reservation) {
@@ -440,6 +442,7 @@ function caseRefFor(snapshot: CaseSnapshot): CaseRef {
 
 function draftOf(
   outcome: Extract<GroupBookingOutcome, { kind: "booked" }>,
+  plan: BookingPlan,
   offers: StayOffers,
   guests: Reservation["guests"],
 ): ConfirmedDraft {
@@ -462,11 +465,18 @@ function draftOf(
     guests,
     payment: outcome.payment,
     cost: reservation.total,
+    allocatedCost: bookedAsAllocated(candidate, plan) ? (plan.allocatedCost ?? null) : null,
     refundable: reservation.refundable,
     cancellationDeadline: reservation.cancellationDeadline,
     replaces: null,
     vendorUpdatedAt: reservation.updatedAt,
   };
+}
+
+/** The group got the very offer its allocation priced (the plan's first candidate). */
+function bookedAsAllocated(booked: OfferCandidate, plan: BookingPlan): boolean {
+  const allocated = plan.candidates[0];
+  return allocated?.vendor === booked.vendor && allocated.providerOfferId === booked.providerOfferId;
 }
 
 /**

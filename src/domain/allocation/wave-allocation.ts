@@ -12,9 +12,12 @@ export interface WaveAllocation {
   nights: number;
   checkIn: string;
   checkOut: string;
-  /** In the wave's currency. */
+  /** In the wave's (the policy's) currency: what scoring compared. */
   nightlyRate: Money;
   cost: Money;
+  /** The same, as the vendor prices it in its own currency: what the reservation will show. */
+  vendorNightlyRate: Money;
+  vendorCost: Money;
   savingsVsMarket: Money | null;
   isDirectContract: boolean;
   /** Set when a supervisor chose the hotel (POST /allocation/wave/{urn}/override). */

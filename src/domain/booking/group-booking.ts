@@ -1,4 +1,5 @@
 import { DomainError } from "../domain-error.js";
+import type { Money } from "../money.js";
 import { BOOKING_SYSTEM_ACTOR, type BookingReviewCategory } from "../events/booking.js";
 import {
   type AttemptedHotel,
@@ -36,6 +37,8 @@ export interface BookingPlan {
   checkIn: string;
   checkOut: string;
   rooms: number;
+  /** What the allocation priced its own offer (the first candidate) at, in the policy's currency. */
+  allocatedCost?: Money;
 }
 
 export interface BookingFailure {

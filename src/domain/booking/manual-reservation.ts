@@ -71,6 +71,7 @@ export function recordManualReservation(
       guests: request.guests,
       payment: "OUT_OF_BAND",
       cost: request.cost,
+      allocatedCost: null,
       refundable: null,
       cancellationDeadline: null,
       replaces: null,

@@ -92,7 +92,13 @@ export const reservationSchema = {
       },
     },
     payment: { type: "string", enum: ["GUARANTEE", "CARD", "OUT_OF_BAND"] },
-    cost: costSchema,
+    cost: { ...costSchema, description: "The whole stay, in the vendor's (or the operator's) currency" },
+    allocatedCost: {
+      anyOf: [costSchema, { type: "null" }],
+      description:
+        "The allocation's figure for the same stay in the policy's currency (what scoring compared); null " +
+        "when booked elsewhere than the allocated offer, or by hand",
+    },
     refundable: { type: ["boolean", "null"] },
     cancellationDeadline: { type: ["string", "null"] },
     source: { type: "string", enum: ["wave", "override", "manual-review", "manual"] },
