@@ -20,7 +20,13 @@ import { manualReviewModule } from "../services/manual-review/module.js";
 import { passengerModule } from "../services/passenger-api/module.js";
 import { emailChannel } from "../services/notifications/email-channel.js";
 import { notificationsModule } from "../services/notifications/module.js";
+import { providerChannel } from "../services/notifications/provider-channel.js";
 import { SmtpSink } from "../services/notifications/smtp-sink.js";
+import {
+  DEMO_MESSAGE_PROVIDERS,
+  type MessageProviderId,
+  MessageProviderSimulators,
+} from "../services/vendor-sim/message-provider.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
 import {
@@ -44,7 +50,7 @@ import { type RealtimeChannel, attachRealtime } from "../services/realtime/realt
 import { RealtimeHub } from "../services/realtime/realtime-hub.js";
 import { AuditLog } from "./app/audit-log.js";
 import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-settings.js";
-import type { NotificationChannels } from "./app/notifications/notification-channel.js";
+import type { CallbackSecrets, NotificationChannels } from "./app/notifications/notification-channel.js";
 import type { NotificationSettings } from "./app/notifications/notification-settings.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
@@ -240,12 +246,15 @@ function hotelVendors(config: Config, clock: Clock, simulators: VendorSimulators
 }
 
 /**
- * The notification channels: e-mail through `SMTP_URL`, or else through an SMTP sink started here,
- * which keeps what it receives (and logs each message, magic links included, for the demo).
+ * The notification channels. SMS and the messaging app are the simulated providers: in process, or
+ * over HTTP at the vendor-sim app (`VENDOR_SIM_URL`), their callbacks coming back to this service's
+ * public URL. E-mail goes through `SMTP_URL`, or else through an SMTP sink started here, which
+ * keeps what it receives (and logs each message, magic links included, for the demo).
  */
 async function notificationChannels(
   config: Config,
   logger: Logger,
+  providers: MessageProviderSimulators,
 ): Promise<{ channels: NotificationChannels; sink: SmtpSink | undefined; close(): Promise<void> }> {
   const sink = config.smtpUrl
     ? undefined
@@ -258,8 +267,17 @@ async function notificationChannels(
           ),
       });
   const email = emailChannel({ smtpUrl: config.smtpUrl ?? sink!.url, from: config.mailFrom });
+  const provider = (id: MessageProviderId) =>
+    providerChannel({
+      channel: id,
+      transport: config.vendorSimUrl
+        ? httpTransport(`${config.vendorSimUrl}/${id}`)
+        : inProcessTransport(providers[id]),
+      apiKey: DEMO_MESSAGE_PROVIDERS[id].apiKey,
+      callbackUrl: `${config.publicBaseUrl}/v1/notifications/callbacks/${id}`,
+    });
   return {
-    channels: [email],
+    channels: [provider("sms"), provider("messaging"), email],
     sink,
     close: async () => {
       email.close();
@@ -348,8 +366,16 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.exchangeRates, { useValue: PLATFORM_EXCHANGE_RATES });
   platform.register(TOKENS.bookingCards, { useValue: demoBookingCards() });
   platform.register(TOKENS.bookingSettings, { useValue: DEFAULT_BOOKING_SETTINGS });
-  const notifications = await notificationChannels(config, logger);
+  const messageProviders = new MessageProviderSimulators(clock);
+  const notifications = await notificationChannels(config, logger, messageProviders);
+  platform.register(MessageProviderSimulators, { useValue: messageProviders });
   platform.register(TOKENS.notificationChannels, { useValue: notifications.channels });
+  platform.register(TOKENS.notificationCallbackSecrets, {
+    useValue: {
+      sms: DEMO_MESSAGE_PROVIDERS.sms.callbackSecret,
+      messaging: DEMO_MESSAGE_PROVIDERS.messaging.callbackSecret,
+    } satisfies CallbackSecrets,
+  });
   platform.register(TOKENS.notificationSettings, {
     useValue: { passengerSiteUrl: config.passengerBaseUrl } satisfies NotificationSettings,
   });

@@ -1,9 +1,13 @@
+import { CaseChanges } from "../../src/app/cases/case-changes.js";
 import { ContactPreferences } from "../../src/app/notifications/contact-preferences.js";
 import { NotificationDelivery } from "../../src/app/notifications/notification-delivery.js";
 import { NotificationLog } from "../../src/app/notifications/notification-log.js";
+import { DeliveryCallbacks } from "../../src/app/notifications/delivery-callbacks.js";
 import { NotifyPassengers } from "../../src/app/notifications/notify-passengers.js";
+import { ResendNotifications } from "../../src/app/notifications/resend-notifications.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { registerSingletons, type ServiceModule } from "../module.js";
+import { notificationRoutes } from "./notification-routes.js";
 
 /**
  * Passenger notifications (spec 1 step 9, 4.1, 6.3): the notifier the compensation saga and the
@@ -21,6 +25,13 @@ export const notificationsModule: ServiceModule = {
     ]);
     container.register(TOKENS.passengerNotifier, { useFactory: (c) => c.resolve(NotifyPassengers) });
   },
+  routes: ({ container }) =>
+    notificationRoutes({
+      cases: container.resolve(CaseChanges),
+      log: container.resolve(NotificationLog),
+      resend: container.resolve(ResendNotifications),
+      callbacks: container.resolve(DeliveryCallbacks),
+    }),
   start: async ({ container }) => {
     await container.resolve(NotificationLog).ensureIndexes();
   },

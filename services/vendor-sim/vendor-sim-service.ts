@@ -1,7 +1,10 @@
-import type Koa from "koa";
+import Koa from "koa";
+import mount from "koa-mount";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import type { ModuleContext } from "../module.js";
 import type { VendorSimulators } from "./simulators.js";
+import { MessageProviderSimulators } from "./message-provider.js";
+import { messageProviderRoutes } from "./message-provider-app.js";
 import { createVendorSimApp } from "./vendor-sim-app.js";
 
 /**
@@ -18,5 +21,10 @@ export const DEMO_INVENTORY_SEED = "disruption-demo";
  */
 export function vendorSimulatorsApp(context: ModuleContext, services: ReadonlySet<string>): Koa | undefined {
   if (!services.has("vendor-sim")) return undefined;
-  return createVendorSimApp(context.container.resolve<VendorSimulators>(TOKENS.vendorSimulators).all);
+  const hotels = createVendorSimApp(context.container.resolve<VendorSimulators>(TOKENS.vendorSimulators).all);
+  // The notification providers (`/sms`, `/messaging`) beside the hotel vendors.
+  const app = new Koa();
+  app.use(messageProviderRoutes(context.container.resolve(MessageProviderSimulators)));
+  app.use(mount(hotels));
+  return app;
 }

@@ -70,6 +70,11 @@ export interface NotificationRecord {
   replies: NotificationReply[];
   createdAt: string;
   updatedAt: string;
+  /**
+   * Orders the log newest first: `createdAt` and a per-process sequence, since a saga sends a case's
+   * groups within the same millisecond.
+   */
+  sequence: string;
 }
 
 /** The same tenant and dedupe key always name the same notification: a repeated send finds it. */

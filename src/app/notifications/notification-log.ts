@@ -17,6 +17,7 @@ export class NotificationLog {
   /** `<channel>:<provider message id>` → notification URN: what a delivery callback is looked up by. */
   private readonly messages: DocumentCollection<{ _id: string; notificationUrn: string }>;
   private readonly updating = new Map<string, Promise<unknown>>();
+  private created = 0;
 
   constructor(@inject(TOKENS.documents) documents: DocumentStore) {
     this.collection = documents.collection<NotificationRecord>(NOTIFICATION_COLLECTION);
@@ -24,8 +25,8 @@ export class NotificationLog {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.collection.ensureIndex({ keys: { tenant: 1, caseUrn: 1, createdAt: -1 } });
-    await this.collection.ensureIndex({ keys: { tenant: 1, caseUrn: 1, groupId: 1, createdAt: -1 } });
+    await this.collection.ensureIndex({ keys: { tenant: 1, caseUrn: 1, sequence: -1 } });
+    await this.collection.ensureIndex({ keys: { tenant: 1, caseUrn: 1, groupId: 1, sequence: -1 } });
   }
 
   get(notificationUrn: string): Promise<NotificationRecord | undefined> {
@@ -33,8 +34,10 @@ export class NotificationLog {
   }
 
   /** True when it inserted; false when a notification with the same URN exists already. */
-  create(record: NotificationRecord): Promise<boolean> {
-    return this.collection.insertIfAbsent(record);
+  create(record: Omit<NotificationRecord, "sequence">): Promise<boolean> {
+    this.created = (this.created + 1) % 1e9;
+    const sequence = `${record.createdAt}-${String(this.created).padStart(9, "0")}`;
+    return this.collection.insertIfAbsent({ ...record, sequence });
   }
 
   /** Runs `change` on the stored record and stores what it returns, one change at a time per record. */
@@ -93,7 +96,7 @@ export class NotificationLog {
   }
 
   ofCase(tenant: string, caseUrn: string, page: FindOptions): Promise<Page<NotificationRecord>> {
-    return this.collection.find({ tenant, caseUrn }, { ...page, sort: { createdAt: -1 } });
+    return this.collection.find({ tenant, caseUrn }, { ...page, sort: { sequence: -1 } });
   }
 
   ofGroup(
@@ -101,6 +104,6 @@ export class NotificationLog {
     page: FindOptions,
   ): Promise<Page<NotificationRecord>> {
     const { tenant, caseUrn, groupId } = group;
-    return this.collection.find({ tenant, caseUrn, groupId }, { ...page, sort: { createdAt: -1 } });
+    return this.collection.find({ tenant, caseUrn, groupId }, { ...page, sort: { sequence: -1 } });
   }
 }

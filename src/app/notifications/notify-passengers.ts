@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { CHANNEL_ORDER, type NotificationRecord, notificationUrnFor } from "../../domain/notification.js";
 import type { Clock } from "../../runtime/clock.js";
 import { TOKENS } from "../../runtime/tokens.js";
+import { caseRefOf } from "../cases/case-changes.js";
 import { NotificationDelivery } from "./notification-delivery.js";
 import { NotificationLog } from "./notification-log.js";
 import type { NotificationReceipt, PassengerNotification, PassengerNotifier } from "./passenger-notifier.js";
@@ -25,7 +26,9 @@ export class NotifyPassengers implements PassengerNotifier {
     @inject(TOKENS.clock) private readonly clock: Clock,
   ) {}
 
-  async notify(request: PassengerNotification): Promise<NotificationReceipt> {
+  async notify(asked: PassengerNotification): Promise<NotificationReceipt> {
+    // The log keeps the canonical case URN, whichever form of spec 2 the caller used.
+    const request = { ...asked, caseUrn: caseRefOf(asked.caseUrn).urn };
     const notificationUrn = notificationUrnFor(request.tenant, request.dedupeKey);
     const inFlight = this.running.get(notificationUrn);
     if (inFlight) return receiptOf((await inFlight).record, true);

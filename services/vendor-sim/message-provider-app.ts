@@ -1,0 +1,69 @@
+/**
+ * The simulated notification providers over HTTP, under `/<provider id>` (`/sms/v1/messages`,
+ * `/messaging/v1/messages`), running exactly the code the in-process transport calls.
+ * `/<provider>/_sim/...` lets tests and demos act as the passenger or inject faults:
+ *   fail-next {times}, recipient {to, behaviour}, reply {messageId, text}, opt-out {messageId}.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Middleware } from "koa";
+import type { WireMethod } from "../../src/vendors/wire.js";
+import type { MessageProviderSimulators, RecipientBehaviour } from "./message-provider.js";
+
+const MAX_BODY_BYTES = 100_000;
+
+/** Answers the providers' paths; passes anything else on. */
+export function messageProviderRoutes(providers: MessageProviderSimulators): Middleware {
+  return async (ctx, next) => {
+    const [, providerId = "", ...rest] = ctx.path.split("/");
+    const sim = providers.byId(providerId);
+    if (!sim || !["GET", "POST"].includes(ctx.method)) return next();
+    const path = `/${rest.join("/")}`;
+    const body = await readBody(ctx.req);
+    if (path.startsWith("/_sim/")) {
+      const input = parse(body);
+      ctx.status = 204;
+      if (path === "/_sim/fail-next") sim.failNext(Number(input.times ?? 1));
+      else if (path === "/_sim/recipient")
+        sim.setRecipient(String(input.to), input.behaviour as RecipientBehaviour);
+      else if (path === "/_sim/reply")
+        ctx.status = (await sim.reply(String(input.messageId), String(input.text))) ? 204 : 404;
+      else if (path === "/_sim/opt-out") ctx.status = (await sim.optOut(String(input.messageId))) ? 204 : 404;
+      else ctx.status = 404;
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(ctx.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const response = await sim.handle({
+      method: ctx.method as WireMethod,
+      path: ctx.querystring ? `${path}?${ctx.querystring}` : path,
+      headers,
+      ...(body ? { body } : {}),
+    });
+    ctx.status = response.status;
+    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+    ctx.body = response.body;
+  };
+}
+
+function parse(body: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(body || "{}");
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw Object.assign(new Error("body too large"), { status: 413, expose: true });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
