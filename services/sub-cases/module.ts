@@ -1,5 +1,13 @@
 import { instanceCachingFactory } from "tsyringe";
+import { CaseResolutionActor } from "../../actors/CaseResolutionActor.js";
 import { SubCaseActor } from "../../actors/SubCaseActor.js";
+import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
+import { ReservationIndex } from "../../src/app/booking/reservation-index.js";
+import type { PassengerNotifier } from "../../src/app/notifications/passenger-notifier.js";
+import { CaseProgressReads } from "../../src/app/sub-cases/case-progress.js";
+import { CompensationSteps } from "../../src/app/sub-cases/compensation-steps.js";
+import { SubCaseSagas } from "../../src/app/sub-cases/sub-case-sagas.js";
+import { registerSubCaseSaga } from "../../src/workflows/sub-case-saga/registration.js";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
@@ -14,6 +22,7 @@ import { logoutRoute } from "../realtime/logout-route.js";
 import { OperatorLogout } from "../realtime/operator-logout.js";
 import { RealtimeHub } from "../realtime/realtime-hub.js";
 import { RefreshTokenRevocation } from "../realtime/refresh-token-revocation.js";
+import { progressRoutes } from "./progress-routes.js";
 import { subCaseRoutes } from "./sub-case-routes.js";
 import { subCaseSubscriptions } from "./sub-case-subscriptions.js";
 
@@ -25,15 +34,38 @@ import { subCaseSubscriptions } from "./sub-case-subscriptions.js";
  */
 export const subCasesModule: ServiceModule = {
   name: "sub-cases",
-  actorTypes: [SubCaseActor],
+  actorTypes: [SubCaseActor, CaseResolutionActor],
+  registerWorkflows: (registry, context) =>
+    registerSubCaseSaga(registry, () => context().container.resolve(CompensationSteps)),
   register: (container) => {
     registerSingletons(container, [
       SubCaseIndex,
       SubCaseLocks,
+      SubCaseSagas,
       SubmitCompensation,
       SyncSubCases,
       AnswerOffer,
+      CaseProgressReads,
     ]);
+    container.register(CompensationSteps, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new CompensationSteps({
+            actors: c.resolve(TOKENS.actors),
+            bus: c.resolve(TOKENS.bus),
+            clock: c.resolve(TOKENS.clock),
+            index: c.resolve(SubCaseIndex),
+            reservations: c.resolve(ReservationIndex),
+            vendors: c.resolve(TOKENS.vendors),
+            contracts: c.resolve(DirectContracts),
+            // Notifications bind the notifier in their own module; without one the offer goes out unannounced.
+            notifier: c.isRegistered(TOKENS.passengerNotifier, true)
+              ? c.resolve<PassengerNotifier>(TOKENS.passengerNotifier)
+              : undefined,
+            logger: c.resolve(TOKENS.logger),
+          }),
+      ),
+    });
     container.register(RealtimeHub, {
       useFactory: instanceCachingFactory(
         (c) => new RealtimeHub(c.resolve(TOKENS.runtime), c.resolve(SubCaseLocks)),
@@ -54,6 +86,7 @@ export const subCasesModule: ServiceModule = {
         container.resolve(SubCaseLocks),
         container.resolve(SubmitCompensation),
       ),
+      ...progressRoutes(container.resolve(CaseProgressReads)),
       logoutRoute(new OperatorLogout(runtime, container.resolve(RealtimeHub), revocation)),
       channelRoute(),
     ];

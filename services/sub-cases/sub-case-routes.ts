@@ -1,7 +1,10 @@
 import type { SubCaseView } from "../../src/domain/events/sub-case.js";
 import { findSubCase } from "../../src/app/sub-cases/find-sub-case.js";
 import { LOCK_TTL_MS, type SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
-import type { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
+import {
+  COMPENSATION_ACTIONS,
+  type SubmitCompensation,
+} from "../../src/app/sub-cases/submit-compensation.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { SUB_CASE_STATUSES } from "../../src/domain/sub-case.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
@@ -54,6 +57,42 @@ const subCaseSchema = {
   },
 } as const;
 
+/** The operator's read: the state, the offer and the passenger's answer, and the last run. */
+const subCaseDetailSchema = {
+  type: "object",
+  required: [...subCaseSchema.required, "offer", "answer", "sagaInstanceId", "vendorErrorCode", "updatedAt"],
+  properties: {
+    ...subCaseSchema.properties,
+    offer: {
+      type: ["object", "null"],
+      description: "What the last saga run offers the passenger; `answerBy` is the deadline",
+      properties: {
+        reservationUrn: urnSchema,
+        voucherUrn: { type: ["string", "null"] },
+        answerBy: { type: ["string", "null"], format: "date-time" },
+      },
+    },
+    answer: {
+      type: ["object", "null"],
+      properties: {
+        kind: { type: "string", enum: ["ACCEPTED", "DECLINED"] },
+        at: timestampSchema,
+        reason: { type: ["string", "null"] },
+      },
+    },
+    sagaInstanceId: {
+      type: ["string", "null"],
+      description: "The last saga run; its steps are in GET /v1/orchestration/cases/{caseUrn}/progress",
+    },
+    vendorErrorCode: {
+      type: ["string", "null"],
+      description:
+        "The vendor's code that stopped the last run (FAILED, COMPENSATION_FAILED), also in `X-Vendor-Error-Code`",
+    },
+    updatedAt: timestampSchema,
+  },
+} as const;
+
 const compensationSchema = {
   type: "object",
   required: ["subCaseUrn", "caseUrn", "correlationUrn", "status", "version"],
@@ -82,6 +121,45 @@ export function subCaseRoutes(actors: ActorRuntime, locks: SubCaseLocks, compens
   };
 
   return [
+    defineRoute({
+      method: "GET",
+      path: "/v1/subcases/:subCaseUrn",
+      operationId: "getSubCase",
+      summary: "A sub-case: its state, its offer and the passenger's answer, its last saga run",
+      description:
+        "When the last run stopped on a vendor's permanent error (a FAILED booking, or a COMPENSATION_FAILED " +
+        "cancellation such as NON_REFUNDABLE or BOOKING_PAST_CANCELLATION_DEADLINE), the vendor's code is in " +
+        "`vendorErrorCode` and in the `X-Vendor-Error-Code` header.",
+      tags: ["Sub-cases"],
+      access: operators,
+      params: subCaseParams,
+      responses: {
+        200: {
+          description: "The sub-case",
+          schema: subCaseDetailSchema,
+          headers: {
+            "X-Vendor-Error-Code": {
+              description: "The vendor's error code that stopped the last run, when one did",
+            },
+          },
+        },
+      },
+      handler: async ({ params, principal }) => {
+        const view = await authorized(params.subCaseUrn, principal);
+        return {
+          status: 200,
+          ...(view.vendorErrorCode ? { headers: { "X-Vendor-Error-Code": view.vendorErrorCode } } : {}),
+          body: {
+            ...stateOf(view),
+            offer: view.offer,
+            answer: view.answer,
+            sagaInstanceId: view.sagaInstanceId,
+            vendorErrorCode: view.vendorErrorCode,
+            updatedAt: view.updatedAt,
+          },
+        };
+      },
+    }),
     defineRoute({
       method: "POST",
       path: "/v1/subcases/:subCaseUrn/lock",
@@ -145,8 +223,13 @@ export function subCaseRoutes(actors: ActorRuntime, locks: SubCaseLocks, compens
       operationId: "compensateSubCase",
       summary: "Submit compensation for a sub-case; the saga runs asynchronously",
       description:
-        "Answers 202 at once with the run's `correlationUrn`; the sub-case moves to PROCESSING and " +
-        "`subcase.processing` is published. The same payload again, while that run is still the sub-case's " +
+        "Answers 202 at once with the run's `correlationUrn`; the sub-case moves to PROCESSING, " +
+        "`subcase.processing` is published, and a saga run is scheduled: it confirms the stay the group holds, " +
+        "takes its voucher, notifies the passenger and offers the stay (OFFER_READY), then waits for the answer " +
+        "(the README's sub-case state table). `action` says what the run does: `reoffer` (the default) offers the " +
+        "group's current stay again; to move the group to another hotel, re-book it from the review queue first " +
+        "(its `rebook` action), then compensate to offer the new stay. Compensation is refused (409) while a run " +
+        "is PROCESSING and once the passenger accepted (RESOLVED). The same payload again, while that run is still the sub-case's " +
         "latest change, is a replay: 202 with the same `correlationUrn`, nothing new happens. While the sub-case " +
         "is locked the body must carry the live lock's `fencingToken`; a token of a lock that expired or went " +
         "is refused (409 `stale-fencing-token`) even when the sub-case is no longer locked. With " +
@@ -158,6 +241,12 @@ export function subCaseRoutes(actors: ActorRuntime, locks: SubCaseLocks, compens
       body: {
         type: "object",
         properties: {
+          action: {
+            type: "string",
+            enum: COMPENSATION_ACTIONS,
+            default: "reoffer",
+            description: "What the saga run does: `reoffer` offers the stay the group holds now",
+          },
           fencingToken: fencingTokenSchema,
           expectedVersion: { type: "integer", minimum: 1, description: "The version the caller last read" },
           reason: reasonSchema,

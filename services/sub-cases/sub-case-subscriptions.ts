@@ -1,4 +1,5 @@
 import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
+import { SubCaseSagas } from "../../src/app/sub-cases/sub-case-sagas.js";
 import { SyncSubCases } from "../../src/app/sub-cases/sync-sub-cases.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
@@ -13,7 +14,9 @@ import type { ModuleContext } from "../module.js";
 /**
  * Per tenant topic: (1) a case opened or amended gets one sub-case per passenger group, and
  * loses the sub-cases of groups that left it; closing and reopening the case freeze and thaw its
- * sub-cases; (2) every sub-case change is copied into the
+ * sub-cases; (2) a group's confirmed reservation starts its sub-case's saga run (spec 1 step 6),
+ * scheduled under an id derived from the reservation so a redelivery finds it; (3) every sub-case
+ * change is copied into the
  * `sub-cases` index. The routes copy their own changes at once; this copy also covers the changes
  * nobody waits for (a lock expiring) and a crash between an actor's commit and the route's copy.
  * Both are idempotent, so redeliveries are harmless, and both retry failures with backoff.
@@ -39,6 +42,24 @@ export function subCaseSubscriptions(
           if (!(await sync.execute(caseUrn, event.correlationUrn))) {
             throw new Error(`Case ${caseUrn} not found yet`);
           }
+        },
+      }),
+      eventSubscription({
+        name: `sub-cases.saga.${topic}`,
+        tenant,
+        types: ["reservation.confirmed"],
+        onFailure: "retry-with-backoff",
+        log: () => context().logger,
+        handle: async (event) => {
+          const caseUrn = event.caseUrn;
+          if (!caseUrn) throw new EventRefused("The event names no case");
+          await context().container.resolve(SubCaseSagas).forConfirmedStay({
+            tenant: event.tenant,
+            caseUrn,
+            groupId: event.data.groupId,
+            reservationUrn: event.data.reservationUrn,
+            correlationUrn: event.correlationUrn,
+          });
         },
       }),
       eventSubscription({

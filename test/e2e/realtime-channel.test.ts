@@ -4,6 +4,7 @@ import { SubCaseActor } from "../../actors/SubCaseActor.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { CLOSE_CODE } from "../../services/realtime/protocol.js";
 import { type RealtimeFixture, startRealtimeFixture } from "./realtime-fixture.js";
+import { standDownSubCaseSagas } from "../support/sagas.js";
 
 const path = (urn: string, action: string) => `/v1/subcases/${encodeURIComponent(urn)}/${action}`;
 
@@ -13,6 +14,8 @@ let tokens: Record<string, string>;
 beforeAll(async () => {
   f = await startRealtimeFixture();
   tokens = f.tokens;
+  // The compensations here are watched as requests: the saga each one starts stands down.
+  standDownSubCaseSagas(f.t.platform.container);
 });
 afterEach(async () => {
   await f.disconnectAll();

@@ -4,6 +4,7 @@ import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { type RealtimeFixture, startRealtimeFixture } from "./realtime-fixture.js";
+import { standDownSubCaseSagas } from "../support/sagas.js";
 import { recordEvents } from "../support/event-recorder.js";
 
 const ERRORS = "https://errors.svc.example/v1";
@@ -16,6 +17,8 @@ const processing: DomainEvent[] = [];
 beforeAll(async () => {
   f = await startRealtimeFixture();
   tokens = f.tokens;
+  // The compensations here are watched as requests: the saga each one starts stands down.
+  standDownSubCaseSagas(f.t.platform.container);
   recordEvents(
     f.t.platform.runtime.bus,
     { name: "test.processing", topic: topicFor({ tenant: "urn:airline:ZX" }), types: ["subcase.processing"] },

@@ -4,11 +4,21 @@ import { payloadHash } from "../../domain/canonical-json.js";
 import type { SubCaseStatus } from "../../domain/sub-case.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { SubCaseIndex } from "./sub-case-index.js";
+import { SubCaseSagas } from "./sub-case-sagas.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 
+/**
+ * What the compensation does (the saga's CompensationAction): `reoffer`, the default, confirms the
+ * stay the group holds now, takes its voucher and offers it to the passenger again. A group to be
+ * moved to another hotel is re-booked from the review queue first (its `rebook` action); the
+ * compensation then offers the new stay.
+ */
+export const COMPENSATION_ACTIONS = ["reoffer"] as const;
+
 /** The body of a compensation request; all of it is hashed to recognise replays. */
 export interface CompensationPayload {
+  action?: (typeof COMPENSATION_ACTIONS)[number];
   /** Required while the sub-case is locked: the live lock's token. */
   fencingToken?: number;
   /** When given, the request is refused (409 with the current version) unless it still matches. */
@@ -27,14 +37,18 @@ export interface CompensationAccepted {
 
 /**
  * An operator submits compensation for a sub-case (spec 3.4, 4.1): the request is recorded, the
- * sub-case moves to PROCESSING and `subcase.processing` is published, and the caller answers 202
- * at once. The compensation saga that acts on the event is not part of this step.
+ * sub-case moves to PROCESSING under a new saga run and `subcase.processing` is published, the run
+ * is scheduled (not waited for), and the caller answers 202 at once. A replay schedules its run
+ * again, which the engine ignores for an instance it has: a crash between the actor's acceptance
+ * and the scheduling is mended by the client's retry. The run the sub-case followed before (one
+ * waiting for an answer to an offer this compensation replaces) is stopped.
  */
 @injectable()
 export class SubmitCompensation {
   constructor(
     @inject(TOKENS.actors) private readonly actors: ActorRuntime,
     @inject(SubCaseIndex) private readonly index: SubCaseIndex,
+    @inject(SubCaseSagas) private readonly sagas: SubCaseSagas,
   ) {}
 
   async execute(
@@ -47,9 +61,17 @@ export class SubmitCompensation {
       by,
       payloadHash: payloadHash(payload),
       correlationUrn,
-      ...payload,
+      sagaInstanceId: SubCaseSagas.compensationRunOf(subCase.subCaseUrn, correlationUrn),
+      ...(payload.fencingToken !== undefined ? { fencingToken: payload.fencingToken } : {}),
+      ...(payload.expectedVersion !== undefined ? { expectedVersion: payload.expectedVersion } : {}),
+      ...(payload.reason !== undefined ? { reason: payload.reason } : {}),
     });
     if (!result.replayed) await this.index.record(result.view);
+    await this.sagas.forCompensation(result.view, result.correlationUrn, {
+      action: payload.action ?? "reoffer",
+    });
+    const previous = subCase.sagaInstanceId;
+    if (!result.replayed && previous && previous !== result.view.sagaInstanceId) await this.sagas.stop(previous);
     return {
       subCaseUrn: result.view.subCaseUrn,
       caseUrn: result.view.caseUrn,

@@ -100,6 +100,8 @@ export interface StepCall {
   stay: SagaStay;
 }
 
+export type HeldAnswer = { current: false } | { current: true; answer: OfferAnswerEvent | null };
+
 export type RunStart = { current: false } | { current: true; nextDepartureAt: string | null };
 
 /** Why a run ends, and where the sub-case stands. */
@@ -148,8 +150,11 @@ export interface SubCaseSagaSteps {
   stepStarted(run: SubCaseRun, step: string): Promise<void>;
   stepEnded(run: SubCaseRun, step: string, result: Record<string, unknown>): Promise<void>;
   offer(run: SubCaseRun, stay: SagaStay, answerBy: string): Promise<{ current: boolean }>;
-  /** The answer the SubCaseActor holds, if the passenger answered (a lost external event). */
-  answerOf(run: SubCaseRun): Promise<OfferAnswerEvent | null>;
+  /**
+   * The answer the SubCaseActor holds, if the passenger answered (a lost external event); not
+   * current when a later run owns the sub-case.
+   */
+  answerOf(run: SubCaseRun): Promise<HeldAnswer>;
   fail(run: SubCaseRun, refusal: StepRefusal): Promise<void>;
   failCompensation(run: SubCaseRun, refusal: StepRefusal): Promise<void>;
   alert(run: SubCaseRun, alert: SagaAlert): Promise<void>;
