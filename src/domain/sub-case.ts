@@ -7,13 +7,15 @@ import { uuidFromParts } from "./uuid.js";
  *
  * States. The spec names RESOLVED and COMPENSATION_FAILED; the others follow the events of 6.1:
  *   OPEN                  created with the case, nothing running yet
- *   PROCESSING            an operator submitted compensation; the saga runs (subcase.processing)
+ *   PROCESSING            a saga run works: the group's stay was confirmed, or an operator submitted
+ *                         compensation (subcase.processing)
  *   OFFER_READY           the saga succeeded and the passenger was notified (subcase.offer-ready)
  *   RESOLVED              the passenger accepted (subcase.resolved)
  *   DECLINED              the passenger declined; the saga rolls the booking back (subcase.declined)
  *   FAILED                a vendor failed permanently; manual review is queued (subcase.failed)
  *   COMPENSATION_FAILED   a cancellation failed for good; manual reconciliation (subcase.compensation-failed)
- * RESOLVED, DECLINED and COMPENSATION_FAILED are terminal for case.resolved.
+ * RESOLVED, DECLINED and COMPENSATION_FAILED are terminal for case.resolved. The whole table, with
+ * the saga's side effects, is in the README ("Sub-cases and the compensation saga").
  *
  * An offer exists only in OFFER_READY, so accept and decline need it. A repeat accept on a RESOLVED
  * sub-case is not an error but returns `changed: false`, so the caller answers with the cached

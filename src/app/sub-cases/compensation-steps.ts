@@ -122,7 +122,10 @@ export class CompensationSteps implements SubCaseSagaSteps {
   async answerOf(run: SubCaseRun): Promise<HeldAnswer> {
     const view = await this.deps.actors.invoke(SubCaseActor, this.actorIdOf(run), "get");
     if (view?.sagaInstanceId !== run.sagaInstanceId) return { current: false };
-    return { current: true, answer: view.answer && { kind: view.answer.kind, correlationUrn: run.correlationUrn } };
+    return {
+      current: true,
+      answer: view.answer && { kind: view.answer.kind, correlationUrn: run.correlationUrn },
+    };
   }
 
   async fail(run: SubCaseRun, refusal: StepRefusal): Promise<void> {

@@ -71,7 +71,8 @@ export class SubmitCompensation {
       action: payload.action ?? "reoffer",
     });
     const previous = subCase.sagaInstanceId;
-    if (!result.replayed && previous && previous !== result.view.sagaInstanceId) await this.sagas.stop(previous);
+    if (!result.replayed && previous && previous !== result.view.sagaInstanceId)
+      await this.sagas.stop(previous);
     return {
       subCaseUrn: result.view.subCaseUrn,
       caseUrn: result.view.caseUrn,
