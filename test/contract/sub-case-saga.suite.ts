@@ -186,6 +186,14 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
       expect(state.output).toMatchObject({ outcome: "accepted" });
     });
 
+    it("gives the default window when the next flight has left already", async () => {
+      steps.nextDepartureAt = new Date(sut.clock.now() - HOUR).toISOString();
+      const id = await start();
+      const waiting = await awaitingAnswer(id);
+      expect(progressOf(waiting).answerBy).toBe(new Date(steps.startedAt! + 12 * HOUR).toISOString());
+      expect(steps.alerts).toEqual([]);
+    });
+
     it("at the deadline, takes the answer the sub-case holds when its event never came", async () => {
       const id = await start();
       await awaitingAnswer(id);

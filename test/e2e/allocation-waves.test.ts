@@ -90,7 +90,10 @@ describe("intake to wave, with nobody acting (auto-approving ON_DEMAND policy)",
     });
     expect(completed.data.allocations.map((a: any) => a.groupId).sort()).toEqual([...groupIds].sort());
 
-    const steps = p.events.filter((e) => e.type.startsWith("graph.step.") && e.caseUrn === urn);
+    // The wave's own steps: the sub-case sagas the booking starts report theirs with their subCaseUrn.
+    const steps = p.events.filter(
+      (e) => e.type.startsWith("graph.step.") && e.caseUrn === urn && !(e.data as any).subCaseUrn,
+    );
     expect(steps[0]).toMatchObject({
       type: "graph.step.started",
       data: { caseUrn: urn, name: "allocation-wave" },
@@ -100,7 +103,7 @@ describe("intake to wave, with nobody acting (auto-approving ON_DEMAND policy)",
       0.1, 0.2, 0.5, 0.8,
     ]);
     expect(steps.every((s) => s.data.stepUrn === stepUrn)).toBe(true);
-    const done = await p.eventOf("graph.step.completed", urn);
+    const done = await p.eventOf("graph.step.completed", urn, (e) => e.data.stepUrn === stepUrn);
     expect(done.data).toMatchObject({
       caseUrn: urn,
       stepUrn,

@@ -78,9 +78,11 @@ export async function* subCaseSaga(
   }
 
   // 3. the offer and the answer
-  const answerBy =
-    start.nextDepartureAt ??
-    new Date(ctx.getCurrentUtcDateTime().getTime() + input.defaultAnswerWindowMs).toISOString();
+  const answerBy = deadlineOf(
+    start.nextDepartureAt,
+    ctx.getCurrentUtcDateTime(),
+    input.defaultAnswerWindowMs,
+  );
   progress.answerBy = answerBy;
   const offered: { current: boolean } = yield* callWithRetry(ctx, A.offer, { run, stay, answerBy });
   if (!offered.current) return end("superseded");
@@ -160,6 +162,15 @@ export async function* subCaseSaga(
     report();
     return { outcome, stay };
   }
+}
+
+/**
+ * Until when the passenger may answer: the next flight's departure, or, when the case names none
+ * or it has left already, the default window from the offer on.
+ */
+function deadlineOf(nextDepartureAt: string | null, now: Date, defaultWindowMs: number): string {
+  if (nextDepartureAt && Date.parse(nextDepartureAt) > now.getTime()) return nextDepartureAt;
+  return new Date(now.getTime() + defaultWindowMs).toISOString();
 }
 
 function messageOf(error: unknown): string {
