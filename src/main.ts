@@ -256,17 +256,21 @@ async function notificationChannels(
   logger: Logger,
   providers: MessageProviderSimulators,
 ): Promise<{ channels: NotificationChannels; sink: SmtpSink | undefined; close(): Promise<void> }> {
-  const sink = config.smtpUrl
-    ? undefined
-    : await SmtpSink.start({
-        port: config.smtpSinkPort,
-        onMessage: (m) =>
-          logger.info(
-            { to: m.envelope.to, subject: m.subject, text: m.text },
-            "e-mail kept by the SMTP sink",
-          ),
-      });
-  const email = emailChannel({ smtpUrl: config.smtpUrl ?? sink!.url, from: config.mailFrom });
+  // Only the apps that send (the saga's workers, the operator API's resends) need a mail server.
+  const sends = config.services.includes("workers") || config.services.includes("operator-api");
+  const sink =
+    config.smtpUrl || !sends
+      ? undefined
+      : await SmtpSink.start({
+          port: config.smtpSinkPort,
+          onMessage: (m) =>
+            logger.info(
+              { to: m.envelope.to, subject: m.subject, text: m.text },
+              "e-mail kept by the SMTP sink",
+            ),
+        });
+  const smtpUrl = config.smtpUrl ?? sink?.url;
+  const email = smtpUrl ? emailChannel({ smtpUrl, from: config.mailFrom }) : undefined;
   const provider = (id: MessageProviderId) =>
     providerChannel({
       channel: id,
@@ -277,10 +281,10 @@ async function notificationChannels(
       callbackUrl: `${config.publicBaseUrl}/v1/notifications/callbacks/${id}`,
     });
   return {
-    channels: [provider("sms"), provider("messaging"), email],
+    channels: [provider("sms"), provider("messaging"), ...(email ? [email] : [])],
     sink,
     close: async () => {
-      email.close();
+      email?.close();
       await sink?.close();
     },
   };
@@ -366,7 +370,10 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.exchangeRates, { useValue: PLATFORM_EXCHANGE_RATES });
   platform.register(TOKENS.bookingCards, { useValue: demoBookingCards() });
   platform.register(TOKENS.bookingSettings, { useValue: DEFAULT_BOOKING_SETTINGS });
-  const messageProviders = new MessageProviderSimulators(clock);
+  const messageProviders = new MessageProviderSimulators(clock, {
+    onMessage: (provider, m) =>
+      logger.info({ provider, to: m.to, text: m.text }, "message taken by the simulated provider"),
+  });
   const notifications = await notificationChannels(config, logger, messageProviders);
   platform.register(MessageProviderSimulators, { useValue: messageProviders });
   platform.register(TOKENS.notificationChannels, { useValue: notifications.channels });

@@ -162,13 +162,14 @@ export function notificationRoutes({ cases, log, resend, callbacks }: Notificati
         401: { description: "Bad or stale signature" },
         404: { description: "No such provider, or no message of this provider with that id" },
       },
-      handler: async ({ params, ctx }) => {
+      handler: async ({ params, ctx, correlationUrn }) => {
         const raw = (ctx.request as { rawBody?: string }).rawBody ?? "";
         const outcome = await callbacks.receive(params.provider, {
           rawBody: raw,
           signature: ctx.get(CALLBACK_HEADERS.signature) || undefined,
           timestamp: ctx.get(CALLBACK_HEADERS.timestamp) || undefined,
           eventId: ctx.get(CALLBACK_HEADERS.eventId) || undefined,
+          correlationUrn,
         });
         if (outcome.outcome === "bad-signature") {
           throw new UnauthorizedError("invalid_token", "The callback's signature is not the provider's");

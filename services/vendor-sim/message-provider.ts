@@ -80,6 +80,7 @@ export class MessageProviderSimulator implements WireEndpoint {
     private readonly settings: MessageProviderSettings,
     private readonly clock: Clock,
     private readonly post: CallbackPoster = fetchPoster,
+    private readonly onMessage: (message: SimulatedMessage) => void = () => {},
   ) {
     this.id = settings.id;
   }
@@ -142,6 +143,7 @@ export class MessageProviderSimulator implements WireEndpoint {
       callbacks: [],
     };
     this.messages.set(message.messageId, message);
+    this.onMessage(message);
     if (this.messages.size > MAX_MESSAGES_KEPT) this.messages.delete(this.messages.keys().next().value!);
     if (behaviour !== "silent") {
       // After the answer, as a provider reports delivery later.
@@ -223,9 +225,20 @@ export class MessageProviderSimulators {
   readonly messaging: MessageProviderSimulator;
   readonly all: readonly MessageProviderSimulator[];
 
-  constructor(clock: Clock, post?: CallbackPoster) {
-    this.sms = new MessageProviderSimulator(DEMO_MESSAGE_PROVIDERS.sms, clock, post);
-    this.messaging = new MessageProviderSimulator(DEMO_MESSAGE_PROVIDERS.messaging, clock, post);
+  constructor(
+    clock: Clock,
+    options: {
+      post?: CallbackPoster;
+      /** Told of every message a provider takes (the demo logs them: they carry the magic links). */
+      onMessage?: (provider: MessageProviderId, message: SimulatedMessage) => void;
+    } = {},
+  ) {
+    const provider = (id: MessageProviderId) =>
+      new MessageProviderSimulator(DEMO_MESSAGE_PROVIDERS[id], clock, options.post, (message) =>
+        options.onMessage?.(id, message),
+      );
+    this.sms = provider("sms");
+    this.messaging = provider("messaging");
     this.all = [this.sms, this.messaging];
   }
 

@@ -223,6 +223,17 @@ describe("opt-out", () => {
       reason: "opted-out",
     });
     expect(providers.sms.sent().filter((m) => m.to === phone)).toHaveLength(1);
+
+    const audit = await json(
+      await t.call("GET", `/v1/audit/case/${encodeURIComponent(caseUrn)}`, supervisor),
+    );
+    expect(audit.items).toContainEqual(
+      expect.objectContaining({
+        action: "contact-preference.opt-out",
+        actorUrn: "urn:notification-provider:sms",
+        entityUrn: first.notificationUrn,
+      }),
+    );
   });
 
   it("honours the provider's opted-out callback, and keeps a reply that is not STOP without opting out", async () => {

@@ -12,6 +12,7 @@ import {
   channelsAfter,
   isStopReply,
 } from "../../domain/notification.js";
+import type { AuditLog } from "../audit-log.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { CounterStore } from "../../runtime/counter-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -26,6 +27,8 @@ export interface SignedCallback {
   signature: string | undefined;
   timestamp: string | undefined;
   eventId: string | undefined;
+  /** The callback request's trace, for the audit entry of an opt-out. */
+  correlationUrn: string;
 }
 
 export type CallbackOutcome =
@@ -55,6 +58,7 @@ export class DeliveryCallbacks {
     @inject(NotificationDelivery) private readonly delivery: NotificationDelivery,
     @inject(TOKENS.counters) private readonly counters: CounterStore,
     @inject(TOKENS.clock) private readonly clock: Clock,
+    @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
   async receive(provider: string, callback: SignedCallback): Promise<CallbackOutcome> {
@@ -84,7 +88,7 @@ export class DeliveryCallbacks {
       return { outcome: "duplicate", notificationUrn: record.notificationUrn };
     }
     try {
-      const after = await this.apply(channel, record.notificationUrn, event);
+      const after = await this.apply(channel, record.notificationUrn, event, callback.correlationUrn);
       return { outcome: "applied", notificationUrn: after.notificationUrn, status: after.status };
     } catch (error) {
       // Not applied: the provider's retry of the same event must not be dropped as a duplicate.
@@ -97,6 +101,7 @@ export class DeliveryCallbacks {
     channel: NotificationChannelName,
     notificationUrn: string,
     event: DeliveryCallback,
+    correlationUrn: string,
   ): Promise<NotificationRecord> {
     const at = new Date(this.clock.now()).toISOString();
     const optsOut = event.type === "opted-out" || (event.type === "replied" && isStopReply(event.text ?? ""));
@@ -130,9 +135,17 @@ export class DeliveryCallbacks {
     if (optsOut) {
       const recipient = record.attempts.find((a) => a.providerMessageId === event.messageId)?.recipient;
       if (recipient) {
-        await this.preferences.optOut(record.tenant, channel, recipient, {
-          source: event.type === "opted-out" ? "opted-out" : "stop-reply",
-          notificationUrn,
+        const source = event.type === "opted-out" ? "opted-out" : "stop-reply";
+        await this.preferences.optOut(record.tenant, channel, recipient, { source, notificationUrn });
+        // A change of what the service may do for a passenger: on the case's trail, by the provider.
+        await this.audit.append({
+          tenant: record.tenant,
+          actorUrn: `urn:notification-provider:${channel}`,
+          action: "contact-preference.opt-out",
+          entityUrn: notificationUrn,
+          caseUrn: record.caseUrn,
+          correlationUrn,
+          reason: source === "stop-reply" ? `STOP reply on ${channel}` : `opted out on ${channel}`,
         });
       }
     }
