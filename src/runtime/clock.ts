@@ -13,11 +13,24 @@ export interface Clock {
   setTimer(fn: () => void, ms: number): TimerHandle;
 }
 
+/**
+ * The longest delay setTimeout holds (about 24.8 days): Node runs a longer one after 1 ms. An
+ * offer's deadline or a reminder months away is armed again in steps of at most this.
+ */
+export const LONGEST_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
-    const timer = setTimeout(fn, Math.max(0, ms));
-    timer.unref?.();
+    const due = Date.now() + Math.max(0, ms);
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = () => {
+      const left = due - Date.now();
+      timer =
+        left > LONGEST_TIMEOUT_MS ? setTimeout(arm, LONGEST_TIMEOUT_MS) : setTimeout(fn, Math.max(0, left));
+      timer.unref?.();
+    };
+    arm();
     return { cancel: () => clearTimeout(timer) };
   },
 };
