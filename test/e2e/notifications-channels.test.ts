@@ -11,7 +11,10 @@ import {
   DEMO_MESSAGE_PROVIDERS,
   MessageProviderSimulators,
 } from "../../services/vendor-sim/message-provider.js";
+import { WebSocket } from "ws";
+import { REALTIME_PATH } from "../../services/realtime/protocol.js";
 import { recordEvents } from "../support/event-recorder.js";
+import { ChannelClient } from "./realtime-fixture.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { declaration, json, ZX } from "./cases-fixtures.js";
 
@@ -141,6 +144,32 @@ describe("SMS first, then the messaging app, then e-mail", () => {
       template: "offer",
       notificationUrn: receipt.notificationUrn,
     });
+  });
+
+  it("shows each send live on the operator WebSocket as notification:dispatched", async () => {
+    const { caseUrn, phone } = await openCase("NOTIFY-LIVE");
+    const client = new ChannelClient(new WebSocket(`${t.base.replace(/^http/, "ws")}${REALTIME_PATH}`));
+    try {
+      await client.opened;
+      client.send({ type: "auth", token: operator });
+      await client.next((m) => m.type === "ready");
+      client.send({ type: "subscribe", caseUrn });
+      await client.next((m) => m.type === "subscribed");
+      const receipt = await notify(caseUrn, "live-1");
+      expect(await client.next((m) => m.event === "notification:dispatched")).toMatchObject({
+        data: {
+          caseUrn,
+          channel: "sms",
+          recipient: phone,
+          groupId: "ABC123",
+          subCaseUrn: subCaseUrnFor(caseUrn, "ABC123"),
+          template: "offer",
+          notificationUrn: receipt.notificationUrn,
+        },
+      });
+    } finally {
+      client.socket.terminate();
+    }
   });
 
   it("falls back to the messaging app when the SMS provider fails, and to e-mail when both do, recording each attempt", async () => {
