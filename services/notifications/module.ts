@@ -4,6 +4,7 @@ import { NotificationDelivery } from "../../src/app/notifications/notification-d
 import { NotificationLog } from "../../src/app/notifications/notification-log.js";
 import { DeliveryCallbacks } from "../../src/app/notifications/delivery-callbacks.js";
 import { NotifyPassengers } from "../../src/app/notifications/notify-passengers.js";
+import { PartnerNotifications } from "../../src/app/notifications/partner-notifications.js";
 import { ResendNotifications } from "../../src/app/notifications/resend-notifications.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { registerSingletons, type ServiceModule } from "../module.js";
@@ -31,6 +32,7 @@ export const notificationsModule: ServiceModule = {
       log: container.resolve(NotificationLog),
       resend: container.resolve(ResendNotifications),
       callbacks: container.resolve(DeliveryCallbacks),
+      partner: container.resolve(PartnerNotifications),
     }),
   start: async ({ container }) => {
     await container.resolve(NotificationLog).ensureIndexes();

@@ -2,9 +2,14 @@ import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import type { CaseChanges } from "../../src/app/cases/case-changes.js";
 import type { DeliveryCallbacks } from "../../src/app/notifications/delivery-callbacks.js";
 import type { NotificationLog } from "../../src/app/notifications/notification-log.js";
+import {
+  PARTNER_NOTIFY_PER_HOUR,
+  type PartnerNotifications,
+} from "../../src/app/notifications/partner-notifications.js";
 import type { ResendNotifications } from "../../src/app/notifications/resend-notifications.js";
 import { CALLBACK_HEADERS, DELIVERY_STATUSES } from "../../src/domain/notification-callbacks.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
+import { tooManyRequests } from "../../src/http/rate-limit.js";
 import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, pageSchema, reasonSchema, urnOf } from "../../src/http/schemas/common.js";
@@ -35,9 +40,10 @@ export interface NotificationRouteDeps {
   log: NotificationLog;
   resend: ResendNotifications;
   callbacks: DeliveryCallbacks;
+  partner: PartnerNotifications;
 }
 
-export function notificationRoutes({ cases, log, resend, callbacks }: NotificationRouteDeps) {
+export function notificationRoutes({ cases, log, resend, callbacks, partner }: NotificationRouteDeps) {
   return [
     defineRoute({
       method: "GET",
@@ -117,6 +123,71 @@ export function notificationRoutes({ cases, log, resend, callbacks }: Notificati
           principal,
         );
         return { status: 200, body: { caseUrn: caseRefOf(params.caseUrn).urn, items } };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/partner/v1/passengers/:passengerUrn/notify",
+      operationId: "partnerNotifyPassenger",
+      summary: "Send a templated notification to a passenger's group",
+      description:
+        "Templates only, no free text (spec 4.3): `voucher` or `offer-reminder`, in the group's language, down the " +
+        "channels in order (SMS, messaging app, e-mail). `caseUrn` names the case; without it, the passenger's " +
+        "latest case of the airline. The passenger URN is `urn:passenger:<passenger id>`, as case reads show it. " +
+        `Beyond the tier's write rate, each registration may notify ${PARTNER_NOTIFY_PER_HOUR} times an hour ` +
+        "(429 with Retry-After). With an `Idempotency-Key` a retried request sends nothing again.",
+      tags: ["Partner notifications"],
+      access: { kind: "partner", scope: "passenger.notify" },
+      params: { type: "object", properties: { passengerUrn: urnOf("passenger") } },
+      body: {
+        type: "object",
+        required: ["template"],
+        properties: {
+          template: { type: "string", enum: ["voucher", "offer-reminder"] },
+          caseUrn: urnOf("case"),
+        },
+      },
+      audit: {
+        action: "passenger.notify",
+        subject: (input, response) => ({
+          entityUrn: input.params.passengerUrn as string,
+          caseUrn: (response.body as { caseUrn?: string } | undefined)?.caseUrn ?? null,
+        }),
+      },
+      responses: {
+        200: {
+          description: "The channel that took it, or FAILED when none did",
+          schema: {
+            type: "object",
+            required: ["passengerUrn", "caseUrn", ...receiptSchema.required],
+            properties: {
+              passengerUrn: urnOf("passenger"),
+              caseUrn: urnOf("case"),
+              ...receiptSchema.properties,
+            },
+          },
+        },
+        404: { description: "No such passenger in the case, or in any case of the airline" },
+        429: { description: "The registration's notify bound is spent; see Retry-After" },
+      },
+      handler: async ({ params, body, principal, idempotencyKey, correlationUrn }) => {
+        const outcome = await partner.send(principal, {
+          passengerUrn: params.passengerUrn,
+          template: body.template,
+          caseUrn: body.caseUrn,
+          idempotencyKey,
+          correlationUrn,
+        });
+        if (outcome.limited) throw tooManyRequests(outcome.retryAfterSeconds);
+        return {
+          status: 200,
+          body: {
+            passengerUrn: params.passengerUrn,
+            caseUrn: outcome.caseUrn,
+            groupId: outcome.groupId,
+            ...outcome.receipt,
+          },
+        };
       },
     }),
     defineRoute({

@@ -482,7 +482,7 @@ describe("the passenger's own log", () => {
 });
 
 describe("the API documents", () => {
-  it("lists the operator routes in the operator document and the passenger's log in the passenger one, both valid", async () => {
+  it("lists each route in its surface's document, and the documents are valid", async () => {
     const operatorDoc = await json(await t.call("GET", "/openapi/operator/v1.json"));
     expect(Object.keys(operatorDoc.paths)).toEqual(
       expect.arrayContaining([
@@ -494,9 +494,81 @@ describe("the API documents", () => {
     expect(Object.keys(operatorDoc.paths)).not.toContain("/v1/me/notifications");
     const passengerDoc = await json(await fetch(`${t.passengerBase}/openapi/passenger/v1.json`));
     expect(Object.keys(passengerDoc.paths)).toContain("/v1/me/notifications");
-    for (const document of [operatorDoc, passengerDoc]) {
+    const partnerDoc = await json(await t.call("GET", "/openapi/partner/v1.json"));
+    expect(Object.keys(partnerDoc.paths)).toContain("/partner/v1/passengers/{passengerUrn}/notify");
+    for (const document of [operatorDoc, passengerDoc, partnerDoc]) {
       const result = await new Validator().validate(document);
       expect(result.errors).toBeUndefined();
     }
+  });
+});
+
+describe("a partner's templated notification", () => {
+  const path = (passengerUrn: string) => `/partner/v1/passengers/${encodeURIComponent(passengerUrn)}/notify`;
+
+  it("reaches the passenger's group in the named case, or the passenger's latest case, audited", async () => {
+    const partner = await t.partnerToken("skyhub-zx");
+    const { caseUrn, phone } = await openCase("NOTIFY-PARTNER");
+    const named = await t.call("POST", path("urn:passenger:p1"), partner, { template: "voucher", caseUrn });
+    expect(named.status).toBe(200);
+    const answer = await json(named);
+    expect(answer).toMatchObject({
+      passengerUrn: "urn:passenger:p1",
+      caseUrn,
+      groupId: "ABC123",
+      channel: "sms",
+      status: "SENT",
+      replayed: false,
+    });
+    expect(providers.sms.sent().find((m) => m.to === phone)!.text).toContain("votre bon d'hôtel");
+    expect(await logEntry(caseUrn, answer.notificationUrn)).toMatchObject({
+      template: "voucher",
+      requestedBy: expect.stringMatching(/^urn:partner:/),
+    });
+    const audit = await json(
+      await t.call("GET", `/v1/audit/case/${encodeURIComponent(caseUrn)}`, supervisor),
+    );
+    expect(audit.items).toContainEqual(
+      expect.objectContaining({ action: "passenger.notify", entityUrn: "urn:passenger:p1" }),
+    );
+
+    const latest = await openCase("NOTIFY-PARTNER-LATEST");
+    const unnamed = await t.call("POST", path("urn:passenger:p3"), partner, { template: "offer-reminder" });
+    expect(unnamed.status).toBe(200);
+    expect(await json(unnamed)).toMatchObject({ caseUrn: latest.caseUrn, groupId: "XYZ789" });
+  });
+
+  it("refuses free text, an unknown passenger, and a registration without the passenger.notify scope", async () => {
+    const partner = await t.partnerToken("skyhub-zx");
+    const { caseUrn } = await openCase("NOTIFY-PARTNER-REFUSED");
+    const freeText = await t.call("POST", path("urn:passenger:p1"), partner, {
+      template: "voucher",
+      text: "hello",
+    });
+    expect(freeText.status).toBe(400);
+    const unknown = await t.call("POST", path("urn:passenger:nobody"), partner, {
+      template: "voucher",
+      caseUrn,
+    });
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).type).toMatch(/\/not-found\/passenger-not-found$/);
+    const regulator = await t.partnerToken("regulator-zx");
+    const unscoped = await t.call("POST", path("urn:passenger:p1"), regulator, {
+      template: "voucher",
+      caseUrn,
+    });
+    expect(unscoped.status).toBe(403);
+  });
+
+  it("bounds each registration's notifications: 429 with Retry-After once the hour's are spent", async () => {
+    const partner = await t.partnerToken("skyhub-zx");
+    let refused: Response | undefined;
+    for (let i = 0; i < 70 && !refused; i++) {
+      const response = await t.call("POST", path("urn:passenger:nobody"), partner, { template: "voucher" });
+      if (response.status === 429) refused = response;
+      else expect(response.status).toBe(404);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
