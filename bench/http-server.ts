@@ -1,14 +1,22 @@
 /**
- * The server side of bench/http.ts, in its own process so the load generator does not share its
- * event loop: `bare` is a Koa hello world, `platform` the whole service on the embedded default.
- * Prints `READY <port>` once listening; answers every IPC message with its CPU time so far
+ * The server side of the HTTP benches (bench/alternating-slices.ts), in its own process so the load
+ * generator does not share its event loop:
+ *   bare <port>                               a Koa hello world
+ *   platform <port> <passenger port>          the whole service on the embedded default
+ *   passenger <port> <passenger port>         the same, with one pushed group offered its stay:
+ *                                             prints the group's session token and host after READY
+ * Prints `READY <port> ...` once listening; answers every IPC message with its CPU time so far
  * (user + system, µs), so the bench can give each server's CPU per request.
  */
 import "reflect-metadata";
 import Koa from "koa";
 import { pino } from "pino";
 import { loadConfig } from "../src/config.js";
-import { startPlatform } from "../src/main.js";
+import { topicFor } from "../src/domain/domain-event.js";
+import { type Platform, startPlatform } from "../src/main.js";
+import type { PassengerIdentity } from "../src/passenger-identity/passenger-identity.js";
+import { TOKENS } from "../src/runtime/tokens.js";
+import { requestToken } from "../test/support/platform.js";
 
 const [mode, portArg, passengerPortArg] = process.argv.slice(2);
 process.on("message", () => {
@@ -16,6 +24,53 @@ process.on("message", () => {
   process.send?.(user + system);
 });
 const port = Number(portArg);
+const TENANT = "urn:airline:ZX";
+
+/** Pushes a one-group disruption through the partner API and waits for the group's offer. */
+async function offeredGroup(platform: Platform): Promise<{ caseUrn: string; groupId: string }> {
+  const offered = new Promise<{ caseUrn: string; groupId: string }>((resolve) =>
+    platform.runtime.bus.subscribe({
+      name: "bench.offered-group",
+      topic: topicFor({ tenant: TENANT }),
+      handler: async (event) => {
+        if (event.type === "subcase.offer-ready") resolve(event.data as { caseUrn: string; groupId: string });
+        return "SUCCESS";
+      },
+    }),
+  );
+  const token = await requestToken(`http://127.0.0.1:${port}`, {
+    grant_type: "client_credentials",
+    client_id: "skyhub-zx",
+    client_secret: "demo-secret-skyhub-zx",
+    audience: `http://localhost:${port}/partner/v1`,
+  });
+  const departure = new Date(Date.now() + 3 * 3_600_000);
+  const pushed = await fetch(`http://127.0.0.1:${port}/partner/v1/disruptions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      externalEventId: `bench-offer-read-${Date.now()}`,
+      airlineUrn: TENANT,
+      flight: {
+        iataDesignator: "ZX4000",
+        originAirport: "JFK",
+        destinationAirport: "LHR",
+        scheduledDeparture: departure.toISOString(),
+      },
+      disruption: { type: "CANCELLED", reason: "WEATHER", decidedAt: new Date().toISOString() },
+      passengers: [
+        { pnr: "BENCH1", firstName: "Ada", lastName: "Reader", contact: { email: "ada@example.com" } },
+      ],
+      nextFlight: {
+        iataDesignator: "ZX4002",
+        scheduledDeparture: new Date(departure.getTime() + 86_400_000).toISOString(),
+      },
+    }),
+  });
+  if (pushed.status !== 202) throw new Error(`push answered ${pushed.status}: ${await pushed.text()}`);
+  return offered;
+}
+
 if (mode === "bare") {
   const app = new Koa();
   app.use((ctx) => {
@@ -28,7 +83,16 @@ if (mode === "bare") {
     PASSENGER_PORT: passengerPortArg,
     RUNTIME: "embedded",
     RATE_LIMIT_SCALE: "1000",
+    VENDOR_RATE_LIMIT_SCALE: "100000",
   });
-  await startPlatform(config, { logger: pino({ level: "silent" }) });
-  console.log(`READY ${port}`);
+  const platform = await startPlatform(config, { logger: pino({ level: "silent" }) });
+  if (mode === "passenger") {
+    const group = await offeredGroup(platform);
+    const session = await platform.container
+      .resolve<PassengerIdentity>(TOKENS.passengers)
+      .sessions.mint({ tenant: TENANT, ...group });
+    console.log(`READY ${passengerPortArg} ${session.token}`);
+  } else {
+    console.log(`READY ${port}`);
+  }
 }

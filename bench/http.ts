@@ -8,111 +8,9 @@
  * what else the machine is doing falls on both alike instead of on whichever ran second.
  */
 import "reflect-metadata";
-import { type ChildProcess, spawn } from "node:child_process";
-import { Agent, request } from "node:http";
 import { freePort, requestToken } from "../test/support/platform.js";
-import { serviceNodeFlags } from "./service-node-flags.js";
-import { percentile, printTable, round } from "./stats.js";
-
-const CONNECTIONS = 32;
-const WARMUP_MS = 2_000;
-const SLICE_MS = 1_000;
-/** Slices per server: 6 s of measurement each. */
-const SLICES = 6;
-
-function startServer(mode: "bare" | "platform", port: number, passengerPort: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...serviceNodeFlags(),
-      "--import",
-      "tsx",
-      "bench/http-server.ts",
-      mode,
-      String(port),
-      String(passengerPort),
-    ],
-    { stdio: ["ignore", "pipe", "inherit", "ipc"] },
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("READY")) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-}
-
-function get(agent: Agent, port: number, path: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, agent, headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-interface Target {
-  port: number;
-  headers: Record<string, string>;
-  agent: Agent;
-}
-
-interface Tally {
-  count: number;
-  failures: number;
-  samples: number[];
-  /** The server's CPU time spent during the measured slices, µs. */
-  cpuMicros: number;
-}
-
-/** The server's CPU time so far (user + system), µs. */
-function cpuOf(server: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    server.once("message", (micros) => resolve(micros as number));
-    server.send("cpu");
-  });
-}
-
-/** Runs one measured slice against `server`, adding its requests and CPU time to `tally`. */
-async function slice(server: ChildProcess, target: Target, tally: Tally): Promise<void> {
-  const before = await cpuOf(server);
-  await drive(target, SLICE_MS, tally);
-  tally.cpuMicros += (await cpuOf(server)) - before;
-}
-
-function target(port: number, headers: Record<string, string>): Target {
-  return { port, headers, agent: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }) };
-}
-
-/** Keeps CONNECTIONS requests to GET /version in flight for `ms`, adding them to `tally` when given. */
-async function drive({ port, headers, agent }: Target, ms: number, tally?: Tally): Promise<void> {
-  const until = Date.now() + ms;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < until) {
-        const start = process.hrtime.bigint();
-        const status = await get(agent, port, "/version", headers);
-        if (!tally) continue;
-        tally.samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-        if (status === 200) tally.count++;
-        else tally.failures++;
-      }
-    }),
-  );
-}
-
-function figures({ count, failures, samples, cpuMicros }: Tally) {
-  samples.sort((a, b) => a - b);
-  return {
-    rps: count / ((SLICES * SLICE_MS) / 1000),
-    cpuPerRequest: cpuMicros / (count + failures),
-    p99: percentile(samples, 99),
-    p50: percentile(samples, 50),
-    failures,
-  };
-}
+import { MEASUREMENT, measureAlternating, startServer, target } from "./alternating-slices.js";
+import { printTable, round } from "./stats.js";
 
 function partnerToken(port: number): Promise<string> {
   return requestToken(`http://127.0.0.1:${port}`, {
@@ -125,29 +23,23 @@ function partnerToken(port: number): Promise<string> {
 
 const barePort = await freePort();
 const [platformPort, passengerPort] = [await freePort(), await freePort()];
-const bareServer = await startServer("bare", barePort, 0);
-const platformServer = await startServer("platform", platformPort, passengerPort);
-const bare = target(barePort, {});
-const platform = target(platformPort, { Authorization: `Bearer ${await partnerToken(platformPort)}` });
-
-await drive(bare, WARMUP_MS);
-await drive(platform, WARMUP_MS);
-const bareTally: Tally = { count: 0, failures: 0, samples: [], cpuMicros: 0 };
-const platformTally: Tally = { count: 0, failures: 0, samples: [], cpuMicros: 0 };
-for (let n = 0; n < SLICES; n++) {
-  await slice(bareServer, bare, bareTally);
-  await slice(platformServer, platform, platformTally);
-}
-bare.agent.destroy();
-platform.agent.destroy();
-bareServer.kill();
-platformServer.kill();
-const bareFigures = figures(bareTally);
-const platformFigures = figures(platformTally);
+const bareServer = await startServer(["bare", String(barePort)]);
+const platformServer = await startServer(["platform", String(platformPort), String(passengerPort)]);
+const [bareFigures, platformFigures] = await measureAlternating(
+  { server: bareServer, target: target(barePort, "/version", {}) },
+  {
+    server: platformServer,
+    target: target(platformPort, "/version", {
+      Authorization: `Bearer ${await partnerToken(platformPort)}`,
+    }),
+  },
+);
+bareServer.process.kill();
+platformServer.process.kill();
 
 const ratio = platformFigures.rps / bareFigures.rps;
 printTable(
-  `HTTP: ${CONNECTIONS} keep-alive connections, ${(SLICES * SLICE_MS) / 1000} s each in alternating slices`,
+  `HTTP: ${MEASUREMENT.connections} keep-alive connections, ${MEASUREMENT.seconds} s each in alternating slices`,
   [
     {
       server: "bare Koa hello world",

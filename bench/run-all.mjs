@@ -1,18 +1,13 @@
-// Runs every bench script in this folder, one after another (they measure; never run them in parallel).
+// Runs every `bench:<name>` script of package.json, one after another (they measure; never run them
+// in parallel). The other files in this folder are what those scripts share or spawn.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-// Helpers of other scripts (stats, servers they spawn) are not benchmarks of their own.
-const scripts = readdirSync(here).filter(
-  (f) => f.endsWith(".ts") && f !== "stats.ts" && !f.endsWith("-server.ts"),
-);
+const { scripts } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 let failed = 0;
-for (const script of scripts) {
-  console.log(`\n=== ${script}`);
-  const run = spawnSync("npx", ["tsx", join(here, script)], { stdio: "inherit" });
+for (const name of Object.keys(scripts).filter((s) => s.startsWith("bench:"))) {
+  console.log(`\n=== ${name}`);
+  const run = spawnSync("npm", ["run", "-s", name], { stdio: "inherit" });
   if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);
