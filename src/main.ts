@@ -355,7 +355,12 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const hosts = config.passengerTenantHosts
     ? parseTenantHosts(config.passengerTenantHosts)
     : new Map(organizations.map((o) => [demoPassengerHostName(o.code), o.airlineUrn] as const));
-  const tenantOf = tenantOfHost(hosts, config.passengerDefaultTenant ?? organizations[0]?.airlineUrn);
+  // A host in nobody's name falls back to the first demo airline only on the demo's own host names;
+  // with configured hosts it serves no airline unless PASSENGER_DEFAULT_TENANT names one.
+  const tenantOf = tenantOfHost(
+    hosts,
+    config.passengerDefaultTenant ?? (config.passengerTenantHosts ? undefined : organizations[0]?.airlineUrn),
+  );
 
   // The simulators give the hotel catalog even when the vendor-sim app takes the traffic: it sells
   // the same seeded inventory.

@@ -1,11 +1,35 @@
 import type { Context } from "koa";
 
 /**
- * The passenger host is a per-tenant subdomain (spec 1); the tenant is read from the request's
- * host name. `fallback` serves a bare host (e.g. `localhost`) on the embedded default.
+ * The passenger host is a per-tenant subdomain (spec 1); the tenant is read from the host name the
+ * client connected to, which decides which airline's sessions the request may carry.
+ *
+ * - The name comes from the request's own `Host` header (`:authority` on HTTP/2), never from
+ *   `X-Forwarded-Host`: anyone can send that header, and trusting it let a session of one airline
+ *   be presented on another airline's host as if it were its own. A proxy in front of this host
+ *   passes `Host` through (nginx `proxy_set_header Host $host`, which most ingresses do).
+ * - `vq.localhost.` (the fully qualified form, trailing dot) is the same host as `vq.localhost`:
+ *   browsers and curl send both to the same place, so both name the same tenant.
+ * - `fallback` serves a host in no airline's name (a bare `localhost` on the embedded default);
+ *   a host that is some airline's name never falls back.
  */
 export function tenantOfHost(hosts: ReadonlyMap<string, string>, fallback?: string) {
-  return (ctx: Context): string | undefined => hosts.get(ctx.hostname.toLowerCase()) ?? fallback;
+  return (ctx: Context): string | undefined => {
+    const name = hostNameOf(ctx);
+    return name === undefined ? fallback : (hosts.get(name) ?? fallback);
+  };
+}
+
+/** The host name of the request (lower case, no port, no trailing dot), from `Host` alone. */
+export function hostNameOf(ctx: Context): string | undefined {
+  const header = ctx.req.headers[":authority"] ?? ctx.req.headers.host;
+  const authority = Array.isArray(header) ? header[0] : header;
+  if (!authority) return undefined;
+  // An IPv6 literal keeps its brackets; anything after the last `:` past them is the port.
+  const name = authority.startsWith("[")
+    ? authority.slice(0, authority.indexOf("]") + 1)
+    : authority.replace(/:\d*$/, "");
+  return name.toLowerCase().replace(/\.+$/, "");
 }
 
 /** `zx.localhost=urn:airline:ZX,vq.localhost=urn:airline:VQ` → a host → tenant map. */
@@ -19,7 +43,7 @@ export function parseTenantHosts(value: string): Map<string, string> {
     if (!host || !tenant?.startsWith("urn:airline:")) {
       throw new Error(`PASSENGER_TENANT_HOSTS entries look like host=urn:airline:XX, got "${pair}"`);
     }
-    hosts.set(host.toLowerCase(), tenant);
+    hosts.set(host.toLowerCase().replace(/\.+$/, ""), tenant);
   }
   return hosts;
 }

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
@@ -58,6 +59,23 @@ async function openCase(
 
 function me(token: string) {
   return fetch(`${t.passengerBase}/v1/me`, { headers: { Authorization: `Bearer ${token}` } });
+}
+
+/** GET /v1/me as sent to a named host (node:http: fetch sends the connected address as Host). */
+function meOnHost(token: string, host: string, headers: Record<string, string> = {}): Promise<number> {
+  const url = new URL(`${t.passengerBase}/v1/me`);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { headers: { Host: host, Authorization: `Bearer ${token}`, ...headers } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 describe("GET /v1/me", () => {
@@ -124,6 +142,26 @@ describe("GET /v1/me", () => {
     const gone = await me(token);
     expect(gone.status).toBe(404);
     expect((await json(gone)).type).toMatch(/\/group-not-found$/);
+  });
+
+  it("honours a session on its own airline's host only, however the other airline's host is spelled", async () => {
+    const caseUrn = await openCase("evt-me-hosts");
+    const { token } = await sessions.mint({ tenant: ZX, caseUrn, groupId: "ABC123" });
+    const port = new URL(t.passengerBase).port;
+    expect(await meOnHost(token, `zx.localhost:${port}`)).toBe(200);
+    expect(await meOnHost(token, `zx.localhost.:${port}`)).toBe(200);
+    // Vesper Airways' host, as a browser or curl may spell it: every form is Vesper's.
+    for (const host of [
+      `vq.localhost:${port}`,
+      "vq.localhost",
+      `vq.localhost.:${port}`,
+      `VQ.LocalHost.:${port}`,
+    ]) {
+      expect({ host, status: await meOnHost(token, host) }).toEqual({ host, status: 403 });
+    }
+    // X-Forwarded-Host is anyone's to send: it does not move the request to Zephyr's host.
+    const forwarded = await meOnHost(token, `vq.localhost:${port}`, { "X-Forwarded-Host": "zx.localhost" });
+    expect(forwarded).toBe(403);
   });
 
   it("ends with the case: after close, the session is refused", async () => {
