@@ -1,4 +1,6 @@
+import { FALLBACK_LANGUAGE, type PassengerLanguage } from "./languages.js";
 import { nightsBetween, type Reservation } from "./reservation.js";
+import { VOUCHER_TEXT } from "./voucher-text.js";
 
 /**
  * The voucher a passenger shows at the hotel: what it says (a view of the reservation) and its
@@ -98,11 +100,6 @@ export interface QrImage {
   size: number;
 }
 
-const TRANSPORT_TITLES: Record<VoucherTransport["direction"], string> = {
-  AIRPORT_TO_HOTEL: "From the airport to the hotel",
-  HOTEL_TO_AIRPORT: "From the hotel to the airport",
-};
-
 const STYLE = `
   body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111; margin: 0; }
   main { max-width: 42rem; margin: 0 auto; padding: 1.5rem; }
@@ -126,9 +123,15 @@ const STYLE = `
 /**
  * A printable page that reads well on a screen reader: a language, a heading outline, a table with
  * header cells for the stay, alternative text on the QR image, and print styles. Every value is
- * HTML-escaped; the transport block appears only when a leg is booked.
+ * HTML-escaped; the transport block appears only when a leg is booked. The page's words are in
+ * `lang` (the passenger's language, `passengerLanguage` of the manifest's preference).
  */
-export function renderVoucherHtml(view: VoucherView, qr: QrImage, lang = "en"): string {
+export function renderVoucherHtml(
+  view: VoucherView,
+  qr: QrImage,
+  lang: PassengerLanguage = FALLBACK_LANGUAGE,
+): string {
+  const text = VOUCHER_TEXT[lang];
   const e = escapeHtml;
   const row = (label: string, value: string) => `<tr><th scope="row">${e(label)}</th><td>${value}</td></tr>`;
   const passengers = `<ul>${view.passengers.map((p) => `<li>${e(p.name)}</li>`).join("")}</ul>`;
@@ -137,16 +140,16 @@ export function renderVoucherHtml(view: VoucherView, qr: QrImage, lang = "en"): 
       ? ""
       : `
     <section aria-labelledby="transport-heading">
-      <h2 id="transport-heading">Transport</h2>
+      <h2 id="transport-heading">${e(text.transport)}</h2>
       ${view.transport
         .map(
           (leg) => `<table>
-        <caption>${e(TRANSPORT_TITLES[leg.direction])}</caption>
+        <caption>${e(leg.direction === "AIRPORT_TO_HOTEL" ? text.airportToHotel : text.hotelToAirport)}</caption>
         <tbody>
-          ${row("Pickup location", e(leg.pickupLocation))}
-          ${row("Pickup time", `<time datetime="${e(leg.pickupTime)}">${e(leg.pickupTime)}</time>`)}
-          ${leg.vehicle ? row("Vehicle or driver", e(leg.vehicle)) : ""}
-          ${leg.dispatcherPhone ? row("Dispatcher", `<a href="tel:${e(leg.dispatcherPhone)}">${e(leg.dispatcherPhone)}</a>`) : ""}
+          ${row(text.pickupLocation, e(leg.pickupLocation))}
+          ${row(text.pickupTime, `<time datetime="${e(leg.pickupTime)}">${e(leg.pickupTime)}</time>`)}
+          ${leg.vehicle ? row(text.vehicle, e(leg.vehicle)) : ""}
+          ${leg.dispatcherPhone ? row(text.dispatcher, `<a href="tel:${e(leg.dispatcherPhone)}">${e(leg.dispatcherPhone)}</a>`) : ""}
         </tbody>
       </table>`,
         )
@@ -157,40 +160,40 @@ export function renderVoucherHtml(view: VoucherView, qr: QrImage, lang = "en"): 
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Hotel voucher: ${e(view.hotel.name)}</title>
+  <title>${e(text.title)}: ${e(view.hotel.name)}</title>
   <style>${STYLE}
   </style>
 </head>
 <body>
   <main>
-    <h1>Hotel voucher</h1>
-    <p>Show this voucher at the hotel reception.</p>
-    ${view.validity === "VOID" ? `<p class="void" role="alert">This voucher is void: the reservation was cancelled.</p>` : ""}
+    <h1>${e(text.title)}</h1>
+    <p>${e(text.showAtReception)}</p>
+    ${view.validity === "VOID" ? `<p class="void" role="alert">${e(text.void)}</p>` : ""}
     <section aria-labelledby="hotel-heading">
-      <h2 id="hotel-heading">Hotel</h2>
+      <h2 id="hotel-heading">${e(text.hotel)}</h2>
       <p><strong>${e(view.hotel.name)}</strong><br>${e(view.hotel.address)}</p>
     </section>
     <section aria-labelledby="stay-heading">
-      <h2 id="stay-heading">Stay</h2>
+      <h2 id="stay-heading">${e(text.stay)}</h2>
       <table>
-        <caption>Dates, rooms and passengers</caption>
+        <caption>${e(text.stayCaption)}</caption>
         <tbody>
-          ${row("Check-in", `<time datetime="${e(view.checkIn)}">${e(view.checkIn)}</time>`)}
-          ${row("Check-out", `<time datetime="${e(view.checkOut)}">${e(view.checkOut)}</time>`)}
-          ${row("Nights", e(view.nights))}
-          ${row("Rooms", e(view.rooms))}
-          ${row("Passengers", passengers)}
-          ${row("Confirmation number", `<span class="code">${e(view.confirmationNumber)}</span>`)}
+          ${row(text.checkIn, `<time datetime="${e(view.checkIn)}">${e(view.checkIn)}</time>`)}
+          ${row(text.checkOut, `<time datetime="${e(view.checkOut)}">${e(view.checkOut)}</time>`)}
+          ${row(text.nights, e(view.nights))}
+          ${row(text.rooms, e(view.rooms))}
+          ${row(text.passengers, passengers)}
+          ${row(text.confirmationNumber, `<span class="code">${e(view.confirmationNumber)}</span>`)}
         </tbody>
       </table>
     </section>${transport}
     <section aria-labelledby="verification-heading">
-      <h2 id="verification-heading">Verification</h2>
+      <h2 id="verification-heading">${e(text.verification)}</h2>
       <div class="qr">
-        <img src="${e(qr.src)}" width="${e(qr.size)}" height="${e(qr.size)}" alt="${e(`QR code of voucher ${view.voucherUrn} with verification code ${view.verificationCode}`)}">
-        <p>Verification code<br><span class="code">${e(view.verificationCode)}</span></p>
+        <img src="${e(qr.src)}" width="${e(qr.size)}" height="${e(qr.size)}" alt="${e(text.qrAlt(view.voucherUrn, view.verificationCode))}">
+        <p>${e(text.verificationCode)}<br><span class="code">${e(view.verificationCode)}</span></p>
       </div>
-      <p><small>Voucher ${e(view.voucherUrn)}, version ${e(view.version)}${view.amendedAt ? `, amended ${e(view.amendedAt)}` : ""}</small></p>
+      <p><small>${e(text.voucherLine(view.voucherUrn, view.version))}${view.amendedAt ? `, ${e(text.amended)} ${e(view.amendedAt)}` : ""}</small></p>
     </section>
   </main>
 </body>

@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { qrImageOf, voucherPage } from "../../src/app/booking/voucher-pages.js";
 import { reservationIdFor, voucherUrnFor } from "../../src/domain/reservation.js";
+import { passengerLanguage } from "../../src/domain/languages.js";
 import { escapeHtml, renderVoucherHtml, voucherQrPayload, voucherViewOf } from "../../src/domain/voucher.js";
 import { confirmedReservation } from "./reservation-fixture.js";
 
@@ -98,5 +99,26 @@ describe("voucher page", () => {
 
   it("escapes the five HTML characters", () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  });
+
+  it("speaks the passenger's language: es, fr, de, pt, and English for any other", async () => {
+    const qr = await qrImageOf("x");
+    const view = voucherViewOf(reservation);
+    const titles = {
+      en: "Hotel voucher",
+      es: "Bono de hotel",
+      fr: "Bon d&#39;hôtel",
+      de: "Hotelgutschein",
+      pt: "Voucher de hotel",
+    };
+    for (const [language, title] of Object.entries(titles)) {
+      const html = renderVoucherHtml(view, qr, passengerLanguage(language));
+      expect(html).toContain(`<html lang="${language}">`);
+      expect(html).toContain(`<h1>${title}</h1>`);
+    }
+    const german = renderVoucherHtml(view, qr, passengerLanguage("de-AT"));
+    expect(german).toContain("Anreise");
+    expect(german).not.toContain("Check-in");
+    expect(renderVoucherHtml(view, qr, passengerLanguage("ja"))).toContain("<h1>Hotel voucher</h1>");
   });
 });

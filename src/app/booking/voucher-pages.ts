@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import { FALLBACK_LANGUAGE, type PassengerLanguage } from "../../domain/languages.js";
 import type { Reservation } from "../../domain/reservation.js";
 import {
   type QrImage,
@@ -17,13 +18,15 @@ export async function qrImageOf(payload: string): Promise<QrImage> {
 }
 
 /**
- * The printable voucher page of a reservation. Transport legs are printed when there are any; the
- * transport area (a later issue) hands them in.
+ * The printable voucher page of a reservation, in `language` (the passenger's, English unless
+ * given). Transport legs are printed when there are any; the transport area (a later issue) hands
+ * them in.
  */
 export async function voucherPage(
   reservation: Reservation,
   transport: readonly VoucherTransport[] = [],
+  language: PassengerLanguage = FALLBACK_LANGUAGE,
 ): Promise<string> {
   const view = voucherViewOf(reservation, transport);
-  return renderVoucherHtml(view, await qrImageOf(view.qrPayload));
+  return renderVoucherHtml(view, await qrImageOf(view.qrPayload), language);
 }
