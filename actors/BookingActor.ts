@@ -23,6 +23,8 @@ import {
 import {
   cancellationEventData,
   cancelReservation,
+  checkInEventData,
+  checkInReservation,
   holdingReservationAmong,
   reservationEventData,
   reservationNotFound,
@@ -130,6 +132,13 @@ export interface CancelArgs {
   correlationUrn: string;
 }
 
+export interface CheckInArgs {
+  groupId: string;
+  /** The passenger session checking in. */
+  by: string;
+  correlationUrn: string;
+}
+
 export interface VendorChangeArgs {
   reservationId: string;
   view: VendorView;
@@ -165,7 +174,8 @@ const KEYS = {
  * the book-groups workflow claims a group, calls the vendor, then confirms, fails or defers the
  * claim, and books a deferred group again itself after a durable timer.
  *
- * Events (outbox): reservation.confirmed, voucher.issued, reservation.cancelled, voucher.amended,
+ * Events (outbox): reservation.confirmed, voucher.issued, reservation.cancelled,
+ * reservation.checked-in, voucher.amended,
  * booking.wave-requested, booking.wave-settled, booking.group-booked, booking.group-failed and
  * review-item.requested.
  */
@@ -329,6 +339,31 @@ export class BookingActor {
       cancellationEventData(reservation, args.by, args.reason),
     );
     return this.turnOf(next, [reservation]);
+  }
+
+  /**
+   * The passenger checked in at the hotel: the reservation that houses the group now becomes
+   * CHECKED_IN (`checkInReservation`); again, it stays so and nothing is emitted.
+   */
+  async checkIn(args: CheckInArgs): Promise<BookingTurn & { changed: boolean }> {
+    const bookingCase = await this.requireCase();
+    const holding = await this.holdingOf(args.groupId);
+    if (!holding) {
+      throw new DomainError(
+        "not-found",
+        "reservation",
+        "Your group holds no hotel reservation to check into",
+      );
+    }
+    const { reservation, changed } = checkInReservation(holding, this.now());
+    if (!changed) return { changed, ...this.turnOf(bookingCase, [reservation]) };
+    this.putReservation(reservation);
+    const next = this.commit(bookingCase);
+    this.emitter(next, args.correlationUrn)(
+      BOOKING_EVENTS.reservationCheckedIn,
+      checkInEventData(reservation, args.by),
+    );
+    return { changed, ...this.turnOf(next, [reservation]) };
   }
 
   /**

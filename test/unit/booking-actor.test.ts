@@ -306,6 +306,40 @@ for (const [runtime, start] of [
       expect(Object.keys(ledger.bookings)).toEqual([waveBookingKey(WAVE, "G1"), "override:urn:event:1"]);
     });
 
+    it("checks the group in once: CHECKED_IN with reservation.checked-in, again a no-op, a cancelled stay 409", async () => {
+      host = await start();
+      const held = (await book("G1")).turn.reservation!;
+      const checkIn = { groupId: "G1", by: "urn:passenger-session:s1", correlationUrn: CORRELATION };
+      const first = await invoke("checkIn", checkIn);
+      expect(first.changed).toBe(true);
+      expect(first.reservations).toEqual([expect.objectContaining({ id: held.id, status: "CHECKED_IN" })]);
+      const again = await invoke("checkIn", checkIn);
+      expect(again.changed).toBe(false);
+      expect(again.revision).toBe(first.revision);
+      await host.settle();
+      const checkedIn = host.events.filter((e) => e.type === BOOKING_EVENTS.reservationCheckedIn);
+      expect(checkedIn).toHaveLength(1);
+      expect(checkedIn[0]!.data).toMatchObject({
+        groupId: "G1",
+        status: "CHECKED_IN",
+        checkedInBy: checkIn.by,
+      });
+
+      await expect(invoke("checkIn", { ...checkIn, groupId: "G-without-room" })).rejects.toMatchObject({
+        kind: "not-found",
+      });
+      const other = (await book("G2")).turn.reservation!;
+      await invoke("markCancelled", {
+        reservationId: other.id,
+        by: "urn:user:operator",
+        reason: "moved",
+        correlationUrn: CORRELATION,
+      });
+      await expect(invoke("checkIn", { ...checkIn, groupId: "G2" })).rejects.toMatchObject({
+        kind: "not-found",
+      });
+    });
+
     it("keeps a deferred group PENDING with its round counted, arms no reminder, and grants it to the next claim", async () => {
       host = await start();
       const defer = async (group: string) => {

@@ -52,6 +52,28 @@ describe("cancelling a reservation", () => {
   });
 });
 
+describe("checking a reservation in", () => {
+  it("moves a CONFIRMED stay to CHECKED_IN, keeping its URN; again, nothing changes", () => {
+    const confirmed = confirmedReservation();
+    const { reservation, changed } = lifecycle.checkInReservation(confirmed, atMs(60_000));
+    expect(changed).toBe(true);
+    expect(reservation).toEqual({
+      ...confirmed,
+      status: "CHECKED_IN",
+      updatedAt: atMs(60_000).toISOString(),
+    });
+    expect(lifecycle.checkInReservation(reservation, atMs(120_000))).toEqual({ reservation, changed: false });
+  });
+
+  it("refuses a cancelled or checked-out stay as a conflict", () => {
+    for (const status of ["CANCELLED", "CHECKED_OUT"] as const) {
+      expect(() => lifecycle.checkInReservation({ ...confirmedReservation(), status }, T0)).toThrow(
+        expect.objectContaining({ kind: "conflict", code: "reservation-not-checkable" }),
+      );
+    }
+  });
+});
+
 describe("the reservation that houses a group", () => {
   it("is the group's reservation in a holding status, whatever else is listed", () => {
     const mine = confirmedReservation();

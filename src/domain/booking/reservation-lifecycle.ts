@@ -71,6 +71,29 @@ export function cancelReservation(
   };
 }
 
+/**
+ * The passenger checked in at the hotel (spec 4.4 `POST /v1/me/check-in`): a CONFIRMED reservation
+ * becomes CHECKED_IN; checking in again changes nothing. A cancelled stay, or one already checked
+ * out, cannot be checked into (409).
+ */
+export function checkInReservation(
+  reservation: Reservation,
+  now: Date,
+): { reservation: Reservation; changed: boolean } {
+  if (reservation.status === "CHECKED_IN") return { reservation, changed: false };
+  if (reservation.status !== "CONFIRMED") {
+    throw new DomainError(
+      "conflict",
+      "reservation-not-checkable",
+      `This reservation is ${reservation.status}: only a confirmed stay can be checked into`,
+    );
+  }
+  return {
+    reservation: { ...reservation, status: "CHECKED_IN", updatedAt: now.toISOString() },
+    changed: true,
+  };
+}
+
 /** The reservation among these that houses the group now, if any. */
 export function holdingReservationAmong(
   reservations: Iterable<Reservation | undefined>,
@@ -107,6 +130,14 @@ export function cancellationEventData(
   reason: string,
 ): ReservationEventData & { cancelledBy: string; reason: string } {
   return { ...reservationEventData(reservation), cancelledBy, reason };
+}
+
+/** The reservation.checked-in payload: who checked in (the passenger session's URN). */
+export function checkInEventData(
+  reservation: Reservation,
+  checkedInBy: string,
+): ReservationEventData & { checkedInBy: string } {
+  return { ...reservationEventData(reservation), checkedInBy };
 }
 
 /** The reservation's voucher as its events (voucher.issued, voucher.amended) carry it. */

@@ -18,6 +18,8 @@ export const BOOKING_EVENTS = {
   groupFailed: "booking.group-failed",
   reservationConfirmed: "reservation.confirmed",
   reservationCancelled: "reservation.cancelled",
+  /** The passenger checked in at the hotel (POST /v1/me/check-in). */
+  reservationCheckedIn: "reservation.checked-in",
   voucherIssued: "voucher.issued",
   voucherAmended: "voucher.amended",
   reviewItemRequested: "review-item.requested",
@@ -110,6 +112,11 @@ export interface ReservationCancelledData extends ReservationEventData {
   reason: string;
 }
 
+export interface ReservationCheckedInData extends ReservationEventData {
+  /** The passenger session that checked in. */
+  checkedInBy: string;
+}
+
 export interface BookingEventDataByType {
   "booking.group-requested": GroupRequestedData;
   "booking.wave-requested": WaveRequestedData;
@@ -119,6 +126,7 @@ export interface BookingEventDataByType {
   "booking.reconciliation-due": ReconciliationDueData;
   "reservation.confirmed": ReservationEventData;
   "reservation.cancelled": ReservationCancelledData;
+  "reservation.checked-in": ReservationCheckedInData;
   "voucher.issued": VoucherIssuedData;
   "voucher.amended": VoucherAmendedData;
 }

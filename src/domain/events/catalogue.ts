@@ -123,6 +123,7 @@ export const EVENT_CATALOGUE = {
   "booking.reconciliation-due": internal,
   "reservation.confirmed": internal,
   "reservation.cancelled": internal,
+  "reservation.checked-in": internal,
   "voucher.issued": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["vouchers.read"] },
   // Spec 6.1 lists it as "also emitted" with no scope: for downstream consumers, not partners.
   "voucher.amended": internal,
