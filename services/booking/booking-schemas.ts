@@ -120,7 +120,8 @@ export const partnerBookingSchema = {
   },
 } as const;
 
-const transportLegSchema = {
+/** A ground-transport leg as the voucher prints it (src/domain/voucher.ts `VoucherTransport`). */
+export const transportLegSchema = {
   type: "object",
   required: ["direction", "pickupLocation", "pickupTime"],
   properties: {

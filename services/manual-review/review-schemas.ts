@@ -88,8 +88,11 @@ export const reviewItemSchema = {
         "stays so when someone takes it. RESOLVED: closed",
     },
     assignedTo: { ...nullableUrn, description: "User URN of whoever works the item" },
-    reason: { type: "string" },
-    raisedBy: { type: "string", enum: ["case", "booking"] },
+    reason: {
+      type: "string",
+      description: "Why the item exists; for a passenger's report, the passenger's own text, as written",
+    },
+    raisedBy: { type: "string", enum: ["case", "booking", "passenger"] },
     demandUrn: nullableUrn,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,

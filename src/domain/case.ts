@@ -99,6 +99,8 @@ export const REVIEW_PRIORITY_OF = {
   POLICY_VIOLATION: "LOW",
   MIXED_TIER_GROUP: "LOW",
   DATA_INCOMPLETE: "LOW",
+  /** A passenger reported a problem from the passenger API (spec 4.4 `POST /v1/me/problem`). */
+  PASSENGER_REPORTED: "MEDIUM",
 } as const;
 
 export type ReviewCategory = keyof typeof REVIEW_PRIORITY_OF;

@@ -114,8 +114,11 @@ export interface ReviewItem {
   /** User (or service-token) URN of whoever works the item. */
   assignedTo: string | null;
   reason: string;
-  /** Who raised it: the case lifecycle (group and policy problems) or booking and allocation. */
-  raisedBy: "case" | "booking";
+  /**
+   * Who raised it: the case lifecycle (group and policy problems), booking and allocation, or a
+   * passenger (a problem reported from the passenger API).
+   */
+  raisedBy: "case" | "booking" | "passenger";
   demandUrn: string | null;
   createdAt: string;
   updatedAt: string;

@@ -2,7 +2,7 @@ import { ReviewItemActor } from "../../../actors/ReviewItemActor.js";
 import { isReviewCategory } from "../../domain/case.js";
 import type { EventOf } from "../../domain/events/catalogue.js";
 import type { ReviewItemRequestedData } from "../../domain/events/review-item.js";
-import type { ReviewItem } from "../../domain/review-item.js";
+import { type ReviewItem, reviewItemUrnFor } from "../../domain/review-item.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import { AGENT_CATEGORIES, ExceptionAgent } from "./exception-agent.js";
@@ -87,6 +87,39 @@ export class ReviewIntake {
       },
       event.correlationUrn,
     );
+  }
+
+  /**
+   * A passenger reported a problem (spec 4.4 `POST /v1/me/problem`): a PASSENGER_REPORTED item of
+   * the passenger's group, the passenger's text as its reason. `reportId` names the item, so the
+   * same report opened again (a retried request) is the same item.
+   */
+  async openPassengerReport(report: {
+    tenant: string;
+    caseUrn: string;
+    airport: string;
+    groupId: string;
+    text: string;
+    reportId: string;
+    /** When the passenger sent it: the SLA runs from here. */
+    raisedAt: string;
+    correlationUrn: string;
+  }): Promise<ReviewItem> {
+    const urn = reviewItemRefOf(reviewItemUrnFor("passenger-report", report.caseUrn, report.reportId));
+    const { item } = await this.actors.invoke(ReviewItemActor, urn.id, "open", {
+      urn: urn.urn,
+      caseUrn: report.caseUrn,
+      tenant: report.tenant,
+      airport: report.airport,
+      category: "PASSENGER_REPORTED",
+      affectedGroups: [report.groupId],
+      reason: report.text,
+      raisedBy: "passenger",
+      raisedAt: report.raisedAt,
+      correlationUrn: report.correlationUrn,
+    });
+    await this.index.record(item);
+    return item;
   }
 
   /** A new wave of the case: the agent's proposals for its items still open are worked out again. */

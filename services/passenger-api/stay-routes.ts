@@ -1,0 +1,163 @@
+import type { PassengerCheckIn } from "../../src/app/passengers/passenger-check-in.js";
+import type { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
+import type { PassengerProblems } from "../../src/app/passengers/passenger-problem.js";
+import type { PassengerSnapshots } from "../../src/app/passengers/passenger-snapshot.js";
+import {
+  passengerTransportOf,
+  requestOnDemandTransport,
+} from "../../src/app/passengers/passenger-transport.js";
+import { passengerWalletOf, revealWalletCard } from "../../src/app/passengers/passenger-wallet.js";
+import type { Principal } from "../../src/app/principals.js";
+import { defineRoute } from "../../src/http/route.js";
+import { PASSENGER_OFFER_PATH } from "./offer-routes.js";
+import {
+  passengerOfferSchema,
+  passengerTransportSchema,
+  passengerWalletSchema,
+  problemBody,
+  reportedProblemSchema,
+  walletRevealSchema,
+} from "./passenger-schemas.js";
+
+const TAGS = ["Passenger"] as const;
+
+/**
+ * A write that changes a passenger read answers with that read's new representation and names it
+ * in `Content-Location`: a cache holding the read drops it on seeing the answer (RFC 9111 4.4), so
+ * the passenger's own private cache (`Cache-Control: private, max-age=60`) is purged of it.
+ */
+export const REFRESHES_OFFER = { "Content-Location": PASSENGER_OFFER_PATH };
+
+export interface PassengerStayUseCases {
+  snapshots: PassengerSnapshots;
+  offers: PassengerOffers;
+  checkIn: PassengerCheckIn;
+  problems: PassengerProblems;
+}
+
+/** The stay and what surrounds it: check-in, meal card, transport, problems (spec 4.4). */
+export function passengerStayRoutes(useCases: PassengerStayUseCases) {
+  const { snapshots, offers } = useCases;
+  return [
+    defineRoute({
+      method: "POST",
+      path: "/v1/me/check-in",
+      operationId: "checkInPassenger",
+      summary: "Self check-in on arrival at the hotel: the group's reservation becomes CHECKED_IN",
+      description:
+        "Checking in again changes nothing. 404 `reservation` when the group holds no reservation, 409 " +
+        "`reservation-not-checkable` when its stay was cancelled or checked out. Answers with the offer " +
+        "as it now stands (`Content-Location: /v1/me/offer`).",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      responses: {
+        200: {
+          description: "Checked in; the offer as it now stands",
+          schema: passengerOfferSchema,
+          headers: { "Content-Location": { description: "`/v1/me/offer`, which this answer refreshes" } },
+        },
+      },
+      audit: {
+        subject: ({ principal, ctx }) => ({
+          entityUrn: (ctx.state as CheckInState).checkedIn ?? null,
+          caseUrn: sessionCase(principal),
+        }),
+      },
+      handler: async ({ principal, correlationUrn, ctx }) => {
+        const { reservation } = await useCases.checkIn.checkIn(principal, correlationUrn);
+        (ctx.state as CheckInState).checkedIn = reservation.urn;
+        return { status: 200, body: await offers.current(principal), headers: REFRESHES_OFFER };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/me/wallet",
+      operationId: "getPassengerWallet",
+      summary: "The group's virtual meal card: balance, available, transactions",
+      description: "`card` is null: the service issues no meal cards yet.",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      responses: { 200: { description: "The meal card, if one is issued", schema: passengerWalletSchema } },
+      handler: async ({ principal }) => ({
+        status: 200,
+        body: passengerWalletOf(await snapshots.of(principal)),
+      }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/me/wallet/reveal",
+      operationId: "revealPassengerWalletCard",
+      summary: "A short-lived URL of the card issuer's hosted page that shows the card number",
+      description: "404 `wallet-card-not-issued` while the group has no card (the service issues none yet).",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      responses: { 200: { description: "Where the card number is shown", schema: walletRevealSchema } },
+      handler: async ({ principal }) => revealWalletCard(await snapshots.of(principal)),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/me/transport",
+      operationId: "getPassengerTransport",
+      summary: "The group's ground transport: status (booked, pending, declined) and legs",
+      description:
+        "`status` NONE with no legs: the service books no ground transport yet. `onDemand` says whether " +
+        "`POST /v1/me/transport/request` is open and why not.",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      responses: { 200: { description: "The group's transport", schema: passengerTransportSchema } },
+      handler: async ({ principal }) => ({
+        status: 200,
+        body: passengerTransportOf(await snapshots.of(principal)),
+      }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/me/transport/request",
+      operationId: "requestPassengerTransport",
+      summary: "Ask for on-demand transport, only when the case's policy allows",
+      description:
+        "403 `transport-not-allowed`, with the reason, when the case's policy does not offer on-demand " +
+        "transport. No policy offers it today: a policy's transport rules say how booked transport is " +
+        "made, not whether a passenger may ask for a ride.",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      responses: {
+        202: { description: "The request is recorded", schema: passengerTransportSchema },
+      },
+      handler: async ({ principal }) => requestOnDemandTransport(await snapshots.of(principal)),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/me/problem",
+      operationId: "reportPassengerProblem",
+      summary: "Report a problem: a manual-review item for the operators, with the passenger's text",
+      description:
+        "Opens a PASSENGER_REPORTED review item (priority MEDIUM) of the session's group in the operators' " +
+        "manual-review queue (`GET /v1/booking/manual-review`), with the text as its `reason`.",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      body: problemBody,
+      responses: { 201: { description: "The review item opened", schema: reportedProblemSchema } },
+      audit: {
+        subject: ({ principal }, response) => ({
+          entityUrn: (response.body as { reviewItemUrn?: string } | undefined)?.reviewItemUrn ?? null,
+          caseUrn: sessionCase(principal),
+        }),
+      },
+      handler: async ({ principal, body, correlationUrn }) => ({
+        status: 201,
+        body: await useCases.problems.report(principal, body.text, correlationUrn),
+      }),
+    }),
+  ];
+}
+
+/** What the check-in handler leaves for its audit entry: the reservation it checked in. */
+interface CheckInState {
+  checkedIn?: string;
+}
+
+/** The audit subject's case: the session's (the audit hook is typed for every surface). */
+function sessionCase(principal: Principal | undefined): string | null {
+  return principal?.surface === "passenger" ? principal.caseUrn : null;
+}

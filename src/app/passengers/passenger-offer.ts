@@ -1,0 +1,135 @@
+import { inject, injectable } from "tsyringe";
+import { DomainError } from "../../domain/domain-error.js";
+import { nightsBetween, type Reservation, type ReservationStatus } from "../../domain/reservation.js";
+import type { SubCaseStatus } from "../../domain/sub-case.js";
+import { type VoucherTransport, voucherViewOf } from "../../domain/voucher.js";
+import { qrImageOf, voucherPage } from "../booking/voucher-pages.js";
+import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
+import type { PassengerPrincipal } from "../principals.js";
+import { type PassengerSnapshot, PassengerSnapshots, type SubCaseAnswer } from "./passenger-snapshot.js";
+
+/** Where the passenger's printable voucher is, on the passenger host. */
+export const PASSENGER_VOUCHER_PATH = "/v1/me/voucher";
+
+/**
+ * `GET /v1/me/offer` (spec 4.4): where the group's compensation stands (the sub-case's status and
+ * the passenger's answer, the deadline to answer by) and, once the saga has made an offer, what it
+ * is: the hotel (with its coordinates when the hotel catalog knows it), the stay, the voucher with
+ * its QR code, the transport legs and the wallet card link.
+ *
+ * `offer` is null until the sub-case carries an offer: a booked room is not yet an offer, since the
+ * saga confirms the stay and issues the voucher before it asks the passenger. Transport legs and the
+ * wallet card come with ground transport and wallet cards; until then the legs are an empty list and
+ * the card link null, never made up.
+ */
+export interface PassengerOffer {
+  caseUrn: string;
+  subCaseUrn: string;
+  groupId: string;
+  /** The sub-case's status: the offer's state (OFFER_READY waits for the passenger's answer). */
+  status: SubCaseStatus;
+  answer: SubCaseAnswer | null;
+  /** ISO 8601: the deadline to answer by, when the offer has one. */
+  answerBy: string | null;
+  offer: OfferedStay | null;
+}
+
+export interface OfferedStay {
+  reservationUrn: string;
+  reservationStatus: ReservationStatus;
+  hotel: {
+    hotelUrn: string;
+    name: string;
+    address: string;
+    coordinates: { lat: number; lon: number } | null;
+  };
+  checkIn: string;
+  checkOut: string;
+  nights: number;
+  rooms: number;
+  voucher: {
+    voucherUrn: string;
+    validity: "VALID" | "VOID";
+    verificationCode: string;
+    /** The voucher's QR code (what the hotel scans) as an SVG data URI. */
+    qrCode: string;
+    /** The printable voucher page, in the passenger's language. */
+    printableUrl: string;
+  };
+  transport: VoucherTransport[];
+  walletCardUrl: string | null;
+}
+
+@injectable()
+export class PassengerOffers {
+  constructor(
+    @inject(PassengerSnapshots) private readonly snapshots: PassengerSnapshots,
+    @inject(HotelCatalogIndex) private readonly hotels: HotelCatalogIndex,
+  ) {}
+
+  async current(session: PassengerPrincipal): Promise<PassengerOffer> {
+    return this.offerOf(await this.snapshots.of(session));
+  }
+
+  /** The offer as a snapshot shows it (an accept or decline answers with it). */
+  async offerOf(snapshot: PassengerSnapshot): Promise<PassengerOffer> {
+    const { subCase, offer, offered } = snapshot;
+    return {
+      caseUrn: subCase.caseUrn,
+      subCaseUrn: subCase.subCaseUrn,
+      groupId: subCase.groupId,
+      status: subCase.status,
+      answer: snapshot.answer,
+      answerBy: offer?.answerBy ?? null,
+      offer: offer && offered ? await this.stayOf(offered) : null,
+    };
+  }
+
+  /**
+   * `GET /v1/me/voucher`: the printable voucher of the offered stay (or, before an offer, of the
+   * stay the group holds) in the passenger's language; 404 while the group has none.
+   */
+  async voucher(session: PassengerPrincipal): Promise<string> {
+    const snapshot = await this.snapshots.of(session);
+    const reservation = snapshot.offered ?? snapshot.holding;
+    if (!reservation) {
+      throw new DomainError(
+        "not-found",
+        "voucher-not-issued",
+        "No hotel voucher has been issued to your group yet; it comes with your offer",
+      );
+    }
+    return voucherPage(reservation, [], snapshot.language);
+  }
+
+  private async stayOf(reservation: Reservation): Promise<OfferedStay> {
+    const view = voucherViewOf(reservation);
+    const [catalogHotel, qr] = await Promise.all([
+      this.hotels.get(reservation.hotel.hotelUrn),
+      qrImageOf(view.qrPayload),
+    ]);
+    return {
+      reservationUrn: reservation.urn,
+      reservationStatus: reservation.status,
+      hotel: {
+        hotelUrn: reservation.hotel.hotelUrn,
+        name: reservation.hotel.name,
+        address: reservation.hotel.address,
+        coordinates: catalogHotel ? { lat: catalogHotel.lat, lon: catalogHotel.lon } : null,
+      },
+      checkIn: reservation.checkIn,
+      checkOut: reservation.checkOut,
+      nights: nightsBetween(reservation.checkIn, reservation.checkOut),
+      rooms: reservation.rooms,
+      voucher: {
+        voucherUrn: view.voucherUrn,
+        validity: view.validity,
+        verificationCode: view.verificationCode,
+        qrCode: qr.src,
+        printableUrl: PASSENGER_VOUCHER_PATH,
+      },
+      transport: view.transport,
+      walletCardUrl: null,
+    };
+  }
+}
