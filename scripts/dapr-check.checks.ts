@@ -41,12 +41,13 @@ const ACTOR_HOST_SERVICE = "workers";
 
 /**
  * The pub/sub components of src/config.ts (DAPR_PUBSUB_NAME, DAPR_REPLICA_PUBSUB_NAME): one shared
- * by an app's replicas, one read by every replica on its own, which the service below subscribes
- * through (its real-time fan-out, services/realtime/fan-out-subscriptions.ts).
+ * by an app's replicas, one read by every replica on its own, which the services below subscribe
+ * through (their real-time fan-out: services/realtime/fan-out-subscriptions.ts for the operators'
+ * WebSocket, services/passenger-api/passenger-event-subscriptions.ts for the passengers' streams).
  */
 const SHARED_PUBSUB = "pubsub";
 const REPLICA_PUBSUB = "pubsub-replicas";
-const EVERY_REPLICA_SERVICE = "operator-api";
+const EVERY_REPLICA_SERVICES = ["operator-api", "passenger-api"];
 /** daprd 1.16 gives each sidecar its own value for these when it loads a component. */
 const PER_SIDECAR = /\{uuid\}|\{podName\}/;
 
@@ -628,12 +629,13 @@ function checkConsumerGroups(app: App, byName: Map<string, Resource>, sidecar: s
       `${SHARED_PUBSUB}: consumerID "${consumerID(shared)}" gives each sidecar a group of its own: every replica of ${app.id} would handle every event`,
     );
   }
-  if (!app.services.includes(EVERY_REPLICA_SERVICE)) return;
+  const fansOut = EVERY_REPLICA_SERVICES.find((service) => app.services.includes(service));
+  if (!fansOut) return;
   const replica = byName.get(REPLICA_PUBSUB);
   if (!replica) {
     report(
       sidecar,
-      `${app.id} fans events out on every replica (SERVICES=${EVERY_REPLICA_SERVICE}) but no component ${REPLICA_PUBSUB} loads in its sidecar`,
+      `${app.id} fans events out on every replica (SERVICES=${fansOut}) but no component ${REPLICA_PUBSUB} loads in its sidecar`,
     );
   } else if (!PER_SIDECAR.test(consumerID(replica))) {
     report(

@@ -263,7 +263,10 @@ function successResponse(route: Route, spec: ResponseSpec) {
     description: spec.description,
     headers,
     ...(spec.schema === undefined
-      ? {}
+      ? // A body without one schema (an event stream) still names its media type.
+        spec.contentType
+        ? { content: { [spec.contentType]: {} } }
+        : {}
       : { content: { [spec.contentType ?? "application/json"]: { schema: spec.schema } } }),
   };
 }

@@ -1,0 +1,76 @@
+import type { EventOf, EventType } from "../../src/domain/events/catalogue.js";
+import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
+import { subCaseUrnFor } from "../../src/domain/sub-case.js";
+
+/**
+ * What a passenger's event stream (`GET /v1/me/events`) carries, from the tenant's domain events:
+ *
+ *   subcase.<transition>, subcase.opened,      the group's sub-case: subCaseUrn, status, version,
+ *   subcase.retired, subcase.case-closed, ...   updatedAt, and the offer and answer when it has them
+ *   graph.step.started|progress|completed      the saga's steps for the group, data as emitted
+ *   notification.dispatched                    a message sent to the group: channel, template, URN
+ *
+ * each only to the passengers of the group it is about (its `subCaseUrn`, or its case and
+ * `groupId`). The sub-case's lock events are the operators' bookkeeping (they name the operator)
+ * and are not carried; neither is the recipient's address of a notification.
+ */
+export const PASSENGER_STREAM_TYPES = [
+  SUB_CASE_EVENT.opened,
+  SUB_CASE_EVENT.processing,
+  "subcase.offer-ready",
+  "subcase.resolved",
+  "subcase.declined",
+  "subcase.failed",
+  "subcase.compensation-failed",
+  SUB_CASE_EVENT.retired,
+  SUB_CASE_EVENT.caseClosed,
+  SUB_CASE_EVENT.caseReopened,
+  "graph.step.started",
+  "graph.step.progress",
+  "graph.step.completed",
+  "notification.dispatched",
+] as const satisfies readonly EventType[];
+
+export type PassengerStreamType = (typeof PASSENGER_STREAM_TYPES)[number];
+
+/** One message of a passenger's stream: the SSE `id`, `event` and (JSON) `data` lines. */
+export interface PassengerStreamMessage {
+  /** The domain event's URN: the `Last-Event-ID` a client resumes from. */
+  id: string;
+  /** ISO 8601: when the domain event happened. */
+  at: string;
+  event: PassengerStreamType;
+  data: Record<string, unknown>;
+}
+
+const SUB_CASE_FIELDS = ["subCaseUrn", "caseUrn", "groupId", "status", "version", "updatedAt"] as const;
+
+/** The group's stream an event belongs to (its sub-case URN), or undefined when it is no group's. */
+export function passengerStreamOf(event: EventOf<PassengerStreamType>): string | undefined {
+  const data = (event.data ?? {}) as { subCaseUrn?: unknown; groupId?: unknown; caseUrn?: unknown };
+  if (typeof data.subCaseUrn === "string") return data.subCaseUrn;
+  const caseUrn = event.caseUrn ?? (typeof data.caseUrn === "string" ? data.caseUrn : undefined);
+  return caseUrn && typeof data.groupId === "string" ? subCaseUrnFor(caseUrn, data.groupId) : undefined;
+}
+
+/** The event as the group's passengers receive it. */
+export function passengerStreamMessage(event: EventOf<PassengerStreamType>): PassengerStreamMessage {
+  const data: Record<string, unknown> = { ...(event.data as object) };
+  const message = (payload: Record<string, unknown>): PassengerStreamMessage => ({
+    id: event.id,
+    at: event.occurredAt,
+    event: event.type,
+    data: { ...payload, at: event.occurredAt },
+  });
+  if (event.type.startsWith("subcase.")) {
+    const payload: Record<string, unknown> = {};
+    for (const field of SUB_CASE_FIELDS) if (field in data) payload[field] = data[field];
+    for (const field of ["offer", "answer"]) if (data[field] !== undefined) payload[field] = data[field];
+    return message(payload);
+  }
+  if (event.type === "notification.dispatched") {
+    const { recipient: _address, ...notification } = data;
+    return message(notification);
+  }
+  return message(data);
+}
