@@ -65,6 +65,12 @@ function isUnder(path: string, prefix: string): boolean {
 /** The passenger host: its own port and per-tenant host names; the passenger OpenAPI document too. */
 export function passengerHost(parts: HostParts): Koa {
   const app = new Koa({ proxy: true });
+  // What reaches here failed after the response began (problems are answered before): a client
+  // leaving an event stream is the usual one and no error; anything else goes to the log.
+  app.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ERR_STREAM_PREMATURE_CLOSE")
+      parts.logger.error({ err: error }, "passenger response failed");
+  });
   if (parts.sidecar) app.use(parts.sidecar);
   app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
   app.use(

@@ -53,6 +53,11 @@ export interface ServiceModule {
   routes?(context: ModuleContext): Route[];
   /** Runs once the runtime has started (seed data, indexes, schedules). */
   start?(context: ModuleContext): Promise<void>;
+  /**
+   * Runs first when the platform closes, before the HTTP servers stop: ends what would hold them
+   * open (long-lived responses such as event streams).
+   */
+  stop?(context: ModuleContext): Promise<void>;
 }
 
 /** A module's subscriptions, keyed by the service whose app handles them. */

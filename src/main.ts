@@ -486,6 +486,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
         modulesStarted?.cancel();
         // Live sockets would hold the HTTP server open; operators reconnect to another replica.
         await realtime?.close();
+        for (const module of MODULES) await module.stop?.(moduleContext!);
         await Promise.all(servers.map((s) => s.close()));
         await runtime.close();
         await notifications.close();

@@ -94,11 +94,16 @@ export function passengerEventStreamRoute(deps: {
         heartbeat = deps.clock.setTimer(beat, HEARTBEAT_INTERVAL_MS);
       };
       heartbeat = deps.clock.setTimer(beat, HEARTBEAT_INTERVAL_MS);
+      // The stream ends with its connection: a connection whose response never finished is not
+      // idle to the server, which would wait out its keep-alive timeout before closing.
       const close = () => {
         heartbeat?.cancel();
         stopListening();
+        untrack();
         body.end();
+        ctx.req.socket.destroySoon();
       };
+      const untrack = deps.streams.track(close);
       ctx.req.on("close", close);
       ctx.res.on("close", close);
       ctx.req.socket.setTimeout(0);

@@ -52,4 +52,5 @@ export const passengerModule: ServiceModule = {
   start: async ({ container }) => {
     await container.resolve(PassengerEventStreams).log.ensureIndexes();
   },
+  stop: async ({ container }) => container.resolve(PassengerEventStreams).endAll(),
 };

@@ -32,6 +32,8 @@ export type StreamListener = (message: PassengerStreamMessage) => void;
 export class PassengerEventStreams {
   readonly log: EventReplayLog<PassengerStreamMessage>;
   private readonly listeners = new Map<string, Set<StreamListener>>();
+  /** How to end each open stream here, for shutdown. */
+  private readonly open = new Set<() => void>();
   /** Events older than this are history from before this replica existed, beyond the window. */
   private readonly historyBeforeMs: number;
   private lastPruneMs: number;
@@ -57,6 +59,18 @@ export class PassengerEventStreams {
       listeners.delete(listener);
       if (listeners.size === 0 && this.listeners.get(stream) === listeners) this.listeners.delete(stream);
     };
+  }
+
+  /** Keeps `end` to end an open stream at shutdown; returns the way out once it has ended. */
+  track(end: () => void): () => void {
+    this.open.add(end);
+    return () => this.open.delete(end);
+  }
+
+  /** Shutdown: ends every open stream here (clients reconnect, to another replica if need be). */
+  endAll(): void {
+    for (const end of [...this.open]) end();
+    this.open.clear();
   }
 
   /** What a client resuming the group's stream after `lastEventId` missed, within the window. */

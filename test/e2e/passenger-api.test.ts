@@ -1,0 +1,387 @@
+/**
+ * The passenger API of spec 4.4 over real HTTP, on a platform that books the cases it opens (the
+ * demo policies, demand on intake): the offer, the voucher in the passenger's language, check-in,
+ * meal card and transport as they honestly stand, problem reports, the event stream and its resume,
+ * and the surface's conventions (private caching, Idempotency-Key, a session's own case only).
+ */
+import { randomUUID } from "node:crypto";
+import { request } from "node:http";
+import { exportJWK, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
+import { PassengerSessionTokens } from "../../src/passenger-identity/session-tokens.js";
+import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
+import { systemClock } from "../../src/runtime/clock.js";
+import { publishEvent } from "../../src/runtime/event-bus.js";
+import { subCaseUrnFor } from "../../src/domain/sub-case.js";
+import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { declaration, json, ZX } from "./cases-fixtures.js";
+import { openEventStream } from "./passenger-event-stream.js";
+
+const VQ = "urn:airline:VQ";
+
+let t: TestPlatform;
+let sessions: PassengerSessionTokens;
+let supervisor: string;
+/** A booked case: group ABC123 (Rivera, Spanish) and the business group. */
+let bookedCase: string;
+let rivera: string;
+let okafor: string;
+/** A second case of the same airline, whose token must never read the first. */
+let otherCase: string;
+let otherToken: string;
+
+const enc = encodeURIComponent;
+
+function spanishDeclaration(externalEventId: string) {
+  const base = declaration(externalEventId);
+  const [riveras, business] = base.passengerGroups as unknown as [Record<string, any>, Record<string, any>];
+  const [ana, luis] = riveras.passengers;
+  return {
+    ...base,
+    passengerGroups: [
+      {
+        ...riveras,
+        passengers: [{ ...ana, contact: { email: "ana@example.com", language: "es-MX" } }, luis],
+      },
+      business,
+    ],
+  };
+}
+
+async function openCase(externalEventId: string, body: unknown = declaration(externalEventId)) {
+  const response = await t.call("POST", "/v1/cases", supervisor, body);
+  expect(response.status).toBe(201);
+  return (await json(response)).urn as string;
+}
+
+async function reservationsOf(caseUrn: string): Promise<Record<string, any>[]> {
+  const response = await t.call("GET", `/v1/booking/cases/${enc(caseUrn)}/reservations`, supervisor);
+  return (await json(response)).items;
+}
+
+function me(
+  path: string,
+  token: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  return fetch(`${t.passengerBase}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...init.headers,
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+}
+
+beforeAll(async () => {
+  const key = await exportJWK((await generateKeyPair("EdDSA", { extractable: true })).privateKey);
+  t = await startTestPlatform({
+    env: { PASSENGER_SIGNING_KEY: JSON.stringify(key), RATE_LIMIT_SCALE: "100" },
+  });
+  const issuer = t.platform.config.passengerBaseUrl.replace(/\/+$/, "");
+  sessions = new PassengerSessionTokens({
+    issuer,
+    audience: `${issuer}/v1`,
+    key: await loadPassengerSigningKey(key),
+    revocations: new CaseRevocations(t.platform.runtime.documents),
+    clock: systemClock,
+  });
+  supervisor = await t.operatorToken("supervisor@zx.demo");
+  bookedCase = await openCase("evt-pax-api-booked", spanishDeclaration("evt-pax-api-booked"));
+  otherCase = await openCase("evt-pax-api-other");
+  // Both groups of the booked case hold their room before any test reads them.
+  for (let tries = 0; ; tries++) {
+    const confirmed = (await reservationsOf(bookedCase)).filter((r) => r.status === "CONFIRMED");
+    if (confirmed.length === 2) break;
+    if (tries > 200) throw new Error("the booked case's groups were not booked within 20 s");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  rivera = (await sessions.mint({ tenant: ZX, caseUrn: bookedCase, groupId: "ABC123" })).token;
+  const business = (await reservationsOf(bookedCase)).find((r) => r.groupId !== "ABC123")!;
+  okafor = (await sessions.mint({ tenant: ZX, caseUrn: bookedCase, groupId: business.groupId })).token;
+  otherToken = (await sessions.mint({ tenant: ZX, caseUrn: otherCase, groupId: "ABC123" })).token;
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("GET /v1/me/offer", () => {
+  it("is the group's sub-case state, privately cached; no offer is shown before the saga makes one", async () => {
+    const response = await me("/v1/me/offer", rivera);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, max-age=60");
+    expect(response.headers.get("vary")).toMatch(/Authorization/);
+    const offer = await json(response);
+    expect(offer).toMatchObject({
+      caseUrn: bookedCase,
+      groupId: "ABC123",
+      subCaseUrn: subCaseUrnFor(bookedCase, "ABC123"),
+      answer: null,
+    });
+    if (offer.offer === null) {
+      expect(["OPEN", "PROCESSING"]).toContain(offer.status);
+      expect(offer.answerBy).toBeNull();
+    } else {
+      expect(offer.offer.hotel.name).toEqual(expect.any(String));
+      expect(offer.offer.voucher.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
+      expect(offer.offer.transport).toEqual([]);
+      expect(offer.offer.walletCardUrl).toBeNull();
+    }
+  });
+});
+
+describe("GET /v1/me/voucher", () => {
+  it("prints the group's voucher in the lead passenger's language, and in English without one", async () => {
+    const spanish = await me("/v1/me/voucher", rivera);
+    expect(spanish.status).toBe(200);
+    expect(spanish.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(spanish.headers.get("cache-control")).toBe("private, max-age=60");
+    const page = await spanish.text();
+    const reservation = (await reservationsOf(bookedCase)).find((r) => r.groupId === "ABC123")!;
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain("<h1>Bono de hotel</h1>");
+    expect(page).toContain(reservation.voucher.urn);
+    expect(page).not.toContain("Okafor");
+
+    const english = await (await me("/v1/me/voucher", okafor)).text();
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain("<h1>Hotel voucher</h1>");
+  });
+});
+
+describe("POST /v1/me/check-in", () => {
+  it("checks the group's reservation in once, audited, and refreshes the cached offer", async () => {
+    const response = await me("/v1/me/check-in", okafor, { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-location")).toBe("/v1/me/offer");
+    expect(response.headers.get("cache-control")).toBeNull();
+    expect((await json(response)).caseUrn).toBe(bookedCase);
+    const reservation = (await reservationsOf(bookedCase)).find((r) => r.groupId !== "ABC123")!;
+    expect(reservation.status).toBe("CHECKED_IN");
+
+    const again = await me("/v1/me/check-in", okafor, { method: "POST" });
+    expect(again.status).toBe(200);
+    const audit = await json(await t.call("GET", `/v1/audit/entity/${enc(reservation.urn)}`, supervisor));
+    expect(audit.items.filter((e: { action: string }) => e.action === "checkInPassenger")).toHaveLength(2);
+  });
+});
+
+describe("meal card and transport", () => {
+  it("answers what exists: no card, nothing to reveal, no transport, on-demand transport refused by policy", async () => {
+    const wallet = await me("/v1/me/wallet", rivera);
+    expect(wallet.status).toBe(200);
+    expect(await json(wallet)).toEqual({ card: null });
+
+    const reveal = await me("/v1/me/wallet/reveal", rivera);
+    expect(reveal.status).toBe(404);
+    expect((await json(reveal)).type).toMatch(/\/wallet-card-not-issued$/);
+
+    const transport = await me("/v1/me/transport", rivera);
+    expect(transport.status).toBe(200);
+    expect(transport.headers.get("cache-control")).toBe("private, max-age=60");
+    expect(await json(transport)).toMatchObject({ status: "NONE", legs: [], onDemand: { allowed: false } });
+
+    const asked = await me("/v1/me/transport/request", rivera, { method: "POST" });
+    expect(asked.status).toBe(403);
+    const problem = await json(asked);
+    expect(problem.type).toMatch(/\/transport-not-allowed$/);
+    expect(problem.detail).toMatch(/policy/);
+  });
+});
+
+describe("POST /v1/me/problem", () => {
+  it("opens a review item with the passenger's text as written, once per Idempotency-Key", async () => {
+    const text = `The room smells of smoke <script>alert("x")</script> & the lift is broken`;
+    const key = randomUUID();
+    const first = await me("/v1/me/problem", rivera, {
+      method: "POST",
+      body: { text },
+      headers: { "Idempotency-Key": key },
+    });
+    expect(first.status).toBe(201);
+    const report = await json(first);
+    expect(report.reviewItemUrn).toMatch(/^urn:review-item:/);
+
+    const replay = await me("/v1/me/problem", rivera, {
+      method: "POST",
+      body: { text },
+      headers: { "Idempotency-Key": key },
+    });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await json(replay)).reviewItemUrn).toBe(report.reviewItemUrn);
+    const reused = await me("/v1/me/problem", rivera, {
+      method: "POST",
+      body: { text: "something else" },
+      headers: { "Idempotency-Key": key },
+    });
+    expect(reused.status).toBe(422);
+
+    const queue = await json(
+      await t.call("GET", "/v1/booking/manual-review?state=OPEN&category=PASSENGER_REPORTED", supervisor),
+    );
+    const items = queue.items.filter((i: { caseUrn: string }) => i.caseUrn === bookedCase);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      urn: report.reviewItemUrn,
+      category: "PASSENGER_REPORTED",
+      raisedBy: "passenger",
+      affectedGroups: ["ABC123"],
+      reason: text,
+    });
+  });
+
+  it("refuses an empty or over-long text (400), naming the limit", async () => {
+    const empty = await me("/v1/me/problem", rivera, { method: "POST", body: { text: "  \u0007 " } });
+    expect(empty.status).toBe(400);
+    const long = await me("/v1/me/problem", rivera, { method: "POST", body: { text: "x".repeat(2001) } });
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(await json(long))).toMatch(/2000/);
+  });
+});
+
+describe("a session opens its own case and group only", () => {
+  /** Every passenger route under /v1/me, from the passenger OpenAPI document. */
+  async function meRoutes(): Promise<{ method: string; path: string }[]> {
+    const document = await json(await fetch(`${t.passengerBase}/openapi/passenger/v1.json`));
+    return Object.entries(document.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith("/v1/me"))
+      .flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path })),
+      );
+  }
+
+  it("refuses case A's token pointed at case B (401) and another airline's session (403) on every /v1/me route", async () => {
+    const routes = await meRoutes();
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        "GET /v1/me/offer",
+        "GET /v1/me/events",
+        "POST /v1/me/problem",
+        "POST /v1/me/check-in",
+      ]),
+    );
+    const [header, payload, signature] = rivera.split(".") as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const pointedAtB = `${header}.${Buffer.from(JSON.stringify({ ...claims, case_urn: otherCase })).toString("base64url")}.${signature}`;
+    const vq = (await sessions.mint({ tenant: VQ, caseUrn: bookedCase, groupId: "ABC123" })).token;
+    for (const { method, path } of routes) {
+      const body = method === "POST" ? { text: "x", reason: "x" } : undefined;
+      const tampered = await me(path, pointedAtB, { method, body });
+      expect({ route: `${method} ${path}`, status: tampered.status }).toEqual({
+        route: `${method} ${path}`,
+        status: 401,
+      });
+      await tampered.body?.cancel();
+      const otherAirline = await me(path, vq, { method, body });
+      expect({ route: `${method} ${path}`, status: otherAirline.status }).toEqual({
+        route: `${method} ${path}`,
+        status: 403,
+      });
+      await otherAirline.body?.cancel();
+    }
+  });
+
+  it("reads case B with case B's token: its own case, nothing of case A", async () => {
+    const offer = await json(await me("/v1/me/offer", otherToken));
+    expect(offer.caseUrn).toBe(otherCase);
+    const transport = await me("/v1/me/transport", otherToken);
+    expect(transport.status).toBe(200);
+  });
+
+  it("is refused on another airline's host name, however it is spelled", async () => {
+    const port = new URL(t.passengerBase).port;
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${t.passengerBase}/v1/me/offer`,
+          { headers: { Host: host, Authorization: `Bearer ${rivera}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    expect(await status(`zx.localhost:${port}`)).toBe(200);
+    expect(await status(`vq.localhost:${port}`)).toBe(403);
+    expect(await status(`vq.localhost.:${port}`)).toBe(403);
+  });
+});
+
+describe("GET /v1/me/events", () => {
+  function subCaseEvent(
+    groupId: string,
+    type: "subcase.processing" | "subcase.offer-ready",
+    id = `urn:event:${randomUUID()}`,
+  ) {
+    return {
+      id,
+      type,
+      tenant: ZX,
+      caseUrn: bookedCase,
+      occurredAt: new Date().toISOString(),
+      correlationUrn: `urn:trace:${randomUUID().replaceAll("-", "")}`,
+      data: {
+        subCaseUrn: subCaseUrnFor(bookedCase, groupId),
+        caseUrn: bookedCase,
+        groupId,
+        tenant: ZX,
+        airport: "JFK",
+        status: type === "subcase.processing" ? "PROCESSING" : "OFFER_READY",
+        version: 2,
+        revision: 2,
+        lockedBy: "urn:user:operator-who-must-not-leak",
+        lockExpiresAt: null,
+        retiredAt: null,
+        caseClosedAt: null,
+        updatedAt: new Date().toISOString(),
+      },
+    } as const;
+  }
+
+  it("delivers the group's own events only, without operator details, and resumes after Last-Event-ID", async () => {
+    const stream = await openEventStream(`${t.passengerBase}/v1/me/events`, rivera);
+    expect(stream.status).toBe(200);
+    expect(stream.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(stream.headers["cache-control"]).not.toMatch(/max-age/);
+    const bus = t.platform.runtime.bus;
+    const mine = subCaseEvent("ABC123", "subcase.processing");
+    await publishEvent(bus, subCaseEvent("XYZ789", "subcase.processing"));
+    await publishEvent(bus, mine);
+    const first = await stream.next();
+    expect(first).toMatchObject({ id: mine.id, event: "subcase.processing" });
+    expect(first.data).toMatchObject({ subCaseUrn: mine.data.subCaseUrn, status: "PROCESSING" });
+    expect(JSON.stringify(first.data)).not.toContain("operator-who-must-not-leak");
+    stream.close();
+
+    // Missed while away: two events of the group (and one of another group).
+    const missed = [
+      subCaseEvent("ABC123", "subcase.offer-ready"),
+      subCaseEvent("ABC123", "subcase.offer-ready"),
+    ];
+    for (const event of missed) await publishEvent(bus, event);
+    await publishEvent(bus, subCaseEvent("XYZ789", "subcase.offer-ready"));
+    const resumed = await openEventStream(`${t.passengerBase}/v1/me/events`, rivera, {
+      "Last-Event-ID": mine.id,
+    });
+    expect((await resumed.next()).id).toBe(missed[0]!.id);
+    expect((await resumed.next()).id).toBe(missed[1]!.id);
+    const live = subCaseEvent("ABC123", "subcase.processing");
+    await publishEvent(bus, live);
+    expect((await resumed.next()).id).toBe(live.id);
+    resumed.close();
+
+    // Another group's id is no place to resume from in this group: reload.
+    const foreign = await openEventStream(`${t.passengerBase}/v1/me/events`, okafor, {
+      "Last-Event-ID": mine.id,
+    });
+    expect(await foreign.next()).toMatchObject({ event: "reset" });
+    foreign.close();
+  });
+});
