@@ -1,8 +1,21 @@
 import { PASSENGER_VOUCHER_PATH, type PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import { defineRoute } from "../../src/http/route.js";
-import { passengerOfferSchema } from "./passenger-schemas.js";
+import { declineBody, passengerOfferSchema } from "./passenger-schemas.js";
 
 export const PASSENGER_OFFER_PATH = "/v1/me/offer";
+
+/**
+ * A write that changes a passenger read answers with that read's new representation and names it
+ * in `Content-Location`: a cache holding the read drops it on seeing the answer (RFC 9111 4.4), so
+ * the passenger's own private cache (`Cache-Control: private, max-age=60`) is purged of it.
+ */
+export const REFRESHES_OFFER = { "Content-Location": PASSENGER_OFFER_PATH };
+
+const refreshedOffer = {
+  description: "The offer as it now stands",
+  schema: passengerOfferSchema,
+  headers: { "Content-Location": { description: "`/v1/me/offer`, which this answer refreshes" } },
+};
 
 const TAGS = ["Passenger"] as const;
 
@@ -26,6 +39,42 @@ export function passengerOfferRoutes(offers: PassengerOffers) {
       access: { kind: "passenger" },
       responses: { 200: { description: "Where the group's offer stands", schema: passengerOfferSchema } },
       handler: async ({ principal }) => ({ status: 200, body: await offers.current(principal) }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${PASSENGER_OFFER_PATH}/accept`,
+      operationId: "acceptPassengerOffer",
+      summary: "Accept the offer: the sub-case becomes RESOLVED",
+      description:
+        "Accepting again answers as the first accept did (nothing is published again). 409 " +
+        "`offer-already-declined` when the offer was declined, `offer-not-ready` when there is no offer " +
+        "to answer (reload `GET /v1/me/offer`).",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      responses: { 200: refreshedOffer },
+      handler: async ({ principal, correlationUrn }) => ({
+        status: 200,
+        body: await offers.accept(principal, correlationUrn),
+        headers: REFRESHES_OFFER,
+      }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${PASSENGER_OFFER_PATH}/decline`,
+      operationId: "declinePassengerOffer",
+      summary: "Decline the offer, with a reason: the saga rolls the stay back and the operators are alerted",
+      description:
+        "409 `offer-already-accepted` or `offer-already-declined` when the offer was already answered, " +
+        "`offer-not-ready` when there is no offer to answer.",
+      tags: TAGS,
+      access: { kind: "passenger" },
+      body: declineBody,
+      responses: { 200: refreshedOffer },
+      handler: async ({ principal, body, correlationUrn }) => ({
+        status: 200,
+        body: await offers.decline(principal, body.reason, correlationUrn),
+        headers: REFRESHES_OFFER,
+      }),
     }),
     defineRoute({
       method: "GET",

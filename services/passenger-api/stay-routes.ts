@@ -9,7 +9,7 @@ import {
 import { passengerWalletOf, revealWalletCard } from "../../src/app/passengers/passenger-wallet.js";
 import type { Principal } from "../../src/app/principals.js";
 import { defineRoute } from "../../src/http/route.js";
-import { PASSENGER_OFFER_PATH } from "./offer-routes.js";
+import { REFRESHES_OFFER } from "./offer-routes.js";
 import {
   passengerOfferSchema,
   passengerTransportSchema,
@@ -20,13 +20,6 @@ import {
 } from "./passenger-schemas.js";
 
 const TAGS = ["Passenger"] as const;
-
-/**
- * A write that changes a passenger read answers with that read's new representation and names it
- * in `Content-Location`: a cache holding the read drops it on seeing the answer (RFC 9111 4.4), so
- * the passenger's own private cache (`Cache-Control: private, max-age=60`) is purged of it.
- */
-export const REFRESHES_OFFER = { "Content-Location": PASSENGER_OFFER_PATH };
 
 export interface PassengerStayUseCases {
   snapshots: PassengerSnapshots;

@@ -16,7 +16,7 @@ import { publishEvent } from "../../src/runtime/event-bus.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { declaration, json, ZX } from "./cases-fixtures.js";
-import { openEventStream } from "./passenger-event-stream.js";
+import { type EventStreamClient, openEventStream } from "./passenger-event-stream.js";
 
 const VQ = "urn:airline:VQ";
 
@@ -27,6 +27,8 @@ let supervisor: string;
 let bookedCase: string;
 let rivera: string;
 let okafor: string;
+/** The business group's id (the second group of the booked case). */
+let businessGroup: string;
 /** A second case of the same airline, whose token must never read the first. */
 let otherCase: string;
 let otherToken: string;
@@ -100,9 +102,18 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   rivera = (await sessions.mint({ tenant: ZX, caseUrn: bookedCase, groupId: "ABC123" })).token;
-  const business = (await reservationsOf(bookedCase)).find((r) => r.groupId !== "ABC123")!;
-  okafor = (await sessions.mint({ tenant: ZX, caseUrn: bookedCase, groupId: business.groupId })).token;
+  businessGroup = (await reservationsOf(bookedCase)).find((r) => r.groupId !== "ABC123")!.groupId;
+  okafor = (await sessions.mint({ tenant: ZX, caseUrn: bookedCase, groupId: businessGroup })).token;
   otherToken = (await sessions.mint({ tenant: ZX, caseUrn: otherCase, groupId: "ABC123" })).token;
+  // The compensation saga offers each booked group its stay; the tests start from those offers.
+  for (const token of [rivera, okafor, otherToken]) {
+    for (let tries = 0; ; tries++) {
+      const offer = await json(await me("/v1/me/offer", token));
+      if (offer.status === "OFFER_READY") break;
+      if (tries > 200) throw new Error(`no offer within 20 s: ${JSON.stringify(offer)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }, 60_000);
 
 afterAll(async () => {
@@ -110,27 +121,95 @@ afterAll(async () => {
 });
 
 describe("GET /v1/me/offer", () => {
-  it("is the group's sub-case state, privately cached; no offer is shown before the saga makes one", async () => {
+  it("shows the group's offer: hotel, coordinates, stay, voucher QR, no transport or card yet; privately cached", async () => {
     const response = await me("/v1/me/offer", rivera);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("private, max-age=60");
     expect(response.headers.get("vary")).toMatch(/Authorization/);
     const offer = await json(response);
+    const reservation = (await reservationsOf(bookedCase)).find((r) => r.groupId === "ABC123")!;
     expect(offer).toMatchObject({
       caseUrn: bookedCase,
       groupId: "ABC123",
       subCaseUrn: subCaseUrnFor(bookedCase, "ABC123"),
+      status: "OFFER_READY",
       answer: null,
+      answerBy: expect.stringMatching(/^\d{4}-/),
+      offer: {
+        reservationUrn: reservation.urn,
+        reservationStatus: "CONFIRMED",
+        hotel: { hotelUrn: reservation.hotel.hotelUrn, name: reservation.hotel.name },
+        checkIn: reservation.checkIn,
+        checkOut: reservation.checkOut,
+        voucher: {
+          voucherUrn: reservation.voucher.urn,
+          validity: "VALID",
+          qrCode: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
+          printableUrl: "/v1/me/voucher",
+        },
+        transport: [],
+        walletCardUrl: null,
+      },
     });
-    if (offer.offer === null) {
-      expect(["OPEN", "PROCESSING"]).toContain(offer.status);
-      expect(offer.answerBy).toBeNull();
-    } else {
-      expect(offer.offer.hotel.name).toEqual(expect.any(String));
-      expect(offer.offer.voucher.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
-      expect(offer.offer.transport).toEqual([]);
-      expect(offer.offer.walletCardUrl).toBeNull();
+    const { lat, lon } = offer.offer.hotel.coordinates;
+    expect(Math.abs(lat)).toBeLessThanOrEqual(90);
+    expect(Math.abs(lon)).toBeLessThanOrEqual(180);
+    const svg = Buffer.from(offer.offer.voucher.qrCode.split(",")[1], "base64").toString();
+    expect(svg).toMatch(/^<svg/);
+    expect(JSON.stringify(offer)).not.toContain("Okafor");
+  });
+});
+
+describe("POST /v1/me/offer/accept and /decline", () => {
+  it("accepts once: RESOLVED, a repeat is answered alike, and a decline after it is a conflict", async () => {
+    const accepted = await me("/v1/me/offer/accept", rivera, { method: "POST" });
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get("content-location")).toBe("/v1/me/offer");
+    const offer = await json(accepted);
+    expect(offer).toMatchObject({ status: "RESOLVED", answer: { kind: "ACCEPTED", reason: null } });
+
+    const again = await me("/v1/me/offer/accept", rivera, { method: "POST" });
+    expect(again.status).toBe(200);
+    expect(await json(again)).toEqual(offer);
+    const declined = await me("/v1/me/offer/decline", rivera, {
+      method: "POST",
+      body: { reason: "too far" },
+    });
+    expect(declined.status).toBe(409);
+    expect((await json(declined)).type).toMatch(/\/offer-already-accepted$/);
+  });
+
+  it("declines with a reason; accepting or declining after it is a conflict", async () => {
+    const declined = await me("/v1/me/offer/decline", otherToken, {
+      method: "POST",
+      body: { reason: "I am staying with family" },
+      headers: { "Idempotency-Key": "decline-1" },
+    });
+    expect(declined.status).toBe(200);
+    expect(await json(declined)).toMatchObject({
+      caseUrn: otherCase,
+      status: "DECLINED",
+      answer: { kind: "DECLINED", reason: "I am staying with family" },
+    });
+    const replayed = await me("/v1/me/offer/decline", otherToken, {
+      method: "POST",
+      body: { reason: "I am staying with family" },
+      headers: { "Idempotency-Key": "decline-1" },
+    });
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    for (const [path, body] of [
+      ["/v1/me/offer/accept", undefined],
+      ["/v1/me/offer/decline", { reason: "again" }],
+    ] as const) {
+      const conflict = await me(path, otherToken, { method: "POST", body });
+      expect(conflict.status).toBe(409);
+      // DECLINED, or already past it: the rollback ends in COMPENSATION_FAILED when the hotel
+      // will not cancel, and there is no offer to answer then either.
+      expect((await json(conflict)).type).toMatch(/\/conflict\/offer-(already-declined|not-ready)$/);
     }
+    const noReason = await me("/v1/me/offer/decline", okafor, { method: "POST", body: {} });
+    expect(noReason.status).toBe(400);
   });
 });
 
@@ -315,67 +394,69 @@ describe("a session opens its own case and group only", () => {
 });
 
 describe("GET /v1/me/events", () => {
-  function subCaseEvent(
-    groupId: string,
-    type: "subcase.processing" | "subcase.offer-ready",
-    id = `urn:event:${randomUUID()}`,
-  ) {
+  /** A saga step's progress for a group: an event the stream carries and nothing else acts on. */
+  function stepEvent(groupId: string, id = `urn:event:${randomUUID()}`) {
     return {
       id,
-      type,
+      type: "graph.step.progress",
       tenant: ZX,
       caseUrn: bookedCase,
       occurredAt: new Date().toISOString(),
       correlationUrn: `urn:trace:${randomUUID().replaceAll("-", "")}`,
       data: {
-        subCaseUrn: subCaseUrnFor(bookedCase, groupId),
         caseUrn: bookedCase,
+        stepUrn: `urn:step:${randomUUID()}`,
+        subCaseUrn: subCaseUrnFor(bookedCase, groupId),
         groupId,
-        tenant: ZX,
-        airport: "JFK",
-        status: type === "subcase.processing" ? "PROCESSING" : "OFFER_READY",
-        version: 2,
-        revision: 2,
-        lockedBy: "urn:user:operator-who-must-not-leak",
-        lockExpiresAt: null,
-        retiredAt: null,
-        caseClosedAt: null,
-        updatedAt: new Date().toISOString(),
+        progress: 0.5,
       },
     } as const;
   }
 
-  it("delivers the group's own events only, without operator details, and resumes after Last-Event-ID", async () => {
+  it("delivers the group's own events only and resumes after Last-Event-ID", async () => {
     const stream = await openEventStream(`${t.passengerBase}/v1/me/events`, rivera);
     expect(stream.status).toBe(200);
     expect(stream.headers["content-type"]).toMatch(/^text\/event-stream/);
     expect(stream.headers["cache-control"]).not.toMatch(/max-age/);
     const bus = t.platform.runtime.bus;
-    const mine = subCaseEvent("ABC123", "subcase.processing");
-    await publishEvent(bus, subCaseEvent("XYZ789", "subcase.processing"));
-    await publishEvent(bus, mine);
-    const first = await stream.next();
-    expect(first).toMatchObject({ id: mine.id, event: "subcase.processing" });
-    expect(first.data).toMatchObject({ subCaseUrn: mine.data.subCaseUrn, status: "PROCESSING" });
-    expect(JSON.stringify(first.data)).not.toContain("operator-who-must-not-leak");
+    // The saga of the booked case may be speaking on the stream too: only the test's own events
+    // are looked for, and the other group's must never be among what arrives.
+    const ours = new Set<string>();
+    const publish = async (event: ReturnType<typeof stepEvent>) => {
+      ours.add(event.id);
+      await publishEvent(bus, event);
+    };
+    const seen: string[] = [];
+    const nextOfOurs = async (client: EventStreamClient) => {
+      for (;;) {
+        const event = await client.next();
+        seen.push(event.id ?? event.event);
+        if (event.id && ours.has(event.id)) return event;
+      }
+    };
+    const mine = stepEvent("ABC123");
+    const foreignStep = stepEvent(businessGroup);
+    await publish(foreignStep);
+    await publish(mine);
+    const first = await nextOfOurs(stream);
+    expect(first).toMatchObject({ id: mine.id, event: "graph.step.progress" });
+    expect(first.data).toMatchObject({ subCaseUrn: mine.data.subCaseUrn, progress: 0.5 });
     stream.close();
 
     // Missed while away: two events of the group (and one of another group).
-    const missed = [
-      subCaseEvent("ABC123", "subcase.offer-ready"),
-      subCaseEvent("ABC123", "subcase.offer-ready"),
-    ];
-    for (const event of missed) await publishEvent(bus, event);
-    await publishEvent(bus, subCaseEvent("XYZ789", "subcase.offer-ready"));
+    const missed = [stepEvent("ABC123"), stepEvent("ABC123")];
+    for (const event of missed) await publish(event);
+    await publish(stepEvent(businessGroup));
     const resumed = await openEventStream(`${t.passengerBase}/v1/me/events`, rivera, {
       "Last-Event-ID": mine.id,
     });
-    expect((await resumed.next()).id).toBe(missed[0]!.id);
-    expect((await resumed.next()).id).toBe(missed[1]!.id);
-    const live = subCaseEvent("ABC123", "subcase.processing");
-    await publishEvent(bus, live);
-    expect((await resumed.next()).id).toBe(live.id);
+    expect((await nextOfOurs(resumed)).id).toBe(missed[0]!.id);
+    expect((await nextOfOurs(resumed)).id).toBe(missed[1]!.id);
+    const live = stepEvent("ABC123");
+    await publish(live);
+    expect((await nextOfOurs(resumed)).id).toBe(live.id);
     resumed.close();
+    expect(seen).not.toContain(foreignStep.id);
 
     // Another group's id is no place to resume from in this group: reload.
     const foreign = await openEventStream(`${t.passengerBase}/v1/me/events`, okafor, {

@@ -6,6 +6,7 @@ import { type VoucherTransport, voucherViewOf } from "../../domain/voucher.js";
 import { qrImageOf, voucherPage } from "../booking/voucher-pages.js";
 import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import type { PassengerPrincipal } from "../principals.js";
+import { AnswerOffer } from "../sub-cases/answer-offer.js";
 import { type PassengerSnapshot, PassengerSnapshots, type SubCaseAnswer } from "./passenger-snapshot.js";
 
 /** Where the passenger's printable voucher is, on the passenger host. */
@@ -65,13 +66,42 @@ export class PassengerOffers {
   constructor(
     @inject(PassengerSnapshots) private readonly snapshots: PassengerSnapshots,
     @inject(HotelCatalogIndex) private readonly hotels: HotelCatalogIndex,
+    @inject(AnswerOffer) private readonly answers: AnswerOffer,
   ) {}
 
   async current(session: PassengerPrincipal): Promise<PassengerOffer> {
     return this.offerOf(await this.snapshots.of(session));
   }
 
-  /** The offer as a snapshot shows it (an accept or decline answers with it). */
+  /**
+   * `POST /v1/me/offer/accept` (spec 4.4, 3.4): the sub-case becomes RESOLVED. Accepting again is
+   * answered as the first accept was; an offer declined, or not made, is a conflict (409).
+   */
+  async accept(session: PassengerPrincipal, correlationUrn: string): Promise<PassengerOffer> {
+    await this.snapshots.of(session);
+    await this.answers.accept({ ...this.answerOf(session), correlationUrn });
+    return this.current(session);
+  }
+
+  /**
+   * `POST /v1/me/offer/decline`: the saga rolls the stay back and the operators are told; an offer
+   * already answered, or not made, is a conflict (409).
+   */
+  async decline(
+    session: PassengerPrincipal,
+    reason: string,
+    correlationUrn: string,
+  ): Promise<PassengerOffer> {
+    await this.snapshots.of(session);
+    await this.answers.decline({ ...this.answerOf(session), correlationUrn, reason });
+    return this.current(session);
+  }
+
+  private answerOf(session: PassengerPrincipal) {
+    return { caseUrn: session.caseUrn, groupId: session.groupId, by: session.actorUrn };
+  }
+
+  /** The offer as a snapshot shows it. */
   async offerOf(snapshot: PassengerSnapshot): Promise<PassengerOffer> {
     const { subCase, offer, offered } = snapshot;
     return {

@@ -12,23 +12,11 @@ import type { PassengerPrincipal } from "../principals.js";
 import { findSubCase } from "../sub-cases/find-sub-case.js";
 import { type PassengerProfile, passengerProfile } from "./passenger-profile.js";
 
-/**
- * What the compensation saga records of the offer on the sub-case (the sub-case view's `offer` and
- * `answer`): the reservation offered, its voucher and the deadline to answer by, and the
- * passenger's answer. Absent (null) until the saga has made an offer.
- */
-export interface SubCaseOffer {
-  reservationUrn: string;
-  voucherUrn: string | null;
-  /** ISO 8601: the deadline to answer by. */
-  answerBy: string | null;
-}
+/** What the compensation saga offers the group (the sub-case's `offer`); null before it has. */
+export type SubCaseOffer = NonNullable<SubCaseView["offer"]>;
 
-export interface SubCaseAnswer {
-  kind: "ACCEPTED" | "DECLINED";
-  at: string;
-  reason: string | null;
-}
+/** The passenger's answer to the offer (the sub-case's `answer`). */
+export type SubCaseAnswer = NonNullable<SubCaseView["answer"]>;
 
 /**
  * Everything a passenger route answers from, read once per request (spec 4.4: "a denormalized
@@ -79,8 +67,8 @@ export class PassengerSnapshots {
       profile,
       language: passengerLanguage(profile.language),
       subCase,
-      offer: offer ?? null,
-      answer: answer ?? null,
+      offer,
+      answer,
       holding: ledger && holdingReservation(ledger, session.groupId),
       offered: offered?.groupId === session.groupId ? offered : undefined,
     };
