@@ -194,11 +194,13 @@ describe("dapr-check", () => {
   });
 
   it("reports an every-replica component that one consumer group serves, or that operator-api does not load", () => {
+    // Both apps that fan events out to their own connections (operators', passengers') read it.
     const shared = checkCopy((dir) =>
       edit(dir, "components/pubsub-replicas.yaml", 'value: "{appID}-{uuid}"', 'value: "{appID}"'),
     );
     expect(messages(shared)).toEqual([
       'components/pubsub-replicas.yaml: pubsub-replicas: consumerID "{appID}" is one group for all replicas of operator-api: only one would get each event',
+      'components/pubsub-replicas.yaml: pubsub-replicas: consumerID "{appID}" is one group for all replicas of passenger-api: only one would get each event',
     ]);
     const unscoped = checkCopy((dir) =>
       edit(dir, "components/pubsub-replicas.yaml", "  - operator-api", "  - workers"),
