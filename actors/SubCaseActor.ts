@@ -99,6 +99,8 @@ export interface CompensateCommand {
   reason?: string;
   /** The saga instance that will run the compensation (derived from the correlation URN). */
   sagaInstanceId?: string;
+  /** What the compensation asks the run to do (the saga's CompensationAction), passed on in the event. */
+  action?: string;
 }
 
 /** A saga run speaking for the sub-case: only the run the sub-case follows now may move it. */
@@ -274,10 +276,15 @@ export class SubCaseActor {
       ...(command.reason !== undefined ? { reason: command.reason } : {}),
       acceptedVersion: transition.subCase.version,
     };
+    const replaced = record.subCase.sagaInstanceId;
     const view = this.commit(
       { ...record, subCase: transition.subCase, compensation },
       SUB_CASE_EVENT.processing,
       command.correlationUrn,
+      {
+        ...(command.action !== undefined ? { compensationAction: command.action } : {}),
+        ...(replaced && replaced !== command.sagaInstanceId ? { replacedSagaInstanceId: replaced } : {}),
+      },
     );
     return { view, correlationUrn: command.correlationUrn, replayed: false };
   }
@@ -434,7 +441,10 @@ export class SubCaseActor {
     record: SubCaseRecord,
     type: keyof SubCaseEventDataByType,
     correlationUrn: string,
-    details: Pick<SubCaseEventData, "renewed" | "releasedBecause"> = {},
+    details: Pick<
+      SubCaseEventData,
+      "renewed" | "releasedBecause" | "compensationAction" | "replacedSagaInstanceId"
+    > = {},
   ): SubCaseView {
     const next = { ...record, revision: record.revision + 1 };
     this.context.state.set(RECORD, next);

@@ -224,11 +224,11 @@ export function subCaseRoutes(actors: ActorRuntime, locks: SubCaseLocks, compens
       summary: "Submit compensation for a sub-case; the saga runs asynchronously",
       description:
         "Answers 202 at once with the run's `correlationUrn`; the sub-case moves to PROCESSING, " +
-        "`subcase.processing` is published, and a saga run is scheduled: it confirms the stay the group holds, " +
+        "`subcase.processing` is published, and the workers schedule a saga run on that event: it confirms the stay the group holds, " +
         "takes its voucher, notifies the passenger and offers the stay (OFFER_READY), then waits for the answer " +
         "(the README's sub-case state table). `action` says what the run does: `reoffer` (the default) offers the " +
-        "group's current stay again; to move the group to another hotel, re-book it from the review queue first " +
-        "(its `rebook` action), then compensate to offer the new stay. Compensation is refused (409) while a run " +
+        "group's current stay again; to move the group to another hotel, move it first (a wave override, or the " +
+        "review queue's `rebook` action), then compensate to offer the new stay. Compensation is refused (409) while a run " +
         "is PROCESSING and once the passenger accepted (RESOLVED). The same payload again, while that run is still the sub-case's " +
         "latest change, is a replay: 202 with the same `correlationUrn`, nothing new happens. While the sub-case " +
         "is locked the body must carry the live lock's `fencingToken`; a token of a lock that expired or went " +

@@ -14,8 +14,10 @@ import type { ModuleContext } from "../module.js";
 /**
  * Per tenant topic: (1) a case opened or amended gets one sub-case per passenger group, and
  * loses the sub-cases of groups that left it; closing and reopening the case freeze and thaw its
- * sub-cases; (2) a group's confirmed reservation starts its sub-case's saga run (spec 1 step 6),
- * scheduled under an id derived from the reservation so a redelivery finds it; (3) every sub-case
+ * sub-cases; (2) the sub-case sagas, which run in this app: a group's confirmed reservation starts
+ * its sub-case's run (spec 1 step 6), an operator's compensation (`subcase.processing`) starts
+ * another, each under an id derived from its cause so a redelivery finds it, and the passenger's
+ * answer (`subcase.resolved`, `subcase.declined`) reaches the run that waits for it; (3) every sub-case
  * change is copied into the
  * `sub-cases` index. The routes copy their own changes at once; this copy also covers the changes
  * nobody waits for (a lock expiring) and a crash between an actor's commit and the route's copy.
@@ -47,19 +49,25 @@ export function subCaseSubscriptions(
       eventSubscription({
         name: `sub-cases.saga.${topic}`,
         tenant,
-        types: ["reservation.confirmed"],
+        types: ["reservation.confirmed", "subcase.processing", "subcase.resolved", "subcase.declined"],
         onFailure: "retry-with-backoff",
         log: () => context().logger,
         handle: async (event) => {
-          const caseUrn = event.caseUrn;
-          if (!caseUrn) throw new EventRefused("The event names no case");
-          await context().container.resolve(SubCaseSagas).forConfirmedStay({
-            tenant: event.tenant,
-            caseUrn,
-            groupId: event.data.groupId,
-            reservationUrn: event.data.reservationUrn,
-            correlationUrn: event.correlationUrn,
-          });
+          const sagas = context().container.resolve(SubCaseSagas);
+          if (event.type === "subcase.processing") {
+            await sagas.forCompensation(event.data, event.correlationUrn);
+          } else if (event.type === "subcase.resolved" || event.type === "subcase.declined") {
+            await sagas.deliverAnswer(event.data, event.correlationUrn);
+          } else {
+            if (!event.caseUrn) throw new EventRefused("The event names no case");
+            await sagas.forConfirmedStay({
+              tenant: event.tenant,
+              caseUrn: event.caseUrn,
+              groupId: event.data.groupId,
+              reservationUrn: event.data.reservationUrn,
+              correlationUrn: event.correlationUrn,
+            });
+          }
         },
       }),
       eventSubscription({

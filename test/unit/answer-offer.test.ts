@@ -1,4 +1,3 @@
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { SubCaseActor, subCaseActorIdFor } from "../../actors/SubCaseActor.js";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
@@ -6,8 +5,6 @@ import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { settle } from "../../src/runtime/clock.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
-import type { WorkflowEngine } from "../../src/runtime/workflow-engine.js";
-import { OFFER_ANSWER_EVENT } from "../../src/workflows/sub-case-saga/model.js";
 import { startActorStage } from "./actor-stage.js";
 
 const tenant = "urn:airline:ZX";
@@ -30,20 +27,14 @@ async function offered() {
   await invoke("open", { caseUrn, groupId, tenant, airport: "JFK", correlationUrn: "urn:trace:open" });
   await invoke("startRun", { sagaInstanceId: run, correlationUrn: "urn:trace:run" });
   await invoke("readyOffer", { sagaInstanceId: run, correlationUrn: "urn:trace:run", offer });
-  const raised: { instanceId: string; name: string; payload: unknown }[] = [];
-  const engine = {
-    raiseEvent: async (instanceId: string, name: string, payload: unknown) => {
-      raised.push({ instanceId, name, payload });
-    },
-  } as unknown as WorkflowEngine;
   const index = new SubCaseIndex(new MemoryDocumentStore());
-  const answers = new AnswerOffer(stage.runtime, engine, index, pino({ level: "silent" }));
+  const answers = new AnswerOffer(stage.runtime, index);
   const request = (n = 0) => ({ caseUrn, groupId, by: passenger, correlationUrn: `urn:trace:answer-${n}` });
   const typesOf = async (type: string) => {
     await settle();
     return stage.events.filter((e) => e.type === type);
   };
-  return { ...stage, answers, index, raised, request, typesOf };
+  return { ...stage, answers, index, request, typesOf };
 }
 
 /** What the answer was refused with (a DomainError, or its shape when it crossed an actor call). */
@@ -57,8 +48,8 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("AnswerOffer", () => {
-  it("accepts: RESOLVED with the answer on the view, subcase.resolved once, the answer raised on the saga run", async () => {
-    const { answers, raised, request, typesOf, index } = await offered();
+  it("accepts: RESOLVED with the answer on the view, subcase.resolved once, the answer and its run on the event", async () => {
+    const { answers, request, typesOf, index } = await offered();
     const first = await answers.accept(request(1));
     expect(first.replayed).toBe(false);
     expect(first.view).toMatchObject({
@@ -67,38 +58,31 @@ describe("AnswerOffer", () => {
       answer: { kind: "ACCEPTED", reason: null },
       sagaInstanceId: run,
     });
-    expect(raised).toEqual([
-      {
-        instanceId: run,
-        name: OFFER_ANSWER_EVENT,
-        payload: { kind: "ACCEPTED", correlationUrn: "urn:trace:answer-1" },
-      },
-    ]);
     expect((await index.get(subCaseUrnFor(caseUrn, groupId)))?.answer?.kind).toBe("ACCEPTED");
 
     const again = await answers.accept(request(2));
     expect(again).toEqual({ view: first.view, replayed: true });
-    expect(raised).toHaveLength(1);
     expect(await typesOf("subcase.resolved")).toHaveLength(1);
   });
 
   it("gives exactly one subcase.resolved for 100 concurrent accepts; the other 99 are replays", async () => {
-    const { answers, raised, request, typesOf } = await offered();
+    const { answers, request, typesOf } = await offered();
     const results = await Promise.all(Array.from({ length: 100 }, (_, n) => answers.accept(request(n))));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(results.every((r) => r.view.status === "RESOLVED")).toBe(true);
-    expect(await typesOf("subcase.resolved")).toHaveLength(1);
-    expect(raised).toHaveLength(1);
+    const resolved = await typesOf("subcase.resolved");
+    expect(resolved).toHaveLength(1);
+    // The event carries the run to hand the answer to (SubCaseSagas.deliverAnswer).
+    expect(resolved[0]!.data).toMatchObject({ sagaInstanceId: run, answer: { kind: "ACCEPTED" } });
   });
 
   it("declines with the reason; a second answer of either kind is a conflict", async () => {
-    const { answers, raised, request, typesOf } = await offered();
+    const { answers, request, typesOf } = await offered();
     const declined = await answers.decline({ ...request(1), reason: "too far from the airport" });
     expect(declined.view).toMatchObject({
       status: "DECLINED",
       answer: { kind: "DECLINED", reason: "too far from the airport" },
     });
-    expect(raised[0]?.payload).toMatchObject({ kind: "DECLINED" });
     expect(await typesOf("subcase.declined")).toHaveLength(1);
     expect(await refusal(answers.accept(request(2)))).toMatchObject({
       kind: "conflict",
@@ -126,12 +110,7 @@ describe("AnswerOffer", () => {
       airport: "JFK",
       correlationUrn: "urn:trace:open",
     });
-    const early = new AnswerOffer(
-      fresh.runtime,
-      {} as WorkflowEngine,
-      new SubCaseIndex(new MemoryDocumentStore()),
-      pino({ level: "silent" }),
-    );
+    const early = new AnswerOffer(fresh.runtime, new SubCaseIndex(new MemoryDocumentStore()));
     expect(await refusal(early.accept(request(3)))).toMatchObject({
       kind: "conflict",
       code: "offer-not-ready",

@@ -1,9 +1,6 @@
-import type { Logger } from "pino";
 import { SubCaseActor, subCaseActorIdFor } from "../../../actors/SubCaseActor.js";
 import type { SubCaseView } from "../../domain/events/sub-case.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
-import type { WorkflowEngine } from "../../runtime/workflow-engine.js";
-import { OFFER_ANSWER_EVENT, type OfferAnswerEvent } from "../../workflows/sub-case-saga/model.js";
 import { SubCaseIndex } from "./sub-case-index.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -28,17 +25,16 @@ export interface AnswerRequest {
  * exactly one moves the sub-case to RESOLVED and publishes `subcase.resolved`; the others are
  * replays. An answer to an offer already answered otherwise is the domain's conflict (409).
  *
- * The saga run that made the offer waits for the answer as an external event: it is raised once
- * the actor has decided. Should raising it fail, the run still learns the answer at its deadline,
- * when it reads the sub-case again (src/workflows/sub-case-saga/workflow.ts).
+ * The saga run that made the offer waits for the answer as an external event. The actor's event
+ * (`subcase.resolved` or `subcase.declined`, from its outbox) raises it in the workers, the app that
+ * runs the workflows (SubCaseSagas.deliverAnswer); and the run reads the answer from the sub-case
+ * at its deadline should the event be late.
  */
 @injectable()
 export class AnswerOffer {
   constructor(
     @inject(TOKENS.actors) private readonly actors: ActorRuntime,
-    @inject(TOKENS.workflows) private readonly workflows: WorkflowEngine,
     @inject(SubCaseIndex) private readonly index: SubCaseIndex,
-    @inject(TOKENS.logger) private readonly logger: Logger,
   ) {}
 
   accept(request: AnswerRequest): Promise<OfferAnswer> {
@@ -59,18 +55,7 @@ export class AnswerOffer {
       "answer",
       { ...answer, by: request.by, correlationUrn: request.correlationUrn },
     );
-    if (result.replayed) return result;
-    await this.index.record(result.view);
-    const instanceId = result.view.sagaInstanceId;
-    if (instanceId) {
-      const event: OfferAnswerEvent = { kind: answer.kind, correlationUrn: request.correlationUrn };
-      await this.workflows.raiseEvent(instanceId, OFFER_ANSWER_EVENT, event).catch((error: unknown) => {
-        this.logger.warn(
-          { err: error, instanceId, subCaseUrn: result.view.subCaseUrn },
-          "could not raise the offer answer on its saga run; the run reads it at its deadline",
-        );
-      });
-    }
+    if (!result.replayed) await this.index.record(result.view);
     return result;
   }
 }

@@ -1,9 +1,11 @@
 import { SubCaseActor, subCaseActorIdFor } from "../../../actors/SubCaseActor.js";
-import type { SubCaseView } from "../../domain/events/sub-case.js";
+import type { SubCaseEventData, SubCaseView } from "../../domain/events/sub-case.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { TERMINAL_STATUSES, type WorkflowEngine } from "../../runtime/workflow-engine.js";
 import {
   type CompensationAction,
+  OFFER_ANSWER_EVENT,
+  type OfferAnswerEvent,
   SUB_CASE_SAGA_WORKFLOW,
   type SagaTrigger,
   type SubCaseSagaInput,
@@ -19,10 +21,11 @@ import { TOKENS } from "../../runtime/tokens.js";
 export const DEFAULT_ANSWER_WINDOW_MS = 12 * 3_600_000;
 
 /**
- * Starts sub-case saga runs (src/workflows/sub-case-saga) without waiting for them: one when the
- * group's reservation is confirmed, one per compensation an operator submits. Each run's instance
- * id derives from the sub-case and its cause (the reservation, the compensation's correlation URN),
- * so a redelivered event or a replayed request schedules nothing new.
+ * Starts sub-case saga runs (src/workflows/sub-case-saga) without waiting for them, and hands them
+ * the passenger's answer: one run when the group's reservation is confirmed, one per compensation
+ * an operator submits. Each run's instance id derives from the sub-case and its cause (the
+ * reservation, the compensation's correlation URN), so a redelivered event schedules nothing new.
+ * Everything here acts on events in the workers, the one app that runs workflows on Dapr.
  */
 @injectable()
 export class SubCaseSagas {
@@ -60,18 +63,37 @@ export class SubCaseSagas {
     );
   }
 
-  /** An operator's compensation, once the SubCaseActor accepted it (PROCESSING under this run). */
-  forCompensation(
-    view: SubCaseView,
-    correlationUrn: string,
-    compensation: CompensationAction,
-  ): Promise<string> {
-    return this.schedule(
-      view,
-      correlationUrn,
-      { kind: "compensation", compensation },
-      SubCaseSagas.compensationRunOf(view.subCaseUrn, correlationUrn),
-    );
+  /**
+   * `subcase.processing` of an operator's compensation (its run id derives from the request's
+   * correlation URN): schedules the run and stops the one it replaces. The processing a run
+   * announces itself (a confirmed stay's) schedules nothing.
+   */
+  async forCompensation(processing: SubCaseEventData, correlationUrn: string): Promise<string | undefined> {
+    const instanceId = processing.sagaInstanceId;
+    if (!instanceId || instanceId !== SubCaseSagas.compensationRunOf(processing.subCaseUrn, correlationUrn)) {
+      return undefined;
+    }
+    const compensation: CompensationAction = { action: "reoffer" };
+    if (processing.compensationAction !== compensation.action) {
+      throw new Error(`Unknown compensation action ${processing.compensationAction}`);
+    }
+    await this.schedule(processing, correlationUrn, { kind: "compensation", compensation }, instanceId);
+    if (processing.replacedSagaInstanceId) await this.stop(processing.replacedSagaInstanceId);
+    return instanceId;
+  }
+
+  /**
+   * `subcase.resolved` or `subcase.declined`: the passenger's answer, decided by the SubCaseActor,
+   * reaches the run that waits for it as its external event. A run that ended (or was stopped)
+   * waits for nothing.
+   */
+  async deliverAnswer(answered: SubCaseView, correlationUrn: string): Promise<void> {
+    const instanceId = answered.sagaInstanceId;
+    if (!answered.answer || !instanceId) return;
+    const state = await this.workflows.get(instanceId);
+    if (!state || TERMINAL_STATUSES.has(state.runtimeStatus)) return;
+    const event: OfferAnswerEvent = { kind: answered.answer.kind, correlationUrn };
+    await this.workflows.raiseEvent(instanceId, OFFER_ANSWER_EVENT, event);
   }
 
   /** Stops a run a later one replaced; one that ended already is left as it is. */

@@ -11,8 +11,8 @@ import { TOKENS } from "../../runtime/tokens.js";
 /**
  * What the compensation does (the saga's CompensationAction): `reoffer`, the default, confirms the
  * stay the group holds now, takes its voucher and offers it to the passenger again. A group to be
- * moved to another hotel is re-booked from the review queue first (its `rebook` action); the
- * compensation then offers the new stay.
+ * moved to another hotel is moved first (a wave override, or the review queue's `rebook` action);
+ * the compensation then offers the new stay.
  */
 export const COMPENSATION_ACTIONS = ["reoffer"] as const;
 
@@ -37,18 +37,16 @@ export interface CompensationAccepted {
 
 /**
  * An operator submits compensation for a sub-case (spec 3.4, 4.1): the request is recorded, the
- * sub-case moves to PROCESSING under a new saga run and `subcase.processing` is published, the run
- * is scheduled (not waited for), and the caller answers 202 at once. A replay schedules its run
- * again, which the engine ignores for an instance it has: a crash between the actor's acceptance
- * and the scheduling is mended by the client's retry. The run the sub-case followed before (one
- * waiting for an answer to an offer this compensation replaces) is stopped.
+ * sub-case moves to PROCESSING under a new saga run (its instance id derived from the request's
+ * correlation URN) and `subcase.processing` is published with what the run is to do; the caller
+ * answers 202 at once. The workers, which run the workflows, schedule the run on that event
+ * (services/sub-cases/sub-case-subscriptions.ts), so the request waits for no engine.
  */
 @injectable()
 export class SubmitCompensation {
   constructor(
     @inject(TOKENS.actors) private readonly actors: ActorRuntime,
     @inject(SubCaseIndex) private readonly index: SubCaseIndex,
-    @inject(SubCaseSagas) private readonly sagas: SubCaseSagas,
   ) {}
 
   async execute(
@@ -62,17 +60,12 @@ export class SubmitCompensation {
       payloadHash: payloadHash(payload),
       correlationUrn,
       sagaInstanceId: SubCaseSagas.compensationRunOf(subCase.subCaseUrn, correlationUrn),
+      action: payload.action ?? "reoffer",
       ...(payload.fencingToken !== undefined ? { fencingToken: payload.fencingToken } : {}),
       ...(payload.expectedVersion !== undefined ? { expectedVersion: payload.expectedVersion } : {}),
       ...(payload.reason !== undefined ? { reason: payload.reason } : {}),
     });
     if (!result.replayed) await this.index.record(result.view);
-    await this.sagas.forCompensation(result.view, result.correlationUrn, {
-      action: payload.action ?? "reoffer",
-    });
-    const previous = subCase.sagaInstanceId;
-    if (!result.replayed && previous && previous !== result.view.sagaInstanceId)
-      await this.sagas.stop(previous);
     return {
       subCaseUrn: result.view.subCaseUrn,
       caseUrn: result.view.caseUrn,

@@ -37,6 +37,10 @@ export type SubCaseEventData = SubCaseView & {
   renewed?: boolean;
   /** For `subcase.unlocked`: why the lock went. */
   releasedBecause?: LockReleaseReason;
+  /** For an operator's `subcase.processing`: what the compensation asks the saga run to do. */
+  compensationAction?: string;
+  /** For an operator's `subcase.processing`: the run the new one replaces, which is stopped. */
+  replacedSagaInstanceId?: string;
 };
 
 /** The sub-case actor's bookkeeping events: creation, locks, retirement, the case's closing. */
