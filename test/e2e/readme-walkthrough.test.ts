@@ -96,6 +96,8 @@ describe("the README walkthrough", () => {
       expect(policy).toMatch(/^urn:policy:/);
       expect(stdout).toContain('"fencingToken"');
       expect(stdout).toContain(`"caseUrn":"${caseUrn}","caseStatus"`);
+      // The passenger walkthrough's accept went through.
+      expect(stdout).toMatch(/"status":"RESOLVED","answer":\{"kind":"ACCEPTED"/);
 
       await expect
         .poll(() => watched, { timeout: 10_000, interval: 100 })
