@@ -81,7 +81,11 @@ async function reported(
     outcome = await work();
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind === "unavailable") throw error;
-    outcome = { done: false, refusal: { message: error.message, vendorErrorCode: null } };
+    const code = error.details?.vendorErrorCode;
+    outcome = {
+      done: false,
+      refusal: { message: error.message, vendorErrorCode: typeof code === "string" ? code : null },
+    };
   }
   await steps.stepEnded(
     call.run,
