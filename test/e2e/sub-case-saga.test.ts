@@ -247,23 +247,36 @@ describe("the sub-case saga on the platform", () => {
       ["GA2", "offer", "urn:system:compensation-saga"],
     ]);
     expect(ofCase(caseA, "subcase.offer-ready")).toHaveLength(2);
-    const steps = ofCase(caseA, "graph.step.completed").map((e) => [
-      e.data.groupId,
-      e.data.stepUrn.split(".").at(-1),
-    ]);
+    // Each run is a step of its own (started, progressing with each of its steps, completed with the
+    // offer), and each of its steps too: all with the sub-case and group for the WebSocket and /v1/me/events.
     for (const groupId of ["GA1", "GA2"]) {
-      expect(steps.filter(([g]) => g === groupId).map(([, s]) => s)).toEqual([
-        "confirm-stay",
-        "issue-voucher",
-        "notify-passenger",
+      const ofGroup = (type: string) => ofCase(caseA, type).filter((e) => e.data.groupId === groupId);
+      const runStep = `urn:step:${(await subCase(caseA, groupId)).sagaInstanceId}`;
+      expect(ofGroup("graph.step.started").map((e) => e.data.stepUrn)).toEqual([
+        runStep,
+        `${runStep}.confirm-stay`,
+        `${runStep}.issue-voucher`,
+        `${runStep}.notify-passenger`,
       ]);
-    }
-    for (const started of ofCase(caseA, "graph.step.started")) {
-      expect(started.data).toMatchObject({
-        caseUrn: caseA,
-        subCaseUrn: expect.any(String),
-        groupId: expect.any(String),
+      expect(ofGroup("graph.step.progress").map((e) => [e.data.stepUrn, e.data.progress])).toEqual([
+        [runStep, 0.25],
+        [runStep, 0.5],
+        [runStep, 0.75],
+      ]);
+      const completed = ofGroup("graph.step.completed");
+      expect(completed.map((e) => e.data.stepUrn)).toEqual([
+        `${runStep}.confirm-stay`,
+        `${runStep}.issue-voucher`,
+        `${runStep}.notify-passenger`,
+        runStep,
+      ]);
+      expect(completed.at(-1)!.data.result).toMatchObject({
+        status: "OFFER_READY",
+        answerBy: NEXT_DEPARTURE,
       });
+      for (const event of [...ofGroup("graph.step.started"), ...completed]) {
+        expect(event.data).toMatchObject({ caseUrn: caseA, subCaseUrn: subCaseUrnFor(caseA, groupId) });
+      }
     }
   });
 

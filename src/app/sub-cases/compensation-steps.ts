@@ -25,6 +25,7 @@ import {
   type StepOutcome,
   type StepRefusal,
   type SubCaseRun,
+  SUB_CASE_SAGA_STEPS,
   type SubCaseSagaSteps,
 } from "../../workflows/sub-case-saga/model.js";
 import { caseRefOf } from "../cases/case-changes.js";
@@ -70,6 +71,11 @@ export class CompensationSteps implements SubCaseSagaSteps {
     }
     await this.deps.index.record(started.view);
     if (!started.current) return { current: false };
+    await this.publish(run, "graph.step.started", {
+      ...this.runStepOf(run),
+      name: RUN_STEP,
+      startedAt: this.now(),
+    });
     const record = await this.deps.actors.invoke(CaseActor, caseRefOf(run.caseUrn).id, "get");
     return { current: true, nextDepartureAt: record?.nextFlight?.scheduledDeparture ?? null };
   }
@@ -100,11 +106,19 @@ export class CompensationSteps implements SubCaseSagaSteps {
     });
   }
 
-  stepEnded(run: SubCaseRun, step: string, result: Record<string, unknown>): Promise<void> {
-    return this.publish(run, "graph.step.completed", {
+  /** A step's end, and for a forward step the run's progress: its share of the steps and the offer. */
+  async stepEnded(run: SubCaseRun, step: string, result: Record<string, unknown>): Promise<void> {
+    await this.publish(run, "graph.step.completed", {
       ...this.stepOf(run, step),
       completedAt: this.now(),
       result,
+    });
+    const done = SUB_CASE_SAGA_STEPS.findIndex((s) => s.name === step) + 1;
+    if (done === 0) return;
+    await this.publish(run, "graph.step.progress", {
+      ...this.runStepOf(run),
+      progress: done / (SUB_CASE_SAGA_STEPS.length + 1),
+      message: `${step} done`,
     });
   }
 
@@ -116,6 +130,7 @@ export class CompensationSteps implements SubCaseSagaSteps {
       offer: { reservationUrn: stay.reservationUrn, voucherUrn: stay.voucherUrn, answerBy },
     });
     await this.deps.index.record(view);
+    if (current) await this.runEnded(run, { status: view.status, ...stay, answerBy });
     return { current };
   }
 
@@ -135,6 +150,11 @@ export class CompensationSteps implements SubCaseSagaSteps {
       ...(refusal.vendorErrorCode ? { vendorErrorCode: refusal.vendorErrorCode } : {}),
     });
     await this.deps.index.record(view);
+    await this.runEnded(run, {
+      status: view.status,
+      error: refusal.message,
+      vendorErrorCode: refusal.vendorErrorCode,
+    });
   }
 
   async failCompensation(run: SubCaseRun, refusal: StepRefusal): Promise<void> {
@@ -319,6 +339,28 @@ export class CompensationSteps implements SubCaseSagaSteps {
     return subCaseActorId(run.subCaseUrn)!;
   }
 
+  /**
+   * The run's own work as one step on the operator channel: started when it takes the sub-case,
+   * progressing with each step, completed once it offered the stay or failed (what follows is the
+   * passenger's answer, and a decline's rollback reports its own undo steps).
+   */
+  private runEnded(run: SubCaseRun, result: Record<string, unknown>): Promise<void> {
+    return this.publish(run, "graph.step.completed", {
+      ...this.runStepOf(run),
+      completedAt: this.now(),
+      result,
+    });
+  }
+
+  private runStepOf(run: SubCaseRun) {
+    return {
+      caseUrn: run.caseUrn,
+      stepUrn: `urn:step:${run.sagaInstanceId}`,
+      subCaseUrn: run.subCaseUrn,
+      groupId: run.groupId,
+    };
+  }
+
   private stepOf(run: SubCaseRun, step: string) {
     return {
       caseUrn: run.caseUrn,
@@ -348,6 +390,9 @@ export class CompensationSteps implements SubCaseSagaSteps {
     return new Date(this.deps.clock.now()).toISOString();
   }
 }
+
+/** The name the run's own step goes by on the operator channel. */
+const RUN_STEP = "sub-case-saga";
 
 function refused(message: string, vendorErrorCode: string | null = null): StepOutcome {
   return { done: false, refusal: { message, vendorErrorCode } };
