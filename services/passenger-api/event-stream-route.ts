@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import type { PassengerSnapshots } from "../../src/app/passengers/passenger-snapshot.js";
 import type { Clock, TimerHandle } from "../../src/runtime/clock.js";
 import { defineRoute } from "../../src/http/route.js";
+import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
 import type { PassengerEventStreams } from "./passenger-event-streams.js";
 import { PASSENGER_STREAM_TYPES, type PassengerStreamMessage } from "./passenger-stream-events.js";
 
@@ -71,22 +72,16 @@ export function passengerEventStreamRoute(deps: {
       let held: PassengerStreamMessage[] | undefined = [];
       const sent = new Set<string>();
       const send = (message: PassengerStreamMessage) => {
-        if (sent.has(message.id)) return;
+        if (closed || sent.has(message.id)) return;
         sent.add(message.id);
         body.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`);
+        // A session is refused once its case is closed: its stream ends then too.
+        if (message.event === SUB_CASE_EVENT.caseClosed) close();
       };
-      const stopListening = deps.streams.listen(stream, (message) =>
-        held ? held.push(message) : send(message),
-      );
-      if (lastEventId) {
-        const replay = await deps.streams.replay(stream, lastEventId);
-        if (!replay.complete) {
-          body.write(`event: ${RESET_EVENT}\ndata: ${JSON.stringify({ reason: "resume-beyond-log" })}\n\n`);
-        }
-        for (const message of replay.messages) send(message);
-      }
-      for (const message of held) send(message);
-      held = undefined;
+      const stopListening = deps.streams.listen(stream, (message) => {
+        if (held) held.push(message);
+        else send(message);
+      });
 
       let heartbeat: TimerHandle | undefined;
       const beat = () => {
@@ -94,20 +89,38 @@ export function passengerEventStreamRoute(deps: {
         heartbeat = deps.clock.setTimer(beat, HEARTBEAT_INTERVAL_MS);
       };
       heartbeat = deps.clock.setTimer(beat, HEARTBEAT_INTERVAL_MS);
-      // The stream ends with its connection: a connection whose response never finished is not
-      // idle to the server, which would wait out its keep-alive timeout before closing.
+      // ... and when the session expires.
+      const expiry = deps.clock.setTimer(() => close(), principal.expiresAt - deps.clock.now());
+      let closed = false;
       const close = () => {
+        if (closed) return;
+        closed = true;
         heartbeat?.cancel();
+        expiry.cancel();
         stopListening();
         untrack();
         body.end();
-        ctx.req.socket.destroySoon();
       };
       const untrack = deps.streams.track(close);
-      ctx.req.on("close", close);
-      ctx.res.on("close", close);
+      // A client that leaves takes the connection with it: a connection whose response never
+      // finished is not idle to the server, which would wait out its keep-alive before closing.
+      ctx.res.on("close", () => {
+        close();
+        ctx.req.socket.destroy();
+      });
       ctx.req.socket.setTimeout(0);
       ctx.req.socket.setNoDelay(true);
+
+      if (lastEventId) {
+        const replay = await deps.streams.replay(stream, lastEventId);
+        if (!replay.complete) {
+          body.write(`event: ${RESET_EVENT}\ndata: ${JSON.stringify({ reason: "resume-beyond-log" })}\n\n`);
+        }
+        for (const message of replay.messages) send(message);
+      }
+      const pending = held;
+      held = undefined;
+      for (const message of pending) send(message);
       return {
         status: 200,
         body,
@@ -115,6 +128,8 @@ export function passengerEventStreamRoute(deps: {
           "Content-Type": "text/event-stream; charset=utf-8",
           "Cache-Control": "no-cache, no-store",
           "X-Accel-Buffering": "no",
+          // Once the stream ends (case closed, session expired, shutdown) the connection goes too.
+          Connection: "close",
         },
       };
     },

@@ -365,6 +365,29 @@ describe("a session opens its own case and group only", () => {
     }
   });
 
+  it("caches every passenger read privately for a minute, per token, and no write", async () => {
+    const cached: string[] = [];
+    for (const { method, path } of await meRoutes()) {
+      if (method !== "GET" || path === "/v1/me/events") continue;
+      const response = await me(path, okafor);
+      await response.body?.cancel();
+      if (response.status !== 200) continue;
+      expect({ path, cacheControl: response.headers.get("cache-control") }).toEqual({
+        path,
+        cacheControl: "private, max-age=60",
+      });
+      expect(response.headers.get("vary")).toMatch(/Authorization/);
+      cached.push(path);
+    }
+    // NOTIFY's own read gets the convention as every other passenger read does.
+    expect(cached).toEqual(
+      expect.arrayContaining(["/v1/me", "/v1/me/offer", "/v1/me/voucher", "/v1/me/notifications"]),
+    );
+    const write = await me("/v1/me/problem", otherToken, { method: "POST", body: { text: "no towels" } });
+    expect(write.status).toBe(201);
+    expect(write.headers.get("cache-control")).toBeNull();
+  });
+
   it("reads case B with case B's token: its own case, nothing of case A", async () => {
     const offer = await json(await me("/v1/me/offer", otherToken));
     expect(offer.caseUrn).toBe(otherCase);

@@ -58,7 +58,7 @@ export function openEventStream(
           }
           for (const wake of waiting.splice(0)) wake();
         });
-        res.on("end", () => {
+        res.on("close", () => {
           ended = true;
           for (const wake of waiting.splice(0)) wake();
         });

@@ -17,6 +17,7 @@ const clock = new ManualClock(Date.now());
 let t: TestPlatform;
 let sessions: PassengerSessionTokens;
 let caseUrn: string;
+let supervisor: string;
 
 beforeAll(async () => {
   const key = await exportJWK((await generateKeyPair("EdDSA", { extractable: true })).privateKey);
@@ -32,7 +33,7 @@ beforeAll(async () => {
     revocations: new CaseRevocations(t.platform.runtime.documents),
     clock,
   });
-  const supervisor = await t.operatorToken("supervisor@zx.demo");
+  supervisor = await t.operatorToken("supervisor@zx.demo");
   const opened = await t.call("POST", "/v1/cases", supervisor, declaration("evt-pax-limits"));
   expect(opened.status).toBe(201);
   caseUrn = (await json(opened)).urn;
@@ -114,5 +115,21 @@ describe("the event stream's heartbeat", () => {
       .poll(() => stream.comments, { timeout: 2_000, interval: 20 })
       .toEqual(["heartbeat", "heartbeat"]);
     stream.close();
+  });
+});
+
+describe("the event stream's end", () => {
+  it("ends when the case closes, as the session does", async () => {
+    const token = await session();
+    const stream = await openEventStream(`${t.passengerBase}/v1/me/events`, token);
+    const closed = await t.call("POST", `/v1/cases/${encodeURIComponent(caseUrn)}/close`, supervisor, {
+      reason: "every passenger rebooked",
+    });
+    expect(closed.status).toBe(200);
+    let event = await stream.next();
+    while (event.event !== "subcase.case-closed") event = await stream.next();
+    expect(event.data).toMatchObject({ groupId: "ABC123" });
+    await expect(stream.next()).rejects.toThrow(/the stream ended/);
+    expect((await me("/v1/me/events", token)).status).toBe(403);
   });
 });
