@@ -462,4 +462,20 @@ describe("an operator's compensation and a cancellation the vendor refuses for g
       state: "FAILED",
     });
   });
+
+  it("ends COMPENSATION_FAILED too when the free cancellation is over (BOOKING_PAST_CANCELLATION_DEADLINE)", async () => {
+    const offered = await statusBecomes(caseB, "GA2", "OFFER_READY");
+    const reservation = await reservationOf(caseB, offered.offer.reservationUrn);
+    simulatorsOf(t.platform).byId[reservation.vendor as "vendor-a"].failNext(
+      "BOOKING_PAST_CANCELLATION_DEADLINE",
+    );
+    await t.platform.container
+      .resolve(AnswerOffer)
+      .decline({ ...request(caseB, "GA2", 901), reason: "not needed" });
+    await statusBecomes(caseB, "GA2", "COMPENSATION_FAILED");
+    const response = await t.call("GET", subCasePath(caseB, "GA2"), tokens.operator);
+    expect(response.headers.get("x-vendor-error-code")).toBe("BOOKING_PAST_CANCELLATION_DEADLINE");
+    expect(ledgerOf(reservation.vendor, reservation.vendorReservationId)).toEqual(["CREATED"]);
+    await expect.poll(() => ofCase(caseB, "case.resolved").length).toBe(1);
+  });
 });
