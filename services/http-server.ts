@@ -28,7 +28,13 @@ export async function listen(app: Koa, host: string, port: number): Promise<Runn
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A request in flight now leaves its keep-alive connection idle once answered, and Node
+        // would then hold it (and the close) for the keep-alive timeout: sweep until all are gone.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -12,7 +12,9 @@ export interface EmailChannelOptions {
 }
 
 export function emailChannel(options: EmailChannelOptions): NotificationChannel & { close(): void } {
-  const transport = nodemailer.createTransport(options.smtpUrl);
+  // Pooled: a saga's offers to a whole flight go out over a few kept-open connections rather than
+  // one SMTP handshake each (`?pool=false` in SMTP_URL turns it off).
+  const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 5 });
   return {
     name: "email",
     async send(message) {

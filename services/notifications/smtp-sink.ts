@@ -39,6 +39,10 @@ export class SmtpSink {
     let sink: SmtpSink | undefined;
     const server = new SMTPServer({
       authOptional: true,
+      // Nothing here needs the client's host name; looking it up costs each connection a DNS query.
+      disableReverseLookup: true,
+      // On shutdown, a pooled client's connection is told to go (421) after a second, not 30.
+      closeTimeout: 1_000,
       disabledCommands: ["STARTTLS", "AUTH"],
       logger: false,
       size: MAX_MESSAGE_BYTES,

@@ -61,14 +61,7 @@ export interface SimulatedMessage {
 export type CallbackPoster = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
 
 const fetchPoster: CallbackPoster = async (url, headers, body) => {
-  // One-off requests, as a provider's webhooks are: a connection kept alive after the callback would
-  // hold the service's HTTP server open for its keep-alive timeout when it shuts down.
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { ...headers, connection: "close" },
-    body,
-    signal: AbortSignal.timeout(10_000),
-  });
+  const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
   await response.arrayBuffer();
   return response.status;
 };
