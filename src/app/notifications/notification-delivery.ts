@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { inject, injectable } from "tsyringe";
+import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { Passenger } from "../../domain/case.js";
 import { DomainError } from "../../domain/domain-error.js";
 import {
@@ -44,6 +45,7 @@ const MAX_REASON_LENGTH = 200;
 @injectable()
 export class NotificationDelivery {
   private readonly byName: Map<NotificationChannelName, NotificationChannel>;
+  private readonly reading = new Map<string, Promise<CaseSnapshot>>();
 
   constructor(
     @inject(TOKENS.notificationChannels) channels: NotificationChannels,
@@ -67,7 +69,7 @@ export class NotificationDelivery {
     record: Pick<NotificationRecord, "tenant" | "caseUrn" | "groupId" | "template">,
     magicLink: boolean,
   ): Promise<ComposedNotification> {
-    const snapshot = await this.cases.snapshot(record.caseUrn);
+    const snapshot = await this.snapshotOf(record.caseUrn);
     const group =
       snapshot.case.tenant === record.tenant
         ? snapshot.case.passengerGroups.find((g) => g.id === record.groupId)
@@ -203,6 +205,18 @@ export class NotificationDelivery {
         "notification.dispatched not published",
       );
     }
+  }
+
+  /**
+   * The case as it is now. A saga notifies every group of a case at about the same time: sends of
+   * one case that overlap share one read of it (they only read it), instead of each copying it.
+   */
+  private snapshotOf(caseUrn: string): Promise<CaseSnapshot> {
+    const inFlight = this.reading.get(caseUrn);
+    if (inFlight) return inFlight;
+    const read = this.cases.snapshot(caseUrn).finally(() => this.reading.delete(caseUrn));
+    this.reading.set(caseUrn, read);
+    return read;
   }
 
   private now(): string {
