@@ -22,8 +22,14 @@ export function passengerAuthentication(
     const cookie = ctx.cookies.get(PASSENGER_SESSION_COOKIE);
     const token = ctx.get("Authorization") || !cookie ? bearerToken(ctx) : cookie;
     const principal: PassengerPrincipal = await identity.sessions.verify(token);
-    if (principal.tenant !== tenantOfHost(ctx)) {
-      throw new ForbiddenError("cross-tenant", "This session belongs to another airline");
+    const hostTenant = tenantOfHost(ctx);
+    if (principal.tenant !== hostTenant) {
+      throw new ForbiddenError(
+        "cross-tenant",
+        hostTenant
+          ? "This session belongs to another airline"
+          : "No airline serves passengers at this host; use your airline's passenger site",
+      );
     }
     return principal;
   };

@@ -184,3 +184,43 @@ describe("GET /v1/me", () => {
     expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
   });
 });
+
+describe("passenger hosts set by PASSENGER_TENANT_HOSTS", () => {
+  let configured: TestPlatform;
+  let configuredSessions: PassengerSessionTokens;
+  beforeAll(async () => {
+    const key = await exportJWK((await generateKeyPair("EdDSA", { extractable: true })).privateKey);
+    configured = await startTestPlatform({
+      env: {
+        PASSENGER_SIGNING_KEY: JSON.stringify(key),
+        PASSENGER_TENANT_HOSTS: "zx.localhost=urn:airline:ZX,vq.localhost=urn:airline:VQ",
+        DEMAND_ON_INTAKE: "off",
+        DEMO_POLICIES: "off",
+      },
+    });
+    const issuer = configured.platform.config.passengerBaseUrl.replace(/\/+$/, "");
+    configuredSessions = new PassengerSessionTokens({
+      issuer,
+      audience: `${issuer}/v1`,
+      key: await loadPassengerSigningKey(key),
+      revocations: new CaseRevocations(configured.platform.runtime.documents),
+      clock: systemClock,
+    });
+  });
+  afterAll(async () => {
+    await configured?.close();
+  });
+
+  it("serves no airline on a host in nobody's name unless PASSENGER_DEFAULT_TENANT names one", async () => {
+    const token = await configured.operatorToken("supervisor@zx.demo");
+    const opened = await configured.call("POST", "/v1/cases", token, declaration("evt-me-configured"));
+    const caseUrn = (await json(opened)).urn as string;
+    const { token: session } = await configuredSessions.mint({ tenant: ZX, caseUrn, groupId: "ABC123" });
+    // `localhost` is not among the configured hosts.
+    const bare = await fetch(`${configured.passengerBase}/v1/me`, {
+      headers: { Authorization: `Bearer ${session}` },
+    });
+    expect(bare.status).toBe(403);
+    expect((await json(bare)).detail).toMatch(/No airline serves passengers at this host/);
+  });
+});
