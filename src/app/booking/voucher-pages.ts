@@ -11,10 +11,26 @@ import {
 /** Large enough for a phone camera from a printed page. */
 const QR_SIZE_PX = 200;
 
+/**
+ * Vouchers drawn lately, by payload. Drawing a QR code costs about a millisecond of CPU, and a
+ * passenger's offer screen reads it on every poll (spec 8.2: every 30 s while the offer is open);
+ * an image is some kilobytes, so a few flights' worth are kept.
+ */
+const DRAWN_QR_LIMIT = 1_000;
+const drawnQr = new Map<string, Promise<QrImage>>();
+
 /** The QR code as an SVG data URI: vector, so it prints sharp at any size. */
-export async function qrImageOf(payload: string): Promise<QrImage> {
-  const svg = await QRCode.toString(payload, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-  return { src: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`, size: QR_SIZE_PX };
+export function qrImageOf(payload: string): Promise<QrImage> {
+  let image = drawnQr.get(payload);
+  if (image) return image;
+  image = QRCode.toString(payload, { type: "svg", errorCorrectionLevel: "M", margin: 2 }).then((svg) => ({
+    src: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+    size: QR_SIZE_PX,
+  }));
+  drawnQr.set(payload, image);
+  image.catch(() => drawnQr.delete(payload));
+  if (drawnQr.size > DRAWN_QR_LIMIT) drawnQr.delete(drawnQr.keys().next().value!);
+  return image;
 }
 
 /**
