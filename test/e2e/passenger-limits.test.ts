@@ -103,6 +103,24 @@ describe("a group without a room yet", () => {
   });
 });
 
+describe("a group not in the case", () => {
+  it("is refused on every read and write as not found", async () => {
+    const { token } = await sessions.mint({ tenant: ZX, caseUrn, groupId: "NO-SUCH-GROUP" });
+    for (const [path, method] of [
+      ["/v1/me/offer", "GET"],
+      ["/v1/me/voucher", "GET"],
+      ["/v1/me/transport", "GET"],
+      ["/v1/me/events", "GET"],
+      ["/v1/me/check-in", "POST"],
+      ["/v1/me/offer/accept", "POST"],
+    ] as const) {
+      const response = await me(path, token, method);
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+      expect((await json(response)).type).toMatch(/\/group-not-found$/);
+    }
+  });
+});
+
 describe("the event stream's heartbeat", () => {
   it("sends a heartbeat comment every 15 seconds of the server's clock", async () => {
     const stream = await openEventStream(`${t.passengerBase}/v1/me/events`, await session());

@@ -120,7 +120,7 @@ export class PassengerOffers {
    * stay the group holds) in the passenger's language; 404 while the group has none.
    */
   async voucher(session: PassengerPrincipal): Promise<string> {
-    const snapshot = await this.snapshots.of(session);
+    const snapshot = await this.snapshots.withProfile(session);
     const reservation = snapshot.offered ?? snapshot.holding;
     if (!reservation) {
       throw new DomainError(

@@ -40,11 +40,11 @@ export class PassengerProblems {
     if (cleaned === "") {
       throw new DomainError("invalid", "problem-text-empty", "Describe the problem in a few words");
     }
-    const snapshot = await this.snapshots.of(session);
+    const { subCase } = await this.snapshots.of(session);
     const item = await this.intake.openPassengerReport({
-      tenant: snapshot.case.tenant,
-      caseUrn: snapshot.case.urn,
-      airport: snapshot.case.flight.origin,
+      tenant: subCase.tenant,
+      caseUrn: subCase.caseUrn,
+      airport: subCase.airport,
       groupId: session.groupId,
       text: cleaned,
       // Each report is its own item; a retry with the same Idempotency-Key is answered by the

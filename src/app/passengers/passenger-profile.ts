@@ -29,13 +29,7 @@ export function passengerProfile(snapshot: CaseSnapshot, session: PassengerPrinc
     record.urn === session.caseUrn && record.tenant === session.tenant
       ? record.passengerGroups.find((g) => g.id === session.groupId)
       : undefined;
-  if (!group) {
-    throw new DomainError(
-      "not-found",
-      "group-not-found",
-      "Your group is no longer part of this case; log in again to open the group you are in now",
-    );
-  }
+  if (!group) throw groupNotFound();
   const lead = group.passengers[0];
   return {
     caseUrn: record.urn,
@@ -56,4 +50,13 @@ export function passengerProfile(snapshot: CaseSnapshot, session: PassengerPrinc
     tier: (lead && passengerTier(lead)) ?? null,
     language: lead?.contact?.language ?? null,
   };
+}
+
+/** The session's group is not (or no longer) part of its case. */
+export function groupNotFound(): DomainError {
+  return new DomainError(
+    "not-found",
+    "group-not-found",
+    "Your group is no longer part of this case; log in again to open the group you are in now",
+  );
 }
