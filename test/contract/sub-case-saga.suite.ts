@@ -11,6 +11,7 @@ import {
   type StepCall,
   type StepOutcome,
   type StepRefusal,
+  SUB_CASE_SAGA_STEPS,
   SUB_CASE_SAGA_WORKFLOW,
   type SubCaseRun,
   type SubCaseSagaInput,
@@ -48,10 +49,11 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
         },
         trigger,
         defaultAnswerWindowMs: 12 * HOUR,
+        steps: SUB_CASE_SAGA_STEPS,
       }) satisfies SubCaseSagaInput;
-    const start = async (trigger?: SagaTrigger) => {
+    const start = async (trigger?: SagaTrigger, steps: SubCaseSagaInput["steps"] = SUB_CASE_SAGA_STEPS) => {
       const id = `sub-case-saga-${runtime}-${++idSeq}`;
-      await sut.engine.schedule(SUB_CASE_SAGA_WORKFLOW, input(trigger), { instanceId: id });
+      await sut.engine.schedule(SUB_CASE_SAGA_WORKFLOW, { ...input(trigger), steps }, { instanceId: id });
       return id;
     };
     const progressOf = (state: WorkflowState) =>
@@ -212,6 +214,13 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
       const state = await sut.engine.waitForCompletion(id);
       expect(state.output).toMatchObject({ outcome: "superseded" });
       expect(steps.alerts).toEqual([]);
+    });
+
+    it("works the steps its input names, fixed when it was scheduled", async () => {
+      const id = await start(undefined, SUB_CASE_SAGA_STEPS.slice(0, 1));
+      await awaitingAnswer(id);
+      expect(steps.calls).toEqual(["begin", "confirm-stay", "offer"]);
+      expect(steps.offers[0]?.stay).toEqual({ reservationUrn: "urn:reservation:r1", voucherUrn: null });
     });
 
     it("stands down when another run owns the sub-case", async () => {

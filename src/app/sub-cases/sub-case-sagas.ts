@@ -6,6 +6,7 @@ import {
   type CompensationAction,
   OFFER_ANSWER_EVENT,
   type OfferAnswerEvent,
+  SUB_CASE_SAGA_STEPS,
   SUB_CASE_SAGA_WORKFLOW,
   type SagaTrigger,
   type SubCaseSagaInput,
@@ -120,6 +121,7 @@ export class SubCaseSagas {
       },
       trigger,
       defaultAnswerWindowMs: DEFAULT_ANSWER_WINDOW_MS,
+      steps: SUB_CASE_SAGA_STEPS,
     };
     return this.workflows.schedule(SUB_CASE_SAGA_WORKFLOW, input, { instanceId });
   }

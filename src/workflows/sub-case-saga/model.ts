@@ -55,6 +55,11 @@ export interface SubCaseSagaInput {
    * otherwise the next flight's departure). Fixed when the run starts.
    */
   defaultAnswerWindowMs: number;
+  /**
+   * The steps the run works through (SUB_CASE_SAGA_STEPS when it was scheduled): fixed in the
+   * input, so a run in flight replays the same steps after the list grows (card, transport legs).
+   */
+  steps: readonly SagaStepDefinition[];
 }
 
 /** The stay a run offers, built up by its steps. */

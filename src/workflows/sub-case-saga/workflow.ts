@@ -6,7 +6,6 @@ import {
   type HeldAnswer,
   type OfferAnswerEvent,
   type RunStart,
-  SUB_CASE_SAGA_STEPS,
   type SagaAlert,
   type SagaStay,
   type SagaStepDefinition,
@@ -22,8 +21,9 @@ import {
 /**
  * One sub-case run (see model.ts and the README's sub-case state table):
  *   1. take the run (PROCESSING); another run owning the sub-case ends this one at once;
- *   2. the steps of SUB_CASE_SAGA_STEPS in order; a step refused for good, or still throwing once
- *      its retries ran out, ends the run FAILED with a review item;
+ *   2. the steps its input names (SUB_CASE_SAGA_STEPS when it was scheduled), in order; a step
+ *      refused for good, or still throwing once its retries ran out, ends the run FAILED with a
+ *      review item;
  *   3. the offer (OFFER_READY, subcase.offer-ready), then the passenger's answer raced against a
  *      durable timer at the deadline (the next flight's departure, else the input's default window).
  *      At the deadline the run reads the answer from the sub-case (a raise that got lost); with no
@@ -52,7 +52,7 @@ export async function* subCaseSaga(
   // 2. the steps
   progress.phase = "working";
   const completed: SagaStepDefinition[] = [];
-  for (const step of SUB_CASE_SAGA_STEPS) {
+  for (const step of input.steps) {
     const entry: SagaStepProgress = {
       name: step.name,
       state: "RUNNING",
