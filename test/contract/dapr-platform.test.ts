@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { pino } from "pino";
+import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import { loadConfig } from "../../src/config.js";
+import type { SubCase } from "../../src/domain/sub-case.js";
+import type { Doc } from "../../src/runtime/document-store.js";
 import { type Platform, startPlatform } from "../../src/main.js";
 import {
   type StandinSidecar,
+  consumerIDsFrom,
   resiliencyFrom,
   startStandinSidecar,
 } from "../support/standin-sidecar/index.js";
@@ -19,11 +23,13 @@ let platform: Platform;
 let base: string;
 
 beforeAll(async () => {
-  // The workers' sidecar, with the resiliency policies daprd loads from components/.
+  // The workers' sidecar, with the resiliency policies and the pub/sub components' consumer groups
+  // daprd loads from components/.
   sidecar = await startStandinSidecar({
     workflows: workflowSidecarPart,
     appId: "workers",
     resiliency: resiliencyFrom("components/resiliency.yaml"),
+    consumerIDs: consumerIDsFrom("components"),
   });
   const [port, passengerPort] = [await freePort(), await freePort()];
   const config = loadConfig({
@@ -144,5 +150,75 @@ describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
     } finally {
       silentSidecar.mockRestore();
     }
+  });
+
+  it("runs a pushed disruption with two passenger groups to an offer for each group", { timeout: 60_000 }, async () => {
+    // The distributed runtime seeds no demo policies: an auto-approving ON_DEMAND policy for the
+    // airport lets the case's demand start allocation with nobody approving it.
+    const policies = platform.container.resolve(PolicyAdministration);
+    const request = {
+      principal: {
+        surface: "operator" as const,
+        actorUrn: "urn:system:dapr-platform-test",
+        tenant: "urn:airline:ZX",
+        role: "ADMIN" as const,
+        amr: [],
+        expiresAt: Number.MAX_SAFE_INTEGER,
+      },
+      correlationUrn: "urn:trace:0123456789abcdef0123456789abcdef",
+      reason: "rooms on demand at JFK",
+    };
+    const draft = await policies.create(request, {
+      name: "JFK hotels on demand",
+      context: { airport: "JFK", airline: "ZX" },
+      constraints: { minStars: 3, maxDistanceKm: 25 },
+      mode: "ON_DEMAND",
+      autoApproveDemand: true,
+      maxAutomaticRoomsPerWave: 300,
+    });
+    await policies.activate(request, draft.urn);
+
+    const departure = new Date(Date.now() + 4 * 3_600_000);
+    const push = await fetch(`${base}/partner/v1/disruptions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await partnerToken()}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        externalEventId: "dapr-evt-two-groups",
+        airlineUrn: "urn:airline:ZX",
+        flight: {
+          iataDesignator: "ZX110",
+          originAirport: "JFK",
+          destinationAirport: "LHR",
+          scheduledDeparture: departure.toISOString(),
+        },
+        disruption: { type: "CANCELLED", reason: "WEATHER", decidedAt: new Date().toISOString() },
+        passengers: [
+          { pnr: "ABC123", lastName: "Rivera", contact: { email: "r@example.com" } },
+          { pnr: "XYZ789", lastName: "Okafor", contact: { phone: "+15550100" } },
+        ],
+        nextFlight: {
+          iataDesignator: "ZX112",
+          scheduledDeparture: new Date(departure.getTime() + 86_400_000).toISOString(),
+        },
+      }),
+    });
+    expect(push.status).toBe(202);
+    const { caseUrn } = (await push.json()) as { caseUrn: string };
+
+    const subCases = platform.runtime.documents.collection<SubCase & Doc>("sub-cases");
+    await vi.waitFor(
+      async () => {
+        const statuses = (await subCases.findAll({ caseUrn })).map((s) => [s.groupId, s.status]);
+        expect(statuses.sort()).toEqual([
+          ["ABC123", "OFFER_READY"],
+          ["XYZ789", "OFFER_READY"],
+        ]);
+      },
+      { timeout: 45_000, interval: 100 },
+    );
+    const types = sidecar.http.published().map((e) => (e.data as { type?: string }).type);
+    expect(types.filter((t) => t === "review-item.created")).toHaveLength(
+      types.filter((t) => t === "review-item.raised").length,
+    );
   });
 });

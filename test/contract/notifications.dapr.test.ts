@@ -8,7 +8,11 @@ import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { SmtpSink } from "../../services/notifications/smtp-sink.js";
 import { MessageProviderSimulators } from "../../services/vendor-sim/message-provider.js";
-import { startStandinSidecar, type StandinSidecar } from "../support/standin-sidecar/index.js";
+import {
+  consumerIDsFrom,
+  startStandinSidecar,
+  type StandinSidecar,
+} from "../support/standin-sidecar/index.js";
 import { workflowSidecarPart } from "../support/standin-sidecar/workflow-grpc.js";
 import { freePort, requestToken, startTestPlatform, type TestPlatform } from "../support/platform.js";
 
@@ -24,7 +28,12 @@ let base: string;
 
 beforeAll(async () => {
   vendorSim = await startTestPlatform({ env: { SERVICES: "vendor-sim" } });
-  sidecar = await startStandinSidecar({ workflows: workflowSidecarPart, appId: "workers" });
+  // The pub/sub components' consumer groups as components/ sets them: the app subscribes through both.
+  sidecar = await startStandinSidecar({
+    workflows: workflowSidecarPart,
+    appId: "workers",
+    consumerIDs: consumerIDsFrom("components"),
+  });
   const [port, passengerPort] = [await freePort(), await freePort()];
   platform = await startPlatform(
     loadConfig({
