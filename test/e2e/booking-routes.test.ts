@@ -1,13 +1,11 @@
+import { completeWave } from "../support/completed-wave.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotelSearchOf } from "../support/container.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
-import { WAVES_COLLECTION } from "../../src/app/allocation/wave-documents.js";
-import type { BookingWave } from "../../src/app/booking/wave-reader.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { money } from "../../src/domain/money.js";
-import { urn } from "../../src/domain/urn.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 const ZX = "urn:airline:ZX";
@@ -97,8 +95,8 @@ function allocation(groupId: string, hotel: Hotel) {
   };
 }
 
-/** What allocation leaves behind: a `waves` document and `allocation.wave-completed` (autoBook off). */
-async function completeWave(caseUrn: string): Promise<string> {
+/** A two-group wave over the first two hotels that take a guarantee (test/support/completed-wave.ts). */
+async function completedWave(caseUrn: string): Promise<string> {
   const { hotels } = await hotelSearchOf(t.platform).searchHotels({
     tenant: ZX,
     airport: "JFK",
@@ -107,20 +105,11 @@ async function completeWave(caseUrn: string): Promise<string> {
     rooms: 1,
   });
   const usable = hotels.filter((h) => h.offers.every((o) => o.payments.includes("GUARANTEE")));
-  const waveUrn = urn("wave");
   const chosen = [usable[0]!, usable[1]!];
-  const allocations = [allocation("GA1", chosen[0]!), allocation("GA2", chosen[1]!)];
-  await t.platform.runtime.documents.collection<BookingWave>(WAVES_COLLECTION).insert({
-    _id: waveUrn,
+  return completeWave(t.platform, {
     tenant: ZX,
     caseUrn,
-    demandUrn: null,
-    policyUrn: null,
-    policyVersion: null,
-    status: "COMPLETED",
-    rankingInputs: [],
-    allocations,
-    unallocated: [],
+    allocations: [allocation("GA1", chosen[0]!), allocation("GA2", chosen[1]!)],
     hotels: chosen.map((hotel) => ({
       hotelUrn: hotel.hotelUrn,
       name: hotel.offers[0]!.name,
@@ -131,19 +120,7 @@ async function completeWave(caseUrn: string): Promise<string> {
         payments: [...o.payments],
       })),
     })),
-    createdAt: new Date().toISOString(),
   });
-  const event: DomainEvent = {
-    id: urn("event"),
-    type: BOOKING_EVENTS.waveCompleted,
-    tenant: ZX,
-    occurredAt: new Date().toISOString(),
-    correlationUrn: "urn:trace:00000000000000000000000000000001",
-    caseUrn,
-    data: { waveUrn, caseUrn, demandUrn: null, autoBook: false, allocations },
-  };
-  await t.platform.runtime.bus.publish(topicFor(event), event);
-  return waveUrn;
 }
 
 beforeAll(async () => {
@@ -189,7 +166,7 @@ describe("POST /v1/cases/{urn}/book-rooms", () => {
   });
 
   it("accepts the latest wave (202), books it asynchronously, one reservation per group", async () => {
-    const waveUrn = await completeWave(bookedCase);
+    const waveUrn = await completedWave(bookedCase);
     expect(
       events.filter((e) => e.type === BOOKING_EVENTS.reservationConfirmed && e.caseUrn === bookedCase),
     ).toEqual([]);

@@ -1,13 +1,9 @@
+import { completeWave } from "../support/completed-wave.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WAVES_COLLECTION } from "../../src/app/allocation/wave-documents.js";
-import type { BookingWave } from "../../src/app/booking/wave-reader.js";
-import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
-import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { money } from "../../src/domain/money.js";
 import { parseReservationUrn } from "../../src/domain/reservation.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
-import { urn } from "../../src/domain/urn.js";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import { hotelSearchOf, simulatorsOf } from "../support/container.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
@@ -107,31 +103,12 @@ describe.skipIf(!redis.reachable)("the sub-case saga across a restart, on Redis"
         cost: money(15_000, "USD"),
       },
     ];
-    const waveUrn = urn("wave");
-    await t.platform.runtime.documents.collection<BookingWave>(WAVES_COLLECTION).insert({
-      _id: waveUrn,
+    await completeWave(t.platform, {
       tenant: ZX,
       caseUrn,
-      demandUrn: null,
-      policyUrn: null,
-      policyVersion: null,
-      status: "COMPLETED",
-      rankingInputs: [],
       allocations,
-      unallocated: [],
-      hotels: [],
-      createdAt: new Date().toISOString(),
-    });
-    const completed: DomainEvent = {
-      id: urn("event"),
-      type: BOOKING_EVENTS.waveCompleted,
-      tenant: ZX,
-      occurredAt: new Date().toISOString(),
       correlationUrn: "urn:trace:00000000000000000000000000000002",
-      caseUrn,
-      data: { waveUrn, caseUrn, demandUrn: null, autoBook: false, allocations },
-    };
-    await t.platform.runtime.bus.publish(topicFor(completed), completed);
+    });
     await json(await t.call("POST", `/v1/cases/${enc(caseUrn)}/book-rooms`, supervisor), 202);
 
     let offered: any;

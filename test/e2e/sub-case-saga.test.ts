@@ -1,7 +1,6 @@
+import { completeWave } from "../support/completed-wave.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hotelSearchOf, simulatorsOf } from "../support/container.js";
-import { WAVES_COLLECTION } from "../../src/app/allocation/wave-documents.js";
-import type { BookingWave } from "../../src/app/booking/wave-reader.js";
 import type {
   NotificationReceipt,
   PassengerNotification,
@@ -10,11 +9,9 @@ import type {
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
-import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { money } from "../../src/domain/money.js";
 import { parseReservationUrn } from "../../src/domain/reservation.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
-import { urn } from "../../src/domain/urn.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
@@ -115,31 +112,7 @@ async function bookCase(caseUrn: string): Promise<void> {
   });
   const usable = hotels.filter((h) => h.offers.every((o) => o.payments.includes("GUARANTEE")));
   const allocations = [allocation("GA1", usable[0]!), allocation("GA2", usable[1]!)];
-  const waveUrn = urn("wave");
-  await t.platform.runtime.documents.collection<BookingWave>(WAVES_COLLECTION).insert({
-    _id: waveUrn,
-    tenant: ZX,
-    caseUrn,
-    demandUrn: null,
-    policyUrn: null,
-    policyVersion: null,
-    status: "COMPLETED",
-    rankingInputs: [],
-    allocations,
-    unallocated: [],
-    hotels: [],
-    createdAt: new Date().toISOString(),
-  });
-  const event: DomainEvent = {
-    id: urn("event"),
-    type: BOOKING_EVENTS.waveCompleted,
-    tenant: ZX,
-    occurredAt: new Date().toISOString(),
-    correlationUrn: "urn:trace:00000000000000000000000000000001",
-    caseUrn,
-    data: { waveUrn, caseUrn, demandUrn: null, autoBook: false, allocations },
-  };
-  await t.platform.runtime.bus.publish(topicFor(event), event);
+  await completeWave(t.platform, { tenant: ZX, caseUrn, allocations });
   await json(await t.call("POST", `/v1/cases/${enc(caseUrn)}/book-rooms`, tokens.supervisor), 202);
 }
 

@@ -53,26 +53,12 @@ export async function* subCaseSaga(
   progress.phase = "working";
   const completed: SagaStepDefinition[] = [];
   for (const step of input.steps) {
-    const entry: SagaStepProgress = {
-      name: step.name,
-      state: "RUNNING",
-      startedAt: now(),
-      endedAt: null,
-      error: null,
-    };
-    progress.steps.push(entry);
-    report();
-    const outcome = yield* attempt(step.activity, { run, trigger: input.trigger, stay });
-    entry.endedAt = now();
+    const outcome = yield* tracked(step.name, step.activity, "COMPLETED");
     if (!outcome.done) {
-      entry.state = "FAILED";
-      entry.error = outcome.refusal.message;
-      progress.lastError = outcome.refusal.message;
       yield* callWithRetry(ctx, A.fail, { run, refusal: outcome.refusal });
       yield* alert({ kind: "failed", refusal: outcome.refusal, step: step.name });
       return end("failed");
     }
-    entry.state = "COMPLETED";
     stay = { ...stay, ...outcome.stay };
     completed.push(step);
   }
@@ -100,31 +86,38 @@ export async function* subCaseSaga(
   report();
   for (const step of [...completed].reverse()) {
     if (!step.undo) continue;
-    const entry: SagaStepProgress = {
-      name: `undo-${step.name}`,
-      state: "RUNNING",
-      startedAt: now(),
-      endedAt: null,
-      error: null,
-    };
-    progress.steps.push(entry);
-    report();
-    const outcome = yield* attempt(step.undo, { run, trigger: input.trigger, stay });
-    entry.endedAt = now();
+    const outcome = yield* tracked(`undo-${step.name}`, step.undo, "UNDONE");
     if (!outcome.done) {
-      entry.state = "FAILED";
-      entry.error = outcome.refusal.message;
-      progress.lastError = outcome.refusal.message;
       yield* callWithRetry(ctx, A.failCompensation, { run, refusal: outcome.refusal });
       yield* alert({ kind: "compensation-failed", refusal: outcome.refusal, step: step.name });
       yield* callWithRetry(ctx, A.settleCase, run);
       return end("compensation-failed");
     }
-    entry.state = "UNDONE";
   }
   yield* alert({ kind: "declined", reason: null });
   yield* callWithRetry(ctx, A.settleCase, run);
   return end("declined");
+
+  /** A step (or undo) as `attempt` runs it, with its progress entry: RUNNING, then `done` or FAILED. */
+  async function* tracked(
+    name: string,
+    activity: string,
+    done: "COMPLETED" | "UNDONE",
+  ): AsyncGenerator<unknown, StepOutcome, any> {
+    const entry: SagaStepProgress = { name, state: "RUNNING", startedAt: now(), endedAt: null, error: null };
+    progress.steps.push(entry);
+    report();
+    const outcome = yield* attempt(activity, { run, trigger: input.trigger, stay });
+    entry.endedAt = now();
+    if (outcome.done) {
+      entry.state = done;
+    } else {
+      entry.state = "FAILED";
+      entry.error = outcome.refusal.message;
+      progress.lastError = outcome.refusal.message;
+    }
+    return outcome;
+  }
 
   /** A step (or undo) with retries; retries that run out are the step's refusal, not the run's crash. */
   async function* attempt(activity: string, call: StepCall): AsyncGenerator<unknown, StepOutcome, any> {
