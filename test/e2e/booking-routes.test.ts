@@ -1,16 +1,14 @@
-import { completeWave } from "../support/completed-wave.js";
+import { completeWave, guaranteedHotels, oneRoomAllocation } from "../support/completed-wave.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hotelSearchOf } from "../support/container.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
-import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
-import { money } from "../../src/domain/money.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 const ZX = "urn:airline:ZX";
 const CHECK_IN = "2026-12-05";
 const CHECK_OUT = "2026-12-06";
+const NIGHT = { checkIn: CHECK_IN, checkOut: CHECK_OUT };
 const enc = encodeURIComponent;
 
 let t: TestPlatform;
@@ -79,37 +77,17 @@ async function openCase(externalEventId: string, origin: string): Promise<string
   return body.urn;
 }
 
-function allocation(groupId: string, hotel: Hotel) {
-  const [offer, ...others] = hotel.offers;
-  return {
-    groupId,
-    hotelUrn: hotel.hotelUrn,
-    vendor: offer!.provider,
-    providerOfferId: offer!.providerOfferId,
-    alternatives: others.map((o) => ({ vendor: o.provider, providerOfferId: o.providerOfferId })),
-    rooms: 1,
-    nights: 1,
-    checkIn: CHECK_IN,
-    checkOut: CHECK_OUT,
-    cost: money(15_000, "USD"),
-  };
-}
-
 /** A two-group wave over the first two hotels that take a guarantee (test/support/completed-wave.ts). */
 async function completedWave(caseUrn: string): Promise<string> {
-  const { hotels } = await hotelSearchOf(t.platform).searchHotels({
-    tenant: ZX,
-    airport: "JFK",
-    checkIn: CHECK_IN,
-    checkOut: CHECK_OUT,
-    rooms: 1,
-  });
-  const usable = hotels.filter((h) => h.offers.every((o) => o.payments.includes("GUARANTEE")));
+  const usable = await guaranteedHotels(t.platform, ZX, NIGHT);
   const chosen = [usable[0]!, usable[1]!];
   return completeWave(t.platform, {
     tenant: ZX,
     caseUrn,
-    allocations: [allocation("GA1", chosen[0]!), allocation("GA2", chosen[1]!)],
+    allocations: [
+      oneRoomAllocation("GA1", chosen[0]!, NIGHT, true),
+      oneRoomAllocation("GA2", chosen[1]!, NIGHT, true),
+    ],
     hotels: chosen.map((hotel) => ({
       hotelUrn: hotel.hotelUrn,
       name: hotel.offers[0]!.name,

@@ -1,11 +1,10 @@
-import { completeWave } from "../support/completed-wave.js";
+import { completeWave, guaranteedHotels, oneRoomAllocation } from "../support/completed-wave.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { money } from "../../src/domain/money.js";
 import { parseReservationUrn } from "../../src/domain/reservation.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
-import { hotelSearchOf, simulatorsOf } from "../support/container.js";
+import { simulatorsOf } from "../support/container.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 import { REDIS_URL, redisForTests } from "../support/redis.js";
 
@@ -79,30 +78,8 @@ describe.skipIf(!redis.reachable)("the sub-case saga across a restart, on Redis"
     const caseUrn: string = opened.urn;
 
     // Book a refundable room (the simulators' seeded rates decide which are), as allocation and booking would.
-    const { hotels } = await hotelSearchOf(t.platform).searchHotels({
-      tenant: ZX,
-      airport: "JFK",
-      checkIn: CHECK_IN,
-      checkOut: CHECK_OUT,
-      rooms: 1,
-    });
-    const usable = hotels.filter((h) => h.offers.every((o) => o.payments.includes("GUARANTEE")));
-    const hotel = usable[0]!;
-    const offer = hotel.offers[0]!;
-    const allocations = [
-      {
-        groupId: "GR1",
-        hotelUrn: hotel.hotelUrn,
-        vendor: offer.provider,
-        providerOfferId: offer.providerOfferId,
-        alternatives: [],
-        rooms: 1,
-        nights: 1,
-        checkIn: CHECK_IN,
-        checkOut: CHECK_OUT,
-        cost: money(15_000, "USD"),
-      },
-    ];
+    const hotel = (await guaranteedHotels(t.platform, ZX, { checkIn: CHECK_IN, checkOut: CHECK_OUT }))[0]!;
+    const allocations = [oneRoomAllocation("GR1", hotel, { checkIn: CHECK_IN, checkOut: CHECK_OUT })];
     await completeWave(t.platform, {
       tenant: ZX,
       caseUrn,

@@ -1,15 +1,13 @@
-import { completeWave } from "../support/completed-wave.js";
+import { completeWave, guaranteedHotels, oneRoomAllocation } from "../support/completed-wave.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hotelSearchOf, simulatorsOf } from "../support/container.js";
+import { simulatorsOf } from "../support/container.js";
 import type {
   NotificationReceipt,
   PassengerNotification,
   PassengerNotifier,
 } from "../../src/app/notifications/passenger-notifier.js";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
-import type { Hotel } from "../../src/domain/allocation/dedup.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
-import { money } from "../../src/domain/money.js";
 import { parseReservationUrn } from "../../src/domain/reservation.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
@@ -25,6 +23,7 @@ import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 const ZX = "urn:airline:ZX";
 const CHECK_IN = "2026-12-05";
 const CHECK_OUT = "2026-12-06";
+const NIGHT = { checkIn: CHECK_IN, checkOut: CHECK_OUT };
 const NEXT_DEPARTURE = `${CHECK_OUT}T18:00:00.000Z`;
 const enc = encodeURIComponent;
 
@@ -85,33 +84,13 @@ async function openCase(externalEventId: string): Promise<string> {
   return body.urn;
 }
 
-function allocation(groupId: string, hotel: Hotel) {
-  const [offer] = hotel.offers;
-  return {
-    groupId,
-    hotelUrn: hotel.hotelUrn,
-    vendor: offer!.provider,
-    providerOfferId: offer!.providerOfferId,
-    alternatives: [],
-    rooms: 1,
-    nights: 1,
-    checkIn: CHECK_IN,
-    checkOut: CHECK_OUT,
-    cost: money(15_000, "USD"),
-  };
-}
-
 /** What allocation leaves behind (a wave, autoBook off), then the operator's book-rooms. */
 async function bookCase(caseUrn: string): Promise<void> {
-  const { hotels } = await hotelSearchOf(t.platform).searchHotels({
-    tenant: ZX,
-    airport: "JFK",
-    checkIn: CHECK_IN,
-    checkOut: CHECK_OUT,
-    rooms: 1,
-  });
-  const usable = hotels.filter((h) => h.offers.every((o) => o.payments.includes("GUARANTEE")));
-  const allocations = [allocation("GA1", usable[0]!), allocation("GA2", usable[1]!)];
+  const usable = await guaranteedHotels(t.platform, ZX, NIGHT);
+  const allocations = [
+    oneRoomAllocation("GA1", usable[0]!, NIGHT),
+    oneRoomAllocation("GA2", usable[1]!, NIGHT),
+  ];
   await completeWave(t.platform, { tenant: ZX, caseUrn, allocations });
   await json(await t.call("POST", `/v1/cases/${enc(caseUrn)}/book-rooms`, tokens.supervisor), 202);
 }
