@@ -4,10 +4,10 @@
  * `/<provider>/_sim/...` lets tests and demos act as the passenger or inject faults:
  *   fail-next {times}, recipient {to, behaviour}, reply {messageId, text}, opt-out {messageId}.
  */
-import type { IncomingMessage } from "node:http";
 import type { Middleware } from "koa";
 import type { WireMethod } from "../../src/vendors/wire.js";
 import type { MessageProviderSimulators, RecipientBehaviour } from "./message-provider.js";
+import { readBody } from "./request-body.js";
 
 const MAX_BODY_BYTES = 100_000;
 
@@ -18,7 +18,7 @@ export function messageProviderRoutes(providers: MessageProviderSimulators): Mid
     const sim = providers.byId(providerId);
     if (!sim || !["GET", "POST"].includes(ctx.method)) return next();
     const path = `/${rest.join("/")}`;
-    const body = await readBody(ctx.req);
+    const body = await readBody(ctx.req, MAX_BODY_BYTES);
     if (path.startsWith("/_sim/")) {
       const input = parse(body);
       ctx.status = 204;
@@ -54,16 +54,4 @@ function parse(body: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw Object.assign(new Error("body too large"), { status: 413, expose: true });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -9,6 +9,7 @@ import type { WireMethod, WireRequest } from "../../src/vendors/wire.js";
 import type { FaultKind, FaultSettings } from "./fault-injection.js";
 import { ConnectionReset } from "./simulated-failure.js";
 import type { VendorSimulator } from "./vendor-simulator.js";
+import { readBody } from "./request-body.js";
 
 const WIRE_METHODS: readonly string[] = ["GET", "POST", "DELETE"];
 const MAX_BODY_BYTES = 1_000_000;
@@ -30,7 +31,7 @@ export function createVendorSimApp(sims: readonly VendorSimulator[]): Koa {
       return;
     }
     const path = `/${rest.join("/")}`;
-    const body = await readBody(ctx.req);
+    const body = await readBody(ctx.req, MAX_BODY_BYTES);
     if (path.startsWith("/_sim/")) {
       const command = parseCommand(body);
       ctx.status = command === undefined ? 400 : control(sim, path, command) ? 204 : 404;
@@ -94,16 +95,4 @@ function lowerCaseHeaders(headers: IncomingMessage["headers"]): Record<string, s
     if (value !== undefined) result[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return result;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw Object.assign(new Error("body too large"), { status: 413, expose: true });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
