@@ -1,6 +1,6 @@
 import type { EventOf, EventType } from "../../src/domain/events/catalogue.js";
 import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
-import { subCaseUrnFor } from "../../src/domain/sub-case.js";
+import { SUB_CASE_MOVES, subCaseUrnFor } from "../../src/domain/sub-case.js";
 
 /**
  * What a passenger's event stream (`GET /v1/me/events`) carries, from the tenant's domain events:
@@ -16,12 +16,7 @@ import { subCaseUrnFor } from "../../src/domain/sub-case.js";
  */
 export const PASSENGER_STREAM_TYPES = [
   SUB_CASE_EVENT.opened,
-  SUB_CASE_EVENT.processing,
-  "subcase.offer-ready",
-  "subcase.resolved",
-  "subcase.declined",
-  "subcase.failed",
-  "subcase.compensation-failed",
+  ...SUB_CASE_MOVES,
   SUB_CASE_EVENT.retired,
   SUB_CASE_EVENT.caseClosed,
   SUB_CASE_EVENT.caseReopened,

@@ -1,4 +1,5 @@
 import { SUB_CASE_EVENT, type SubCaseEventData } from "../../src/domain/events/sub-case.js";
+import { SUB_CASE_MOVES } from "../../src/domain/sub-case.js";
 import type { EventOf, EventType } from "../../src/domain/events/catalogue.js";
 import type { ChannelEventName, EventMessage } from "./protocol.js";
 
@@ -78,14 +79,7 @@ export function updatesTheCase(event: EventOf): boolean {
 }
 
 /** Sub-case events that move the work on, as opposed to its bookkeeping (creation, locks). */
-const TRANSITIONS_OF_THE_CASE: ReadonlySet<EventType> = new Set<EventType>([
-  SUB_CASE_EVENT.processing,
-  "subcase.offer-ready",
-  "subcase.resolved",
-  "subcase.declined",
-  "subcase.failed",
-  "subcase.compensation-failed",
-]);
+const TRANSITIONS_OF_THE_CASE: ReadonlySet<EventType> = new Set<EventType>(SUB_CASE_MOVES);
 
 const PASSED_THROUGH: Readonly<Partial<Record<EventType, ChannelEventName>>> = {
   "graph.step.started": "graph:step:started",
