@@ -1,64 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { pino } from "pino";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
-import { loadConfig } from "../../src/config.js";
 import type { SubCase } from "../../src/domain/sub-case.js";
 import type { Doc } from "../../src/runtime/document-store.js";
-import { type Platform, startPlatform } from "../../src/main.js";
-import {
-  type StandinSidecar,
-  consumerIDsFrom,
-  resiliencyFrom,
-  startStandinSidecar,
-} from "../support/standin-sidecar/index.js";
-import { workflowSidecarPart } from "../support/standin-sidecar/workflow-grpc.js";
-import { freePort, requestToken } from "../support/platform.js";
+import { type Platform } from "../../src/main.js";
+import { type DaprWorkers, startDaprWorkers } from "../support/dapr-workers.js";
+import type { StandinSidecar } from "../support/standin-sidecar/index.js";
 
 /**
  * The composition root on the distributed runtime: the same service, started with RUNTIME=dapr,
  * talks to a stand-in sidecar for actors, pub/sub, state and workflows.
  */
+let workers: DaprWorkers;
 let sidecar: StandinSidecar;
 let platform: Platform;
 let base: string;
+let partnerToken: () => Promise<string>;
 
 beforeAll(async () => {
-  // The workers' sidecar, with the resiliency policies and the pub/sub components' consumer groups
-  // daprd loads from components/.
-  sidecar = await startStandinSidecar({
-    workflows: workflowSidecarPart,
-    appId: "workers",
-    resiliency: resiliencyFrom("components/resiliency.yaml"),
-    consumerIDs: consumerIDsFrom("components"),
-  });
-  const [port, passengerPort] = [await freePort(), await freePort()];
-  const config = loadConfig({
-    RUNTIME: "dapr",
-    APP_ID: "workers",
-    PORT: String(port),
-    PASSENGER_PORT: String(passengerPort),
-    DAPR_HTTP_PORT: String(sidecar.httpPort),
-    DAPR_GRPC_PORT: String(sidecar.grpcPort),
-    LOG_LEVEL: "silent",
-  });
-  platform = await startPlatform(config, { logger: pino({ level: "silent" }) });
-  await sidecar.attachApp(port);
-  base = `http://localhost:${port}`;
+  workers = await startDaprWorkers();
+  ({ sidecar, platform, base, partnerToken } = workers);
 }, 60_000);
 
 afterAll(async () => {
-  await platform?.close();
-  await sidecar?.close();
+  await workers?.close();
 });
-
-function partnerToken(): Promise<string> {
-  return requestToken(base, {
-    grant_type: "client_credentials",
-    client_id: "skyhub-zx",
-    client_secret: "demo-secret-skyhub-zx",
-    audience: `${base}/partner/v1`,
-  });
-}
 
 describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
   it("reports its actor types and subscriptions to the sidecar and answers /version", async () => {
@@ -152,7 +117,9 @@ describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
     }
   });
 
-  it("runs a pushed disruption with two passenger groups to an offer for each group", { timeout: 60_000 }, async () => {
+  it("runs a pushed disruption with two passenger groups to an offer for each group", {
+    timeout: 60_000,
+  }, async () => {
     // The distributed runtime seeds no demo policies: an auto-approving ON_DEMAND policy for the
     // airport lets the case's demand start allocation with nobody approving it.
     const policies = platform.container.resolve(PolicyAdministration);

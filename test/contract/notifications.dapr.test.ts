@@ -1,20 +1,14 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PassengerNotifier } from "../../src/app/notifications/passenger-notifier.js";
-import { loadConfig } from "../../src/config.js";
-import { type Platform, startPlatform } from "../../src/main.js";
+import type { Platform } from "../../src/main.js";
 import type { NotificationRecord } from "../../src/domain/notification.js";
 import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { SmtpSink } from "../../services/notifications/smtp-sink.js";
 import { MessageProviderSimulators } from "../../services/vendor-sim/message-provider.js";
-import {
-  consumerIDsFrom,
-  startStandinSidecar,
-  type StandinSidecar,
-} from "../support/standin-sidecar/index.js";
-import { workflowSidecarPart } from "../support/standin-sidecar/workflow-grpc.js";
-import { freePort, requestToken, startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { type DaprWorkers, startDaprWorkers } from "../support/dapr-workers.js";
+import type { StandinSidecar } from "../support/standin-sidecar/index.js";
+import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 /**
  * Notifications on the distributed runtime: the service (RUNTIME=dapr, a stand-in sidecar) sends
@@ -22,52 +16,28 @@ import { freePort, requestToken, startTestPlatform, type TestPlatform } from "..
  * service back over HTTP, and e-mail through its SMTP sink.
  */
 let vendorSim: TestPlatform;
+let workers: DaprWorkers;
 let sidecar: StandinSidecar;
 let platform: Platform;
 let base: string;
 
 beforeAll(async () => {
   vendorSim = await startTestPlatform({ env: { SERVICES: "vendor-sim" } });
-  // The pub/sub components' consumer groups as components/ sets them: the app subscribes through both.
-  sidecar = await startStandinSidecar({
-    workflows: workflowSidecarPart,
-    appId: "workers",
-    consumerIDs: consumerIDsFrom("components"),
-  });
-  const [port, passengerPort] = [await freePort(), await freePort()];
-  platform = await startPlatform(
-    loadConfig({
-      RUNTIME: "dapr",
-      APP_ID: "workers",
-      PORT: String(port),
-      PASSENGER_PORT: String(passengerPort),
-      DAPR_HTTP_PORT: String(sidecar.httpPort),
-      DAPR_GRPC_PORT: String(sidecar.grpcPort),
-      VENDOR_SIM_URL: vendorSim.base,
-      DEMAND_ON_INTAKE: "off",
-      DEMO_POLICIES: "off",
-      LOG_LEVEL: "silent",
-    }),
-    { logger: pino({ level: "silent" }) },
+  workers = await startDaprWorkers(
+    { VENDOR_SIM_URL: vendorSim.base, DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off" },
+    { resiliency: false },
   );
-  await sidecar.attachApp(port);
-  base = `http://localhost:${port}`;
+  ({ sidecar, platform, base } = workers);
 }, 60_000);
 
 afterAll(async () => {
-  await platform?.close();
-  await sidecar?.close();
+  await workers?.close();
   await vendorSim?.close();
 });
 
 describe("notifications on the Dapr runtime", () => {
   it("sends SMS through the vendor-sim app, applies its callback, and e-mails through the sink", async () => {
-    const partner = await requestToken(base, {
-      grant_type: "client_credentials",
-      client_id: "skyhub-zx",
-      client_secret: "demo-secret-skyhub-zx",
-      audience: `${base}/partner/v1`,
-    });
+    const partner = await workers.partnerToken();
     const pushed = await fetch(`${base}/partner/v1/disruptions`, {
       method: "POST",
       headers: { Authorization: `Bearer ${partner}`, "Content-Type": "application/json" },
