@@ -16,7 +16,7 @@ import { topicFor } from "../src/domain/domain-event.js";
 import { type Platform, startPlatform } from "../src/main.js";
 import type { PassengerIdentity } from "../src/passenger-identity/passenger-identity.js";
 import { TOKENS } from "../src/runtime/tokens.js";
-import { requestToken } from "../test/support/platform.js";
+import { skyhubToken } from "../test/support/platform.js";
 
 const [mode, portArg, passengerPortArg] = process.argv.slice(2);
 process.on("message", () => {
@@ -38,12 +38,7 @@ async function offeredGroup(platform: Platform): Promise<{ caseUrn: string; grou
       },
     }),
   );
-  const token = await requestToken(`http://127.0.0.1:${port}`, {
-    grant_type: "client_credentials",
-    client_id: "skyhub-zx",
-    client_secret: "demo-secret-skyhub-zx",
-    audience: `http://localhost:${port}/partner/v1`,
-  });
+  const token = await skyhubToken(`http://localhost:${port}`);
   const departure = new Date(Date.now() + 3 * 3_600_000);
   const pushed = await fetch(`http://127.0.0.1:${port}/partner/v1/disruptions`, {
     method: "POST",

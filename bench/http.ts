@@ -8,18 +8,9 @@
  * what else the machine is doing falls on both alike instead of on whichever ran second.
  */
 import "reflect-metadata";
-import { freePort, requestToken } from "../test/support/platform.js";
+import { freePort, skyhubToken } from "../test/support/platform.js";
 import { MEASUREMENT, measureAlternating, startServer, target } from "./alternating-slices.js";
 import { printTable, round } from "./stats.js";
-
-function partnerToken(port: number): Promise<string> {
-  return requestToken(`http://127.0.0.1:${port}`, {
-    grant_type: "client_credentials",
-    client_id: "skyhub-zx",
-    client_secret: "demo-secret-skyhub-zx",
-    audience: `http://localhost:${port}/partner/v1`,
-  });
-}
 
 const barePort = await freePort();
 const [platformPort, passengerPort] = [await freePort(), await freePort()];
@@ -30,7 +21,7 @@ const [bareFigures, platformFigures] = await measureAlternating(
   {
     server: platformServer,
     target: target(platformPort, "/version", {
-      Authorization: `Bearer ${await partnerToken(platformPort)}`,
+      Authorization: `Bearer ${await skyhubToken(`http://localhost:${platformPort}`)}`,
     }),
   },
 );

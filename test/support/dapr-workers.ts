@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { type Platform, startPlatform } from "../../src/main.js";
-import { freePort, requestToken } from "./platform.js";
+import { freePort, skyhubToken } from "./platform.js";
 import {
   type StandinSidecar,
   consumerIDsFrom,
@@ -55,13 +55,7 @@ export async function startDaprWorkers(
     sidecar,
     platform,
     base,
-    partnerToken: () =>
-      requestToken(base, {
-        grant_type: "client_credentials",
-        client_id: "skyhub-zx",
-        client_secret: "demo-secret-skyhub-zx",
-        audience: `${base}/partner/v1`,
-      }),
+    partnerToken: () => skyhubToken(base),
     async close() {
       await platform.close();
       await sidecar.close();

@@ -1,3 +1,4 @@
+import { demoPartnerRegistrations } from "../../src/demo/demo-partners.js";
 import { createServer } from "node:net";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
@@ -113,6 +114,20 @@ export async function startTestPlatform(
 }
 
 /** An access token from the embedded identity provider at `base` (its token endpoint, JSON body). */
+/**
+ * A partner token of Zephyr Air's SkyHub registration (src/demo/demo-partners.ts) from the service
+ * at `base`, for benches and tests that start the service without a TestPlatform.
+ */
+export function skyhubToken(base: string): Promise<string> {
+  const skyhub = demoPartnerRegistrations(Date.now()).find((r) => r.clientId === "skyhub-zx")!;
+  return requestToken(base, {
+    grant_type: "client_credentials",
+    client_id: skyhub.clientId,
+    client_secret: skyhub.clientSecret,
+    audience: `${base}/partner/v1`,
+  });
+}
+
 export async function requestToken(base: string, body: Record<string, string>): Promise<string> {
   const response = await fetch(`${base}/auth/oauth/token`, {
     method: "POST",

@@ -143,6 +143,28 @@ const plan: BookingPlan = {
   rooms: 1,
 };
 
+/** Group G2's stay booked by phone, as an operator records it (recordManual). */
+function manualFor(waveUrn: string | null) {
+  return {
+    case: CASE,
+    groupId: "G2",
+    waveUrn,
+    demandUrn: null,
+    hotel: { hotelUrn: "urn:hotel:manual", name: "Inn", address: "2 Main St", providerHotelId: null },
+    confirmationNumber: "PHONE-1",
+    checkIn: plan.checkIn,
+    checkOut: plan.checkOut,
+    rooms: 1,
+    guests: [],
+    cost: money(20_000, "USD"),
+    reason: "booked by phone",
+    bookedBy: "urn:user:operator",
+    requestId: "request-1",
+    verificationCode: "WXYZ6789",
+    correlationUrn: CORRELATION,
+  };
+}
+
 function claimOf(groupId: string, rest: Partial<ClaimArgs> = {}): ClaimArgs {
   return {
     case: CASE,
@@ -396,24 +418,7 @@ for (const [runtime, start] of [
       expect(settled.settlement).toMatchObject({ outcome: "PARTIAL", roomsBooked: 1 });
       expect(await invoke("settleWave", settleArgs)).toEqual(settled);
 
-      const manual = await invoke("recordManual", {
-        case: CASE,
-        groupId: "G2",
-        waveUrn: WAVE,
-        demandUrn: null,
-        hotel: { hotelUrn: "urn:hotel:manual", name: "Inn", address: "2 Main St", providerHotelId: null },
-        confirmationNumber: "PHONE-1",
-        checkIn: plan.checkIn,
-        checkOut: plan.checkOut,
-        rooms: 1,
-        guests: [],
-        cost: money(20_000, "USD"),
-        reason: "booked by phone",
-        bookedBy: "urn:user:operator",
-        requestId: "request-1",
-        verificationCode: "WXYZ6789",
-        correlationUrn: CORRELATION,
-      });
+      const manual = await invoke("recordManual", manualFor(WAVE));
       expect(manual.reservations).toEqual([manual.reservation]);
       expect((await invoke("settleWave", settleArgs)).settlement).toMatchObject({
         outcome: "FULFILLED",
@@ -455,24 +460,7 @@ for (const [runtime, start] of [
       ).rejects.toMatchObject({ kind: "conflict", code: "booking-case-collision" });
       await expect(cancel("nope")).rejects.toMatchObject({ kind: "not-found", code: "reservation" });
 
-      const manual = {
-        case: CASE,
-        groupId: "G2",
-        waveUrn: null,
-        demandUrn: null,
-        hotel: { hotelUrn: "urn:hotel:manual", name: "Inn", address: "2 Main St", providerHotelId: null },
-        confirmationNumber: "PHONE-1",
-        checkIn: plan.checkIn,
-        checkOut: plan.checkOut,
-        rooms: 1,
-        guests: [],
-        cost: money(20_000, "USD"),
-        reason: "booked by phone",
-        bookedBy: "urn:user:operator",
-        requestId: "request-1",
-        verificationCode: "WXYZ6789",
-        correlationUrn: CORRELATION,
-      };
+      const manual = manualFor(null);
       const first = await invoke("recordManual", manual);
       const replay = await invoke("recordManual", manual);
       expect(replay).toEqual(first);
