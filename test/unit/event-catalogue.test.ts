@@ -9,7 +9,7 @@ import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 const TENANT = "urn:airline:ZX";
 
 describe("the event catalogue", () => {
-  it("gives partners the event types of spec 6.1 with their scopes, and nothing else", () => {
+  it('gives partners the event types of spec 6.1, the "also emitted" ones included, with their scopes, and nothing else', () => {
     const forPartners = Object.fromEntries(
       EVENT_TYPES.filter((type) => EVENT_CATALOGUE[type].partnerScopes.length > 0).map((type) => [
         type,
@@ -27,6 +27,11 @@ describe("the event catalogue", () => {
       "subcase.compensation-failed": ["cases.events.subscribe"],
       "case.resolved": ["cases.events.subscribe"],
       "voucher.issued": ["vouchers.read"],
+      "voucher.amended": ["vouchers.read"],
+      "disruption.detected": ["disruptions.events.subscribe"],
+      "wallet.card-issued": ["wallet.events.subscribe"],
+      "wallet.card-tx": ["wallet.events.subscribe"],
+      "wallet.card-cancelled": ["wallet.events.subscribe"],
     });
   });
 

@@ -3,11 +3,14 @@ import type { AllocationEventDataByType } from "./allocation.js";
 import type { BookingEventDataByType } from "./booking.js";
 import type { CaseEventDataByType } from "./case.js";
 import type { DemandEventDataByType } from "./demand.js";
+import type { DisruptionEventDataByType } from "./disruption.js";
 import type { NotificationEventDataByType } from "./notification.js";
 import type { OperatorEventDataByType } from "./operator.js";
 import type { PassengerEventDataByType } from "./passenger.js";
 import type { ReviewItemEventDataByType } from "./review-item.js";
 import type { CaseResolutionEventDataByType, SubCaseEventDataByType } from "./sub-case.js";
+import type { WalletEventDataByType } from "./wallet.js";
+import type { WebhookEventDataByType } from "./webhook.js";
 
 /**
  * The data every event type of the product carries. Emitting (`ActorContext.emit`,
@@ -24,7 +27,10 @@ export interface EventDataByType
     BookingEventDataByType,
     PassengerEventDataByType,
     OperatorEventDataByType,
-    NotificationEventDataByType {}
+    NotificationEventDataByType,
+    DisruptionEventDataByType,
+    WalletEventDataByType,
+    WebhookEventDataByType {}
 
 export type EventType = keyof EventDataByType;
 
@@ -125,8 +131,9 @@ export const EVENT_CATALOGUE = {
   "reservation.cancelled": internal,
   "reservation.checked-in": internal,
   "voucher.issued": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["vouchers.read"] },
-  // Spec 6.1 lists it as "also emitted" with no scope: for downstream consumers, not partners.
-  "voucher.amended": internal,
+  // Spec 6.1 lists it as "also emitted" without a scope; it changes what voucher.issued told, so
+  // it goes to the same readers.
+  "voucher.amended": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["vouchers.read"] },
 
   // Sessions: PNR login limits (spec 8.1), operator logout across replicas (spec 5.1)
   "passenger.login-locked": internal,
@@ -134,6 +141,17 @@ export const EVENT_CATALOGUE = {
 
   // Notifications (spec 6.2)
   "notification.dispatched": internal,
+
+  // The flight predictor (spec 6.1)
+  "disruption.detected": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["disruptions.events.subscribe"] },
+
+  // Wallet cards (spec 2.7, 6.1; wallet.card-cancelled is "also emitted", for the same readers)
+  "wallet.card-issued": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["wallet.events.subscribe"] },
+  "wallet.card-tx": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["wallet.events.subscribe"] },
+  "wallet.card-cancelled": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["wallet.events.subscribe"] },
+
+  // Webhook retries (spec 6.1)
+  "webhook.delivery-due": internal,
 } as const satisfies Record<EventType, EventDefinition>;
 
 /** Every event type, in catalogue order. */
