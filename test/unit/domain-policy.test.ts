@@ -420,3 +420,37 @@ describe("resolvePolicy", () => {
     expect(resolvePolicy([newer, older], query)?.urn).toBe("urn:policy:newer");
   });
 });
+
+describe("the meal allowance of a policy", () => {
+  const allowance = { amount: 15, perTier: { BUSINESS: 30 }, fromMinutes: 120, minutesPerMeal: 300 };
+
+  it("is optional, validated, and kept as given", () => {
+    expect(validateCreate({ name: "p", context: {}, mealAllowance: allowance })).toBe(true);
+    expect(applyDefaults({ name: "p", context: {}, mealAllowance: allowance }).mealAllowance).toEqual(
+      allowance,
+    );
+    expect(applyDefaults({ name: "p", context: {} })).not.toHaveProperty("mealAllowance");
+    for (const spoilt of [
+      { perTier: { BUSINESS: 30 } },
+      { amount: 0 },
+      { amount: 10, perTier: { GOLD: 5 } },
+      { amount: 10, minutesPerMeal: 30 },
+      { amount: 10, colour: "red" },
+    ]) {
+      expect(validateCreate({ name: "p", context: {}, mealAllowance: spoilt }), JSON.stringify(spoilt)).toBe(
+        false,
+      );
+    }
+  });
+
+  it("is replaced by a patch and removed by null", () => {
+    expect(validatePatch({ mealAllowance: { amount: 20 } })).toBe(true);
+    expect(validatePatch({ mealAllowance: null })).toBe(true);
+    const base = policy("m", { mealAllowance: allowance }, "DRAFT");
+    expect(patchPolicy(base, { mealAllowance: { amount: 20 } }, t1).after.mealAllowance).toEqual({
+      amount: 20,
+    });
+    expect(patchPolicy(base, { mealAllowance: null }, t1).after).not.toHaveProperty("mealAllowance");
+    expect(patchPolicy(base, { name: "renamed" }, t1).after.mealAllowance).toEqual(allowance);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type Policy,
   type PolicyConstraints,
   type PolicyInput,
+  type PolicyMealAllowance,
   type PolicyTransport,
   reconcileConsolidation,
 } from "./policy.js";
@@ -36,6 +37,8 @@ export type PolicyPatch = Partial<
     Partial<Pick<PolicyConstraints, "requiredAmenities" | "excludedChains" | "acceptedPayments">>;
   transport?: Partial<Pick<PolicyTransport, "mode" | "perTier">> &
     Nullable<Pick<PolicyTransport, "minutesBeforePickup" | "shuttleCapacity">>;
+  /** Replaces the whole allowance; null removes it. */
+  mealAllowance?: PolicyMealAllowance | null;
 };
 
 /** Each field optional, and null where it may be removed. */
@@ -72,8 +75,11 @@ export function patchPolicy(policy: Policy, patch: PolicyPatch, now: Date): Poli
       ? reconcileConsolidation(changes.consolidationWeight, changes.allocationWeights?.consolidation)
       : policy.consolidationWeight;
 
+  const { mealAllowance: _previousAllowance, ...kept } = policy;
+  const mealAllowance = changes.mealAllowance === undefined ? policy.mealAllowance : changes.mealAllowance;
   const after: Policy = {
-    ...policy,
+    ...kept,
+    ...(mealAllowance ? { mealAllowance } : {}),
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     tiers,
     constraints: mergeRemovable(policy.constraints, changes.constraints),

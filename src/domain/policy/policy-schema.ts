@@ -2,6 +2,7 @@ import { TIERS } from "./tiers.js";
 import {
   AMENITIES,
   DEFAULT_ALLOCATION_WEIGHTS,
+  DEFAULT_MINUTES_PER_MEAL,
   PAYMENT_METHODS,
   POLICY_DEFAULTS,
   POLICY_MODES,
@@ -121,6 +122,42 @@ const perTier = {
 
 const shuttleCapacity = { type: "integer", minimum: 1, maximum: 100 } as const;
 
+const mealAmount = {
+  type: "number",
+  exclusiveMinimum: 0,
+  maximum: 10000,
+  description: "Per meal, in major units of the policy's currency",
+} as const;
+
+/** The airline's meal allowance (PolicyMealAllowance): the amount of the meal card. */
+const mealAllowance = {
+  type: "object",
+  additionalProperties: false,
+  required: ["amount"],
+  description:
+    "What the airline pays for meals while passengers wait: per meal and tier, one meal per started " +
+    "minutesPerMeal of waiting. Owed where a passenger-rights regime owes meals, or from fromMinutes of waiting",
+  properties: {
+    amount: mealAmount,
+    perTier: {
+      type: "object",
+      propertyNames: { enum: TIERS },
+      additionalProperties: mealAmount,
+      description: "Amount per meal for a tier, e.g. {BUSINESS: 30}",
+    },
+    fromMinutes: {
+      ...minutes,
+      description: "Waiting time from which the airline owes meals even where no regulation does",
+    },
+    minutesPerMeal: {
+      type: "integer",
+      minimum: 60,
+      maximum: MINUTES_IN_A_DAY,
+      description: `One meal per started period of this many minutes of waiting (${DEFAULT_MINUTES_PER_MEAL} when absent)`,
+    },
+  },
+} as const;
+
 const provenance = {
   type: "object",
   additionalProperties: false,
@@ -200,6 +237,7 @@ export const policyCreateSchema = {
         shuttleCapacity,
       },
     },
+    mealAllowance,
     provenance,
   },
   // Auto-approval without a bound would approve nothing (spec 3.1 compares against the bound).
@@ -277,6 +315,11 @@ export const policyPatchSchema = {
         minutesBeforePickup: removable(minutes),
         shuttleCapacity: removable(shuttleCapacity),
       },
+    },
+    mealAllowance: {
+      ...mealAllowance,
+      type: ["object", "null"],
+      description: "Replaces the allowance; null removes it",
     },
   },
 } as const;

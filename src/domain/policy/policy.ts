@@ -78,6 +78,28 @@ export interface PolicyTransport {
   shuttleCapacity?: number;
 }
 
+/**
+ * What the airline pays for meals and refreshments while its passengers wait. The regulations owe
+ * meals "in a reasonable relation to the waiting time" without an amount, so the amount is the
+ * airline's: per meal, per tier, and one meal for every started `minutesPerMeal` of waiting. The
+ * entitlements (src/domain/entitlements) turn it into the meal allowance, the meal card's amount.
+ */
+export interface PolicyMealAllowance {
+  /** Per meal, in major units of the policy's currency, for every tier `perTier` does not name. */
+  amount: number;
+  perTier?: Partial<Record<Tier, number>>;
+  /**
+   * Minutes of waiting from which the airline owes meals even where no regulation does (its policy
+   * on top of them); absent: meals only where a regulation owes them.
+   */
+  fromMinutes?: number;
+  /** One meal for every started period of this many minutes of waiting (DEFAULT_MINUTES_PER_MEAL). */
+  minutesPerMeal?: number;
+}
+
+/** One meal for every started six hours of waiting: a wait through the night covers dinner and breakfast. */
+export const DEFAULT_MINUTES_PER_MEAL = 360;
+
 /** Carried by a draft that was synthesized from a description (POST /policies/synthesize). */
 export interface PolicyProvenance {
   source: "ai";
@@ -100,6 +122,7 @@ export interface PolicyRules {
   consolidationWeight: number;
   allocationWeights: AllocationWeights;
   transport: PolicyTransport;
+  mealAllowance?: PolicyMealAllowance;
   provenance?: PolicyProvenance;
 }
 
@@ -125,6 +148,7 @@ export interface PolicyInput {
   consolidationWeight?: number;
   allocationWeights?: Partial<AllocationWeights>;
   transport?: Partial<PolicyTransport>;
+  mealAllowance?: PolicyMealAllowance;
   provenance?: PolicyProvenance;
 }
 
@@ -218,6 +242,7 @@ export function applyDefaults(input: PolicyInput): PolicyRules {
       ...optional("minutesBeforePickup", transport.minutesBeforePickup),
       ...optional("shuttleCapacity", transport.shuttleCapacity),
     },
+    ...optional("mealAllowance", input.mealAllowance),
     ...optional("provenance", input.provenance),
   };
 }
