@@ -2,10 +2,8 @@ import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import type { CaseChanges } from "../../src/app/cases/case-changes.js";
 import type { DeliveryCallbacks } from "../../src/app/notifications/delivery-callbacks.js";
 import type { NotificationLog } from "../../src/app/notifications/notification-log.js";
-import {
-  PARTNER_NOTIFY_PER_HOUR,
-  type PartnerNotifications,
-} from "../../src/app/notifications/partner-notifications.js";
+import type { PartnerNotifications } from "../../src/app/notifications/partner-notifications.js";
+import { PARTNER_WRITE_BOUNDS } from "../../src/app/partner-write-bounds.js";
 import type { ResendNotifications } from "../../src/app/notifications/resend-notifications.js";
 import { CALLBACK_HEADERS, DELIVERY_STATUSES } from "../../src/domain/notification-callbacks.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
@@ -134,7 +132,10 @@ export function notificationRoutes({ cases, log, resend, callbacks, partner }: N
         "Templates only, no free text (spec 4.3): `voucher` or `offer-reminder`, in the group's language, down the " +
         "channels in order (SMS, messaging app, e-mail). `caseUrn` names the case; without it, the passenger's " +
         "latest case of the airline. The passenger URN is `urn:passenger:<passenger id>`, as case reads show it. " +
-        `Beyond the tier's write rate, each registration may notify ${PARTNER_NOTIFY_PER_HOUR} times an hour ` +
+        "The template's variables (the lead passenger's last name, the flight, its origin, the passenger site link) " +
+        "are filled in from the case, never from the request: any other body member (a `text`, a `variables` " +
+        "object) is refused with 400, so no words of the partner's reach the passenger. " +
+        `Beyond the tier's write rate, each registration may notify ${PARTNER_WRITE_BOUNDS.notify.perHour} times an hour ` +
         "(429 with Retry-After). With an `Idempotency-Key` a retried request sends nothing again.",
       tags: ["Partner notifications"],
       access: { kind: "partner", scope: "passenger.notify" },

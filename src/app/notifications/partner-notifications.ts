@@ -2,21 +2,13 @@ import { inject, injectable } from "tsyringe";
 import { DomainError } from "../../domain/domain-error.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
 import { parseUrn } from "../../domain/urn.js";
-import type { Clock } from "../../runtime/clock.js";
-import type { CounterStore } from "../../runtime/counter-store.js";
-import { TOKENS } from "../../runtime/tokens.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import { CaseReads } from "../cases/case-reads.js";
+import { PartnerWriteBounds } from "../partner-write-bounds.js";
 import type { PartnerPrincipal } from "../principals.js";
 import { NotifyPassengers } from "./notify-passengers.js";
 import type { NotificationReceipt } from "./passenger-notifier.js";
 import type { ResendTemplate } from "./resend-notifications.js";
-
-/**
- * Spec 8.1: notify writes are bounded per partner beyond the tier's write rate; the spec gives no
- * figure, so this is ours: 60 an hour per registration, all of them at once at most.
- */
-export const PARTNER_NOTIFY_PER_HOUR = 60;
 
 export interface PartnerNotifyRequest {
   passengerUrn: string;
@@ -42,19 +34,13 @@ export class PartnerNotifications {
     @inject(CaseReads) private readonly reads: CaseReads,
     @inject(CaseChanges) private readonly cases: CaseChanges,
     @inject(NotifyPassengers) private readonly notifier: NotifyPassengers,
-    @inject(TOKENS.counters) private readonly counters: CounterStore,
-    @inject(TOKENS.clock) private readonly clock: Clock,
+    @inject(PartnerWriteBounds) private readonly bounds: PartnerWriteBounds,
   ) {}
 
   async send(partner: PartnerPrincipal, request: PartnerNotifyRequest): Promise<PartnerNotifyOutcome> {
-    const grant = await this.counters.takeToken(`partner-notify:${partner.tenant}:${partner.clientId}`, {
-      capacity: PARTNER_NOTIFY_PER_HOUR,
-      refillPerMs: PARTNER_NOTIFY_PER_HOUR / 3_600_000,
-      now: this.clock.now(),
-    });
-    if (!grant.allowed) {
-      return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(grant.retryAfterMs / 1000)) };
-    }
+    // Spec 8.1: bounded per partner beyond the tier's write rate (src/app/partner-write-bounds.ts).
+    const bound = await this.bounds.take(partner, "notify");
+    if (!bound.allowed) return { limited: true, retryAfterSeconds: bound.retryAfterSeconds };
     const passengerId = parseUrn(request.passengerUrn, "passenger")?.id;
     const caseUrn =
       request.caseUrn ??
