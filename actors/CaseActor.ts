@@ -25,6 +25,7 @@ import {
   toManualReview,
 } from "../src/domain/case-lifecycle.js";
 import type { GroupAssignment } from "../src/domain/case-manifest.js";
+import { raisePriority } from "../src/domain/case-priority.js";
 import {
   type ReservationRecord,
   type ReservationReport,
@@ -128,6 +129,10 @@ export interface MergeArgs extends Acting {
 export interface AddPassengersArgs extends ManifestAmendmentArgs, Acting {}
 
 export interface ReaccommodateArgs extends CaseReaccommodationArgs, Acting {}
+
+export interface PriorityRequestArgs extends Acting {
+  reason: string;
+}
 
 const KEYS = {
   case: "case",
@@ -296,6 +301,27 @@ export class CaseActor {
       localResidentGroups,
     });
     return { snapshot: await this.snapshotOf(decision.record), plan, change };
+  }
+
+  /**
+   * A partner asks for the case to be handled sooner (spec 4.3 priority-request): the priority
+   * goes up one level, as `raisePriority` decides; at the top level nothing changes.
+   */
+  async requestPriority(args: PriorityRequestArgs): Promise<CaseChangeResult> {
+    const record = await this.requireCase();
+    const decision = raisePriority(record, args, this.now());
+    if (!decision.changed) return { snapshot: await this.snapshotOf(record) };
+    this.store(decision.record);
+    this.emit(decision.record, "case.priority-raised", args.correlationUrn, {
+      from: decision.from,
+      to: decision.to,
+      reason: args.reason.trim(),
+      by: args.by,
+    });
+    return {
+      snapshot: await this.snapshotOf(decision.record),
+      ...(decision.change ? { change: decision.change } : {}),
+    };
   }
 
   private async transition(

@@ -18,7 +18,13 @@ export function caseListing(cases: CaseUseCases) {
       pageAnswer(query, (request) =>
         cases.reads.list(
           principal,
-          { status: query.status, airport: query.airport, from: query.from, to: query.to },
+          {
+            status: query.status,
+            priority: query.priority,
+            airport: query.airport,
+            from: query.from,
+            to: query.to,
+          },
           request,
         ),
       ),

@@ -2,6 +2,7 @@
  * JSON Schemas of the case routes (spec 2.1, 2.5, 4.1–4.3), written once: they validate requests,
  * document the API and type the handlers.
  */
+import { CASE_PRIORITIES } from "../../src/domain/case.js";
 import { MANIFEST_COLUMNS } from "../../src/domain/manifest-spreadsheet.js";
 import { TIERS } from "../../src/domain/policy/tiers.js";
 import { pageQuery } from "../../src/http/pagination.js";
@@ -301,6 +302,9 @@ const passengerViewSchema = {
   },
 } as const;
 
+/** A case's priority: NORMAL until a partner's priority request raises it one level at a time. */
+export const casePrioritySchema = { type: "string", enum: CASE_PRIORITIES } as const;
+
 /** Spec 2.1: the case record. */
 export const caseSchema = {
   type: "object",
@@ -315,6 +319,19 @@ export const caseSchema = {
     openedAt: timestampSchema,
     updatedAt: timestampSchema,
     version: { type: "integer" },
+    priority: casePrioritySchema,
+    priorityRequest: {
+      type: ["object", "null"],
+      description:
+        "The partner request that last raised the priority (POST /partner/v1/cases/{urn}/priority-request)",
+      properties: {
+        by: urnSchema,
+        reason: { type: "string" },
+        at: timestampSchema,
+        from: casePrioritySchema,
+        to: casePrioritySchema,
+      },
+    },
     statusChange: {
       type: ["object", "null"],
       description: "The last status change with its actor and reason",
@@ -362,6 +379,7 @@ export const caseSummarySchema = {
     urn: urnOf("case"),
     tenant: urnSchema,
     status: { type: "string" },
+    priority: casePrioritySchema,
     airport: airportCodeSchema,
     flightNumber: { type: "string" },
     externalEventId: { type: "string" },
@@ -377,6 +395,7 @@ export const casePageSchema = pageSchema(caseSummarySchema);
 
 export const caseListQuery = pageQuery({
   status: { type: "string", enum: ["OPEN", "MANUAL_REVIEW", "CLOSED"] },
+  priority: casePrioritySchema,
   airport: airportCodeSchema,
   from: { ...timestampSchema, description: "Opened at or after" },
   to: { ...timestampSchema, description: "Opened at or before" },
@@ -399,14 +418,23 @@ export const manifestPageSchema = pageSchema({
 
 export const passengerPageSchema = pageSchema(passengerViewSchema);
 
-export const servicesSchema = {
+/** POST /partner/v1/cases/{case_urn}/priority-request. */
+export const priorityRequestBody = {
   type: "object",
-  required: ["caseUrn", "hotels", "transport", "walletCards"],
+  required: ["reason"],
+  properties: {
+    reason: { ...reasonSchema, description: "Why the case should be handled sooner; operators read it" },
+  },
+} as const;
+
+export const priorityRequestAnswerSchema = {
+  type: "object",
+  required: ["caseUrn", "priority", "raised", "priorityRequest"],
   properties: {
     caseUrn: urnOf("case"),
-    hotels: { type: "array", items: caseReservationSchema },
-    transport: { type: "array", items: { type: "object" } },
-    walletCards: { type: "array", items: { type: "object" } },
+    priority: casePrioritySchema,
+    raised: { type: "boolean", description: "False when the case was already URGENT: nothing changed" },
+    priorityRequest: caseSchema.properties.priorityRequest,
   },
 } as const;
 

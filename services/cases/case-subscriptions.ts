@@ -19,6 +19,7 @@ export const CASE_EVENT_TYPES: CaseEventType[] = [
   "case.returned-to-flow",
   "case.reservation-recorded",
   "case.reaccommodated",
+  "case.priority-raised",
 ];
 
 /**

@@ -3,6 +3,7 @@ import { latestWaveOf } from "../../src/app/allocation/wave-documents.js";
 import { CaseChanges } from "../../src/app/cases/case-changes.js";
 import { CaseDashboard } from "../../src/app/cases/case-dashboard.js";
 import { CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
+import { CasePriorityRequests } from "../../src/app/cases/case-priority.js";
 import { CaseProjection } from "../../src/app/cases/case-projection.js";
 import { CaseReads, type LatestWaveLookup } from "../../src/app/cases/case-reads.js";
 import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
@@ -23,6 +24,7 @@ export interface CaseUseCases {
   dashboard: CaseDashboard;
   changes: CaseChanges;
   projection: CaseProjection;
+  priority: CasePriorityRequests;
 }
 
 export function registerCaseUseCases(container: DependencyContainer): void {
@@ -42,6 +44,7 @@ export function registerCaseUseCases(container: DependencyContainer): void {
     CaseDashboard,
     CaseFulfilmentReader,
     Reaccommodation,
+    CasePriorityRequests,
   ]);
 }
 
@@ -56,5 +59,6 @@ export function caseUseCases(container: DependencyContainer): CaseUseCases {
     dashboard: container.resolve(CaseDashboard),
     changes: container.resolve(CaseChanges),
     projection: container.resolve(CaseProjection),
+    priority: container.resolve(CasePriorityRequests),
   };
 }

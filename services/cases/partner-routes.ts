@@ -1,4 +1,7 @@
 import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
+import { PARTNER_WRITE_BOUNDS } from "../../src/app/partner-write-bounds.js";
+import { priorityOf } from "../../src/domain/case-priority.js";
+import { tooManyRequests } from "../../src/http/rate-limit.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
 import {
@@ -9,7 +12,8 @@ import {
   disruptionPushBody,
   manifestAmendmentBody,
   passengerPageSchema,
-  servicesSchema,
+  priorityRequestBody,
+  priorityRequestAnswerSchema,
 } from "./case-schemas.js";
 import { caseListing } from "./case-listing.js";
 import type { CaseUseCases } from "./case-use-cases.js";
@@ -19,6 +23,7 @@ const tags = ["Partner cases"] as const;
 const readers = { kind: "partner", scope: "cases.read" } as const;
 const publishers = { kind: "partner", scope: "disruptions.events.publish" } as const;
 const subscribers = { kind: "partner", scope: "disruptions.events.subscribe" } as const;
+const prioritisers = { kind: "partner", scope: "cases.priority.request" } as const;
 
 /** A partner's read of one case, audited against the case. */
 const caseRead = { tags, access: readers, params: caseUrnParams, audit: auditCase() } as const;
@@ -107,18 +112,6 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
     }),
     defineRoute({
       method: "GET",
-      path: "/partner/v1/cases/:caseUrn/services",
-      operationId: "partnerGetCaseServices",
-      summary: "Hotel, transport and wallet services of a case",
-      ...caseRead,
-      responses: { 200: { description: "The services", schema: servicesSchema } },
-      handler: async ({ principal, params }) => ({
-        status: 200,
-        body: await cases.reads.services(principal, params.caseUrn),
-      }),
-    }),
-    defineRoute({
-      method: "GET",
       path: "/partner/v1/passengers/:passengerUrn/cases",
       operationId: "partnerListPassengerCases",
       summary: "Cases of the airline that list a passenger",
@@ -148,6 +141,45 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       handler: async ({ principal, params, body, correlationUrn }) => {
         const result = await cases.manifest.amend(principal, params.caseUrn, body, correlationUrn);
         return { status: 200, body: await cases.reads.view(result.snapshot, partnerView) };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/partner/v1/cases/:caseUrn/priority-request",
+      operationId: "partnerRequestCasePriority",
+      summary: "Ask for a case to be handled sooner: its priority goes up one level",
+      description:
+        "Scope cases.priority.request. A case opens NORMAL; each request raises it one level (HIGH, then URGENT), " +
+        "and a request on an URGENT case changes nothing (`raised: false`). Operators see the priority on the case " +
+        "list (`priority`, and `?priority=` to filter) and detail (`priority`, `priorityRequest` with the partner, " +
+        "reason and time), and live as `case:updated` with cause `case.priority-raised`. Audited against the " +
+        "partner with the reason. A closed case refuses it (409 case-closed). Beyond the tier's write rate, each " +
+        `registration may send ${PARTNER_WRITE_BOUNDS["priority-request"].perHour} priority requests an hour ` +
+        "(429 with Retry-After). With an `Idempotency-Key` a retried request changes nothing again.",
+      tags,
+      access: prioritisers,
+      params: caseUrnParams,
+      body: priorityRequestBody,
+      audit: auditCase("case.priority-request"),
+      responses: {
+        200: { description: "The case's priority after the request", schema: priorityRequestAnswerSchema },
+        404: { description: "No such case" },
+        409: { description: "The case is closed" },
+        429: { description: "The registration's priority-request bound is spent; see Retry-After" },
+      },
+      handler: async ({ principal, params, body, correlationUrn }) => {
+        const outcome = await cases.priority.request(principal, params.caseUrn, body.reason, correlationUrn);
+        if (outcome.limited) throw tooManyRequests(outcome.retryAfterSeconds);
+        const { snapshot, change } = outcome.result;
+        return {
+          status: 200,
+          body: {
+            caseUrn: snapshot.case.urn,
+            priority: priorityOf(snapshot.case),
+            raised: change !== undefined,
+            priorityRequest: snapshot.case.priorityRequest ?? null,
+          },
+        };
       },
     }),
   ];

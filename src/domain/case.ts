@@ -70,6 +70,27 @@ export interface CaseRecord {
   version: number;
   /** The last status change made by a person or a rule, with its reason (spec 3.3). */
   statusChange?: CaseStatusChange;
+  /** Absent until a partner asks to raise it: NORMAL (src/domain/case-priority.ts). */
+  priority?: CasePriority;
+  /** The request that last raised the priority. */
+  priorityRequest?: CasePriorityRequest;
+}
+
+/**
+ * A case's priority as operators see it (spec 4.3 priority-request; the spec names no levels, these
+ * are ours): a case opens NORMAL and a partner's request raises it (src/domain/case-priority.ts).
+ */
+export const CASE_PRIORITIES = ["NORMAL", "HIGH", "URGENT"] as const;
+export type CasePriority = (typeof CASE_PRIORITIES)[number];
+
+/** The request that last raised a case's priority: who asked, why, when, and the move. */
+export interface CasePriorityRequest {
+  /** The partner URN that asked. */
+  by: string;
+  reason: string;
+  at: string;
+  from: CasePriority;
+  to: CasePriority;
 }
 
 export interface CaseStatusChange {

@@ -1,4 +1,4 @@
-import type { CaseStatus, Flight, NextFlight } from "../../domain/case.js";
+import type { CasePriority, CaseStatus, Flight, NextFlight } from "../../domain/case.js";
 import type { Doc } from "../../runtime/document-store.js";
 import type { ReviewItem } from "../../domain/review-item.js";
 import type { RevisionedDoc } from "../revisioned-index.js";
@@ -26,6 +26,8 @@ export interface CaseIndexEntry extends RevisionedDoc {
   urn: string;
   tenant: string;
   status: CaseStatus;
+  /** NORMAL unless a partner's request raised it (spec 4.3 priority-request). */
+  priority: CasePriority;
   /** The disrupted flight's origin: where the passengers wait. */
   airport: string;
   flightNumber: string;

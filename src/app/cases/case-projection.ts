@@ -1,5 +1,6 @@
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { passengerCount } from "../../domain/case.js";
+import { priorityOf } from "../../domain/case-priority.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { writeRevisioned } from "../revisioned-index.js";
 import type { CaseTokenRevocations, PassengerLogins } from "./passenger-sign-in.js";
@@ -160,6 +161,7 @@ function indexEntryOf({ case: record }: CaseSnapshot): CaseIndexEntry {
     urn: record.urn,
     tenant: record.tenant,
     status: record.status,
+    priority: priorityOf(record),
     airport: record.flight.origin,
     flightNumber: record.flight.number,
     externalEventId: record.externalEventId,

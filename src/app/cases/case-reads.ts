@@ -1,5 +1,12 @@
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
-import type { CaseStatus, Passenger, PassengerGroup } from "../../domain/case.js";
+import type {
+  CasePriority,
+  CasePriorityRequest,
+  CaseStatus,
+  Passenger,
+  PassengerGroup,
+} from "../../domain/case.js";
+import { priorityOf } from "../../domain/case-priority.js";
 import type { ReservationRecord } from "../../domain/case-reservations.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
 import { parseUrn } from "../../domain/urn.js";
@@ -25,6 +32,7 @@ import { TOKENS } from "../../runtime/tokens.js";
 
 export interface CaseListFilter {
   status?: CaseStatus;
+  priority?: CasePriority;
   airport?: string;
   /** Bounds on openedAt, inclusive, ISO 8601. */
   from?: string;
@@ -51,6 +59,8 @@ export interface CaseView {
   updatedAt: string;
   version: number;
   statusChange: CaseSnapshot["case"]["statusChange"] | null;
+  priority: CasePriority;
+  priorityRequest: CasePriorityRequest | null;
   passengerGroups: {
     id: string;
     pnr: string | null;
@@ -126,6 +136,8 @@ export class CaseReads {
       updatedAt: record.updatedAt,
       version: record.version,
       statusChange: record.statusChange ?? null,
+      priority: priorityOf(record),
+      priorityRequest: record.priorityRequest ?? null,
       passengerGroups: record.passengerGroups.map((group) => ({
         id: group.id,
         pnr: group.pnr ?? null,
@@ -169,6 +181,7 @@ export class CaseReads {
     const airport = scopedAirport(caller, filter.airport);
     if (airport) query.airport = airport;
     if (filter.status) query.status = filter.status;
+    if (filter.priority) query.priority = filter.priority;
     const openedAt = timeRange(filter.from, filter.to);
     if (openedAt) query.openedAt = openedAt;
     const found = await this.index().find(query, { ...page, sort: { openedAt: -1, urn: 1 } });
@@ -211,17 +224,6 @@ export class CaseReads {
       group.passengers.map((p) => passengerView(p, group, snapshot, options)),
     );
     return arrayPage(passengers, page);
-  }
-
-  /** Hotel, transport and wallet services of a case; transport and wallet have their own flows. */
-  async services(caller: Principal, caseUrn: string) {
-    const snapshot = await this.changes.snapshot(caseUrn, caller);
-    return {
-      caseUrn: snapshot.case.urn,
-      hotels: snapshot.reservations.map(({ updatedAt: _updatedAt, ...reservation }) => reservation),
-      transport: [] as object[],
-      walletCards: [] as object[],
-    };
   }
 
   /** The tenant's cases listing a passenger, by passenger URN (`urn:passenger:<id>`). */

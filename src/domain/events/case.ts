@@ -1,4 +1,4 @@
-import type { CaseStatus, Flight, NextFlight, PassengerGroup } from "../case.js";
+import type { CasePriority, CaseStatus, Flight, NextFlight, PassengerGroup } from "../case.js";
 import type { CaseEffect } from "../case-lifecycle.js";
 import type { StayPlan } from "../reaccommodation.js";
 
@@ -60,6 +60,15 @@ export interface CaseReaccommodatedData extends CaseEventData {
   localResidentGroups: string[];
 }
 
+/** A partner's request raised the case's priority one level (spec 4.3 priority-request). */
+export interface CasePriorityRaisedData extends CaseEventData {
+  from: CasePriority;
+  to: CasePriority;
+  reason: string;
+  /** The partner URN that asked. */
+  by: string;
+}
+
 /** The case actor's events and their data. */
 export interface CaseEventDataByType {
   "case.opened": CaseOpenedData;
@@ -70,6 +79,7 @@ export interface CaseEventDataByType {
   "case.returned-to-flow": CaseStatusChangedData;
   "case.reservation-recorded": CaseReservationRecordedData;
   "case.reaccommodated": CaseReaccommodatedData;
+  "case.priority-raised": CasePriorityRaisedData;
 }
 
 export type CaseEventType = keyof CaseEventDataByType;

@@ -77,6 +77,7 @@ export const EVENT_CATALOGUE = {
   "case.returned-to-flow": internal,
   "case.reservation-recorded": internal,
   "case.reaccommodated": internal,
+  "case.priority-raised": internal,
 
   // Sub-cases (SubCaseActor and the sub-case state machine, spec 3.4)
   "subcase.opened": internal,
