@@ -20,6 +20,7 @@ import { manualReviewModule } from "../services/manual-review/module.js";
 import { passengerModule } from "../services/passenger-api/module.js";
 import { emailChannel } from "../services/notifications/email-channel.js";
 import { notificationsModule } from "../services/notifications/module.js";
+import { partnerApiModule } from "../services/partner-api/module.js";
 import { providerChannel } from "../services/notifications/provider-channel.js";
 import { SmtpSink } from "../services/notifications/smtp-sink.js";
 import {
@@ -120,6 +121,7 @@ export const MODULES: readonly ServiceModule[] = [
   manualReviewModule,
   passengerModule,
   notificationsModule,
+  partnerApiModule,
 ];
 
 /**
