@@ -1,6 +1,8 @@
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type Koa from "koa";
+import { answerClientError } from "../src/http/client-errors.js";
+import { DEFAULT_ERRORS_URL } from "../src/http/problem.js";
 
 export interface RunningServer {
   url: string;
@@ -11,8 +13,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function listen(app: Koa, host: string, port: number): Promise<RunningServer> {
+export async function listen(
+  app: Koa,
+  host: string,
+  port: number,
+  options: { errorsUrl?: string } = {},
+): Promise<RunningServer> {
   const server: Server = createServer(app.callback());
+  server.on("clientError", answerClientError(options.errorsUrl ?? DEFAULT_ERRORS_URL));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -437,7 +437,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const servers: RunningServer[] = [];
   const urls: Platform["urls"] = {};
   const serve = async (app: Koa, port: number) => {
-    const server = await listen(app, config.host, port);
+    const server = await listen(app, config.host, port, { errorsUrl: config.errorsUrl });
     servers.push(server);
     return server;
   };

@@ -1,7 +1,7 @@
 /**
  * Wires route declarations into Koa. Every request goes through the same stages, in this order:
  *
- *   tracing → problem handling                      (httpConventions, once per app)
+ *   unread-body discard → tracing → problem handling (httpConventions, once per app)
  *   → deprecation headers → authentication → rate limit → body parsing → validation
  *   → idempotency → handler → response headers      (per route, mountRoutes)
  *
@@ -38,6 +38,7 @@ import {
 import { RateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import type { Deprecation, HandlerInput, Route } from "./route.js";
 import { traceOf, tracing } from "./tracing.js";
+import { discardUnreadBody } from "./unread-body.js";
 import { compileRequestValidator, type RequestValidator } from "./validation.js";
 
 /**
@@ -80,7 +81,8 @@ export interface ConventionsOptions {
 export function httpConventions(options: ConventionsOptions = {}): Middleware {
   const trace = tracing(options);
   const problems = problemHandling(options);
-  return (ctx, next) => trace(ctx, () => problems(ctx, next));
+  const discard = discardUnreadBody();
+  return (ctx, next) => discard(ctx, () => trace(ctx, () => problems(ctx, next)));
 }
 
 /**
@@ -290,6 +292,16 @@ class Stages {
         category: "invalid",
         code: "unsupported-media-type",
         detail: "Request bodies must be application/json",
+      });
+    }
+    // RFC 8259: JSON exchanged between systems is UTF-8; another declared charset is not guessed at.
+    const charset = ctx.request.charset.toLowerCase();
+    if (declaresBody && charset !== "" && charset !== "utf-8" && charset !== "utf8") {
+      throw new ProblemError({
+        status: 415,
+        category: "invalid",
+        code: "unsupported-encoding",
+        detail: "Request bodies must be UTF-8 JSON",
       });
     }
     await this.parseJson(ctx, async () => {});
