@@ -15,6 +15,7 @@ import {
   urnOf,
   urnSchema,
 } from "../../src/http/schemas/common.js";
+import { entitlementsSchema } from "../../src/http/schemas/entitlements.js";
 import { identifierSchema } from "../../src/http/schemas/passenger-groups.js";
 import { caseReservationSchema } from "../../src/http/schemas/reservation.js";
 
@@ -369,6 +370,7 @@ export const caseSchema = {
     reservations: { type: "array", items: caseReservationSchema },
     manualReviewItems: { type: "array", items: reviewItemSchema },
     stayPlan: { type: ["object", "null"], description: "The last plan computed by reaccommodation" },
+    entitlements: entitlementsSchema,
   },
 } as const;
 

@@ -1,3 +1,4 @@
+import { CaseEntitlements } from "../../src/app/entitlements/case-entitlements.js";
 import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { latestWaveOf } from "../../src/app/allocation/wave-documents.js";
 import { CaseChanges } from "../../src/app/cases/case-changes.js";
@@ -45,6 +46,7 @@ export function registerCaseUseCases(container: DependencyContainer): void {
     CaseFulfilmentReader,
     Reaccommodation,
     CasePriorityRequests,
+    CaseEntitlements,
   ]);
 }
 

@@ -9,6 +9,7 @@ import {
   urnSchema,
 } from "../../src/http/schemas/common.js";
 import { transportLegSchema } from "../booking/booking-schemas.js";
+import { entitlementsSchema } from "../../src/http/schemas/entitlements.js";
 
 const nullableString = { type: ["string", "null"] } as const;
 const nullableTimestamp = { type: ["string", "null"], format: "date-time" } as const;
@@ -89,7 +90,7 @@ const offeredStaySchema = {
 
 export const passengerOfferSchema = {
   type: "object",
-  required: ["caseUrn", "subCaseUrn", "groupId", "status", "answer", "answerBy", "offer"],
+  required: ["caseUrn", "subCaseUrn", "groupId", "status", "answer", "answerBy", "offer", "entitlements"],
   properties: {
     caseUrn: urnOf("case"),
     subCaseUrn: urnOf("sub-case"),
@@ -104,6 +105,12 @@ export const passengerOfferSchema = {
     answer: answerSchema,
     answerBy: { ...nullableTimestamp, description: "The deadline to answer by, when the offer has one" },
     offer: offeredStaySchema,
+    entitlements: {
+      ...entitlementsSchema,
+      description:
+        "What the group is owed: the care of each passenger-rights regime covering the flight, and the group's " +
+        "meal allowance (groups[0].amount: the amount of its meal card)",
+    },
   },
 } as const;
 

@@ -39,6 +39,11 @@ export interface Organization {
   /** Two-letter airline code. */
   code: string;
   name: string;
+  /**
+   * ISO 3166-1 alpha-2 of the state that licenses the airline: whether it is an EU or a UK carrier,
+   * which decides passenger rights on flights into the EU or UK (src/domain/entitlements).
+   */
+  country?: string;
   airports: Airport[];
 }
 

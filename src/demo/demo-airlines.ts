@@ -1,10 +1,15 @@
 import type { Organization } from "../app/directory.js";
 
-/** Two fictional airlines (tenants) flying from real airports, with the airports' real coordinates. */
+/**
+ * Two fictional airlines (tenants) flying from real airports, with the airports' real coordinates.
+ * Between them the demo airports fall under every passenger-rights regime the service knows: the US
+ * DOT commitments (JFK, BOS, ORD), UK261 (LHR), EU261 (MAD) and ANAC Resolution 400 (GRU).
+ */
 export const ZEPHYR_AIR: Organization = {
   airlineUrn: "urn:airline:ZX",
   code: "ZX",
   name: "Zephyr Air (demo)",
+  country: "US",
   airports: [
     {
       code: "JFK",
@@ -37,6 +42,8 @@ export const VESPER_AIRWAYS: Organization = {
   airlineUrn: "urn:airline:VQ",
   code: "VQ",
   name: "Vesper Airways (demo)",
+  /** Licensed in Spain: an EU carrier, so its flights into Madrid from outside the EU have EU261 too. */
+  country: "ES",
   airports: [
     {
       code: "LHR",

@@ -11,6 +11,7 @@ import {
 import { mealAllowance, mealsForWait } from "../../src/domain/entitlements/meal-allowance.js";
 import { type Regime, regimeOfCountry } from "../../src/domain/entitlements/regimes.js";
 import { money } from "../../src/domain/money.js";
+import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
 
 const JFK: AirportFacts = { code: "JFK", country: "US", coordinates: { lat: 40.6413, lon: -73.7781 } };
 const BOS: AirportFacts = { code: "BOS", country: "US", coordinates: { lat: 42.3656, lon: -71.0096 } };
@@ -67,6 +68,22 @@ describe("regimes of the demo airports", () => {
     [null, undefined],
   ])("an airport in %s is covered by %s", (country, expected) => {
     expect(regimeOfCountry(country)).toBe(expected);
+  });
+});
+
+describe("the demo airports", () => {
+  it("each falls under a regime, and between them under every regime", () => {
+    const regimes = DEMO_AIRLINES.flatMap((airline) =>
+      airline.airports.map((airport) => [airport.code, regimeOfCountry(airport.country)]),
+    );
+    expect(Object.fromEntries(regimes)).toEqual({
+      JFK: "US_DOT",
+      BOS: "US_DOT",
+      ORD: "US_DOT",
+      LHR: "UK261",
+      MAD: "EU261",
+      GRU: "ANAC400",
+    });
   });
 });
 
@@ -235,7 +252,12 @@ describe("evaluateEntitlements: ANAC Resolution 400", () => {
 
   it("is owed whatever the cause", () => {
     const weather = evaluateEntitlements(
-      facts({ departure: GRU, arrival: MAD, newDeparture: waitedFor(150), cause: disruptionCause("WEATHER") }),
+      facts({
+        departure: GRU,
+        arrival: MAD,
+        newDeparture: waitedFor(150),
+        cause: disruptionCause("WEATHER"),
+      }),
     );
     expect(owed(weather, "ANAC400").MEALS).toBe(true);
   });

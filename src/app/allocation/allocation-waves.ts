@@ -24,7 +24,7 @@ import type { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import { applyOverride, type PolicyOverrides } from "../policies/policy-overrides.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
 import { utcOffsetMinutesAt } from "../stays/airport-time.js";
-import { policyCurrencyOf } from "./policy-currency.js";
+import { policyCurrencyOf } from "../../domain/policy/policy-currency.js";
 import { waveStepUrn } from "../../domain/allocation/wave-addresses.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import {

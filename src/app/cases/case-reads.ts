@@ -19,6 +19,7 @@ import {
   InvalidCursorError,
   type Page,
 } from "../../runtime/document-store.js";
+import { CaseEntitlements, type CaseEntitlementsView } from "../entitlements/case-entitlements.js";
 import { CaseChanges } from "./case-changes.js";
 import {
   type CaseIndexEntry,
@@ -73,6 +74,8 @@ export interface CaseView {
   reservations: Omit<ReservationRecord, "updatedAt">[];
   manualReviewItems: Omit<ReviewItemDocument, "_id" | "tenant" | "airport">[];
   stayPlan: CaseSnapshot["stayPlan"] | null;
+  /** What each passenger is owed: care per regime and the meal allowance (src/domain/entitlements). */
+  entitlements: CaseEntitlementsView;
 }
 
 /**
@@ -108,6 +111,7 @@ export class CaseReads {
     @inject(CaseChanges) private readonly changes: CaseChanges,
     @inject(TOKENS.documents) private readonly documents: DocumentStore,
     @inject(TOKENS.latestWave) private readonly latestWave: LatestWaveLookup,
+    @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
   ) {}
 
   async detail(caller: Principal, caseUrn: string, options: ReadOptions): Promise<CaseView> {
@@ -116,12 +120,13 @@ export class CaseReads {
 
   async view(snapshot: CaseSnapshot, options: ReadOptions): Promise<CaseView> {
     const { case: record } = snapshot;
-    const [items, subCases, wave] = await Promise.all([
+    const [items, subCases, wave, entitlements] = await Promise.all([
       this.documents
         .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
         .findAll({ caseUrn: record.urn }, { sort: { createdAt: 1 } }),
       this.activeSubCases(record.urn),
       this.latestWave(record.tenant, record.urn),
+      this.entitlements.of(snapshot),
     ]);
     const local = new Set(snapshot.localResidentGroups);
     const subCaseOf = new Map(subCases.map((s) => [s.groupId, s]));
@@ -172,6 +177,7 @@ export class CaseReads {
         }) => item,
       ),
       stayPlan: snapshot.stayPlan ?? null,
+      entitlements,
     };
   }
 

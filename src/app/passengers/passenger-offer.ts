@@ -4,6 +4,8 @@ import { nightsBetween, type Reservation, type ReservationStatus } from "../../d
 import type { SubCaseStatus } from "../../domain/sub-case.js";
 import { type VoucherTransport, voucherViewOf } from "../../domain/voucher.js";
 import { qrImageOf, voucherPage } from "../booking/voucher-pages.js";
+import { CaseChanges } from "../cases/case-changes.js";
+import { CaseEntitlements, type CaseEntitlementsView } from "../entitlements/case-entitlements.js";
 import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import type { PassengerPrincipal } from "../principals.js";
 import { AnswerOffer } from "../sub-cases/answer-offer.js";
@@ -33,6 +35,11 @@ export interface PassengerOffer {
   /** ISO 8601: the deadline to answer by, when the offer has one. */
   answerBy: string | null;
   offer: OfferedStay | null;
+  /**
+   * What the group is owed whatever the offer: the care of each passenger-rights regime covering
+   * the flight and the group's meal allowance (src/domain/entitlements).
+   */
+  entitlements: CaseEntitlementsView;
 }
 
 export interface OfferedStay {
@@ -67,10 +74,22 @@ export class PassengerOffers {
     @inject(PassengerSnapshots) private readonly snapshots: PassengerSnapshots,
     @inject(HotelCatalogIndex) private readonly hotels: HotelCatalogIndex,
     @inject(AnswerOffer) private readonly answers: AnswerOffer,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
+    @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
   ) {}
 
   async current(session: PassengerPrincipal): Promise<PassengerOffer> {
-    return this.offerOf(await this.snapshots.of(session));
+    const [snapshot, entitlements] = await Promise.all([
+      this.snapshots.of(session),
+      this.entitlementsOf(session),
+    ]);
+    return this.offerOf(snapshot, entitlements);
+  }
+
+  /** The group's entitlements, from the case as it stands. */
+  private async entitlementsOf(session: PassengerPrincipal): Promise<CaseEntitlementsView> {
+    const caseSnapshot = await this.cases.snapshot(session.caseUrn, session);
+    return this.entitlements.ofGroup(caseSnapshot, session.groupId);
   }
 
   /**
@@ -102,7 +121,7 @@ export class PassengerOffers {
   }
 
   /** The offer as a snapshot shows it. */
-  async offerOf(snapshot: PassengerSnapshot): Promise<PassengerOffer> {
+  async offerOf(snapshot: PassengerSnapshot, entitlements: CaseEntitlementsView): Promise<PassengerOffer> {
     const { subCase, offer, offered } = snapshot;
     return {
       caseUrn: subCase.caseUrn,
@@ -112,6 +131,7 @@ export class PassengerOffers {
       answer: snapshot.answer,
       answerBy: offer?.answerBy ?? null,
       offer: offer && offered ? await this.stayOf(offered) : null,
+      entitlements,
     };
   }
 

@@ -1,4 +1,4 @@
-import { DomainError } from "../../domain/domain-error.js";
+import { DomainError } from "../domain-error.js";
 
 /**
  * The currency a policy's amounts are written in (spec 2.4: "currency derived from policy
