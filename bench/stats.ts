@@ -1,9 +1,5 @@
 /** Shared figures for bench scripts: percentiles of microsecond samples and a printable table. */
-export function percentile(sortedMicros: number[], p: number): number {
-  if (sortedMicros.length === 0) return Number.NaN;
-  const index = Math.min(sortedMicros.length - 1, Math.ceil((p / 100) * sortedMicros.length) - 1);
-  return sortedMicros[Math.max(0, index)]!;
-}
+export { percentile } from "../src/domain/percentile.js";
 
 export function round(value: number, digits = 1): number {
   const f = 10 ** digits;

@@ -78,6 +78,11 @@ export interface Config {
   smtpSinkPort: number;
   /** The From header of notification e-mails. */
   mailFrom: string;
+  /**
+   * Webhooks to loopback hosts, over http too (WEBHOOK_ALLOW_LOOPBACK_HTTP); unset: on for the
+   * embedded runtime (so the demo's local receiver works), off for the distributed one.
+   */
+  webhookAllowLoopbackHttp: boolean | undefined;
   build: string;
   apiVersion: string;
   region: string;
@@ -179,6 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     smtpSinkPort: integer(env.SMTP_SINK_PORT, 0, "SMTP_SINK_PORT"),
     mailFrom: env.MAIL_FROM || "Disruption care <care@disruption.localhost>",
+    webhookAllowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP
+      ? onOff(env.WEBHOOK_ALLOW_LOOPBACK_HTTP, false, "WEBHOOK_ALLOW_LOOPBACK_HTTP")
+      : undefined,
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

@@ -30,6 +30,8 @@ import {
 } from "../services/vendor-sim/message-provider.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
+import { httpWebhookTransport } from "../services/webhooks/http-webhook-transport.js";
+import { webhooksModule } from "../services/webhooks/module.js";
 import {
   type ModuleContext,
   type ServiceModule,
@@ -53,6 +55,7 @@ import { AuditLog } from "./app/audit-log.js";
 import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-settings.js";
 import type { CallbackSecrets, NotificationChannels } from "./app/notifications/notification-channel.js";
 import type { NotificationSettings } from "./app/notifications/notification-settings.js";
+import type { WebhookSettings } from "./app/webhooks/webhook-transport.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
 import { type Config, type ServiceName, loadConfig } from "./config.js";
@@ -122,6 +125,7 @@ export const MODULES: readonly ServiceModule[] = [
   passengerModule,
   notificationsModule,
   partnerApiModule,
+  webhooksModule,
 ];
 
 /**
@@ -394,6 +398,12 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     useValue: { passengerSiteUrl: config.passengerBaseUrl } satisfies NotificationSettings,
   });
   if (notifications.sink) platform.register(SmtpSink, { useValue: notifications.sink });
+  platform.register(TOKENS.webhookTransport, { useValue: httpWebhookTransport() });
+  platform.register(TOKENS.webhookSettings, {
+    useValue: {
+      allowLoopbackHttp: config.webhookAllowLoopbackHttp ?? runtime.kind === "embedded",
+    } satisfies WebhookSettings,
+  });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };

@@ -1,8 +1,7 @@
 import type { PartnerRegistration } from "../app/directory.js";
+import { DUAL_KEY_WINDOW_MS } from "../domain/secret-rotation.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Spec 5.3 / 8.2: old and new secrets are both accepted for 14 days after a rotation. */
-const DUAL_KEY_WINDOW_MS = 14 * DAY_MS;
 
 /**
  * Partner registrations: one per (partner, airline). The regulator holds one with each airline; the

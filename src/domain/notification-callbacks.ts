@@ -4,7 +4,7 @@
  * raw body`, keyed with the provider's secret, with the Unix-seconds timestamp in
  * `X-Vendor-Signature-Timestamp` and the provider's event id in `X-Vendor-Event-Id` (the dedupe key).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { hmacSignature, SIGNATURE_TOLERANCE_SECONDS, verifyHmacSignature } from "./hmac-signature.js";
 
 export const DELIVERY_STATUSES = ["delivered", "bounced", "replied", "opted-out"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -29,23 +29,9 @@ export const CALLBACK_HEADERS = {
 } as const;
 
 /** How far a callback's timestamp may be from now (spec 6.1: 5 minutes). */
-export const CALLBACK_TOLERANCE_SECONDS = 5 * 60;
+export const CALLBACK_TOLERANCE_SECONDS = SIGNATURE_TOLERANCE_SECONDS;
 
-export function callbackSignature(secret: string, timestamp: string, rawBody: string): string {
-  return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("base64")}`;
-}
+export const callbackSignature = hmacSignature;
 
 /** True when `signature` is the secret's over this timestamp and body, and the timestamp is fresh. */
-export function verifyCallbackSignature(
-  secret: string,
-  signature: string | undefined,
-  timestamp: string | undefined,
-  rawBody: string,
-  nowMs: number,
-): boolean {
-  if (!signature || !timestamp || !/^\d{1,12}$/.test(timestamp)) return false;
-  if (Math.abs(nowMs / 1000 - Number(timestamp)) > CALLBACK_TOLERANCE_SECONDS) return false;
-  const expected = Buffer.from(callbackSignature(secret, timestamp, rawBody));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
+export const verifyCallbackSignature = verifyHmacSignature;

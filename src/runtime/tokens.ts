@@ -44,4 +44,8 @@ export const TOKENS = {
   notificationCallbackSecrets: Symbol.for("NotificationCallbackSecrets"),
   /** Where notifications point passengers (src/app/notifications/notification-settings.ts). */
   notificationSettings: Symbol.for("NotificationSettings"),
+  /** Where webhooks are POSTed and their hosts resolved (src/app/webhooks/webhook-transport.ts). */
+  webhookTransport: Symbol.for("WebhookTransport"),
+  /** What webhook URLs the deployment allows (WEBHOOK_ALLOW_LOOPBACK_HTTP). */
+  webhookSettings: Symbol.for("WebhookSettings"),
 } as const;

@@ -56,11 +56,12 @@ export interface EventDefinition {
   partnerScopes: readonly PartnerEventScope[];
 }
 
-const internal: EventDefinition = { topic: TENANT_EVENTS_TOPIC, partnerScopes: [] };
-const forCasePartners: EventDefinition = {
+// `as const` keeps each entry's scopes in its type, so the partners' event types can be derived.
+const internal = { topic: TENANT_EVENTS_TOPIC, partnerScopes: [] } as const satisfies EventDefinition;
+const forCasePartners = {
   topic: TENANT_EVENTS_TOPIC,
   partnerScopes: ["cases.events.subscribe"],
-};
+} as const satisfies EventDefinition;
 
 /** The catalogue: every event type with its topic and who outside the product may receive it. */
 export const EVENT_CATALOGUE = {

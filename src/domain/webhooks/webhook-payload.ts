@@ -1,0 +1,123 @@
+import type { DomainEvent } from "../domain-event.js";
+import type { EventOf } from "../events/catalogue.js";
+import type { SubCaseEventData } from "../events/sub-case.js";
+import type { PartnerEventType } from "./webhook-subscription.js";
+
+/** The headers of a delivery (spec 6.1), exactly these besides Content-Type. */
+export const WEBHOOK_HEADERS = {
+  userAgent: "User-Agent",
+  signature: "X-Svc-Signature",
+  timestamp: "X-Svc-Signature-Timestamp",
+  eventType: "X-Svc-Event-Type",
+  eventUrn: "X-Svc-Event-Urn",
+  tenant: "X-Svc-Tenant",
+  correlation: "X-Svc-Correlation",
+} as const;
+
+/** The webhook agent and its version (spec 6.1's User-Agent). */
+export const WEBHOOK_USER_AGENT = "disruption-webhooks/1.0";
+
+/** What `POST /partner/v1/webhooks/test` sends: no data, never a platform event. */
+export const WEBHOOK_TEST_EVENT_TYPE = "webhook.test";
+
+/** A delivery's body (spec 6.1); `case_urn` where the event is about a case. */
+export interface WebhookBody {
+  type: string;
+  occurred_at: string;
+  tenant: string;
+  case_urn?: string;
+  correlation_urn: string;
+  data: object;
+}
+
+/**
+ * What a partner receives of each event (the `data` block, documented per type in the README):
+ * the facts the event is about and no personal data. Manifests stay out (cases.read reads them),
+ * so do the operator holding a sub-case's lock and anything the passenger's voucher does not show
+ * (vouchers.read: nothing beyond what the passenger received, so a voucher change names no cost).
+ */
+export function webhookData(event: EventOf<PartnerEventType>): object {
+  switch (event.type) {
+    case "case.opened": {
+      const {
+        caseUrn,
+        status,
+        version,
+        externalEventId,
+        flight,
+        nextFlight,
+        groupCount,
+        passengerCount,
+        source,
+      } = event.data;
+      return {
+        caseUrn,
+        status,
+        version,
+        externalEventId,
+        flight,
+        nextFlight,
+        groupCount,
+        passengerCount,
+        source,
+      };
+    }
+    case "case.amended": {
+      const { caseUrn, status, version, change, nextFlight, groupCount, passengerCount } = event.data;
+      return { caseUrn, status, version, change, nextFlight, groupCount, passengerCount };
+    }
+    case "subcase.processing":
+    case "subcase.offer-ready":
+    case "subcase.resolved":
+    case "subcase.declined":
+    case "subcase.failed":
+    case "subcase.compensation-failed":
+      return subCaseData(event.data);
+    case "case.resolved":
+      return event.data;
+    case "voucher.issued": {
+      const { voucherUrn, reservationUrn, groupId, passengerUrns } = event.data;
+      return { voucherUrn, reservationUrn, groupId, passengerUrns };
+    }
+    case "voucher.amended": {
+      const { voucherUrn, reservationUrn, groupId, passengerUrns, version, changes } = event.data;
+      return {
+        voucherUrn,
+        reservationUrn,
+        groupId,
+        passengerUrns,
+        version,
+        changes: changes.filter((change) => change.field !== "cost"),
+      };
+    }
+    case "disruption.detected":
+    case "wallet.card-issued":
+    case "wallet.card-tx":
+    case "wallet.card-cancelled":
+      return event.data;
+  }
+}
+
+function subCaseData(view: SubCaseEventData): object {
+  return {
+    subCaseUrn: view.subCaseUrn,
+    caseUrn: view.caseUrn,
+    groupId: view.groupId,
+    status: view.status,
+    version: view.version,
+    offer: view.offer,
+    answer: view.answer && { kind: view.answer.kind, at: view.answer.at },
+    vendorErrorCode: view.vendorErrorCode,
+  };
+}
+
+export function webhookBody(event: DomainEvent, data: object): WebhookBody {
+  return {
+    type: event.type,
+    occurred_at: event.occurredAt,
+    tenant: event.tenant,
+    ...(event.caseUrn ? { case_urn: event.caseUrn } : {}),
+    correlation_urn: event.correlationUrn,
+    data,
+  };
+}
