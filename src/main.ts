@@ -32,6 +32,8 @@ import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
 import { httpWebhookTransport } from "../services/webhooks/http-webhook-transport.js";
 import { webhooksModule } from "../services/webhooks/module.js";
+import { transportModule } from "../services/transport/module.js";
+import { RideProviderSimulator } from "../services/vendor-sim/ride-provider.js";
 import {
   type ModuleContext,
   type ServiceModule,
@@ -90,6 +92,8 @@ import type { Runtime, RuntimeContributions } from "./runtime/runtime.js";
 import { TOKENS } from "./runtime/tokens.js";
 import { httpTransport } from "./vendors/http-transport.js";
 import { inProcessTransport } from "./vendors/in-process-transport.js";
+import { RideProviderClient } from "./vendors/ride-provider-client.js";
+import type { RideProviderBinding } from "./app/transport/ride-booking.js";
 import { TenantInventoryVendors } from "./vendors/tenant-vendors.js";
 import type { VendorTransport } from "./vendors/vendor-transport.js";
 
@@ -126,6 +130,7 @@ export const MODULES: readonly ServiceModule[] = [
   notificationsModule,
   partnerApiModule,
   webhooksModule,
+  transportModule,
 ];
 
 /**
@@ -296,6 +301,26 @@ async function notificationChannels(
   };
 }
 
+/**
+ * The ride provider of ground transport: the simulator, in process or over HTTP at the vendor-sim
+ * app (`VENDOR_SIM_URL`, under `/rides`); its progress callbacks come back to this service's public URL.
+ */
+function rideProvider(config: Config, clock: Clock, simulator: RideProviderSimulator): RideProviderBinding {
+  const { id, apiKey, callbackSecret } = simulator.settings;
+  return {
+    provider: new RideProviderClient({
+      id,
+      apiKey,
+      clock,
+      transport: config.vendorSimUrl
+        ? httpTransport(`${config.vendorSimUrl}/${id}`)
+        : inProcessTransport(simulator),
+    }),
+    callbackUrl: `${config.publicBaseUrl}/v1/transport/callbacks/${id}`,
+    callbackSecret,
+  };
+}
+
 /** The passenger logins the case projection writes: the passenger identity's document directory. */
 function passengerLogins(passengers: PassengerIdentity): DocumentPassengerDirectory {
   if (!(passengers.directory instanceof DocumentPassengerDirectory)) {
@@ -404,6 +429,9 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
       allowLoopbackHttp: config.webhookAllowLoopbackHttp ?? runtime.kind === "embedded",
     } satisfies WebhookSettings,
   });
+  const rides = new RideProviderSimulator({ clock, seed: DEMO_INVENTORY_SEED });
+  platform.register(RideProviderSimulator, { useValue: rides });
+  platform.register(TOKENS.rideProvider, { useValue: rideProvider(config, clock, rides) });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };

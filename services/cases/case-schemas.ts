@@ -70,6 +70,12 @@ const passengerSchema = {
     cabinClass: code,
     loyaltyTier: code,
     contact: contactSchema,
+    specialRequirements: {
+      type: "array",
+      maxItems: 20,
+      items: { type: "string", minLength: 1, maxLength: 100 },
+      description: "Needs on the ground, e.g. WCHR (wheelchair): ground transport sends a wheelchair van",
+    },
   },
 } as const;
 

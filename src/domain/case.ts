@@ -28,6 +28,8 @@ export interface Passenger {
   cabinClass?: string;
   loyaltyTier?: string;
   contact?: { email?: string; phone?: string; language?: string };
+  /** Needs on the ground (spec 2.8 specialRequirements), e.g. WCHR for a wheelchair. */
+  specialRequirements?: string[];
 }
 
 export interface PassengerGroup {

@@ -48,4 +48,6 @@ export const TOKENS = {
   webhookTransport: Symbol.for("WebhookTransport"),
   /** What webhook URLs the deployment allows (WEBHOOK_ALLOW_LOOPBACK_HTTP). */
   webhookSettings: Symbol.for("WebhookSettings"),
+  /** The ride provider of ground transport, with its callback URL and secret (src/app/transport/ride-booking.ts). */
+  rideProvider: Symbol.for("RideProvider"),
 } as const;

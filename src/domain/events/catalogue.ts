@@ -11,6 +11,7 @@ import type { ReviewItemEventDataByType } from "./review-item.js";
 import type { CaseResolutionEventDataByType, SubCaseEventDataByType } from "./sub-case.js";
 import type { WalletEventDataByType } from "./wallet.js";
 import type { WebhookEventDataByType } from "./webhook.js";
+import type { TransportEventDataByType } from "./transport.js";
 
 /**
  * The data every event type of the product carries. Emitting (`ActorContext.emit`,
@@ -30,7 +31,8 @@ export interface EventDataByType
     NotificationEventDataByType,
     DisruptionEventDataByType,
     WalletEventDataByType,
-    WebhookEventDataByType {}
+    WebhookEventDataByType,
+    TransportEventDataByType {}
 
 export type EventType = keyof EventDataByType;
 
@@ -154,6 +156,16 @@ export const EVENT_CATALOGUE = {
 
   // Webhook retries (spec 6.1)
   "webhook.delivery-due": internal,
+
+  // Ground transport (TransportSegmentActor, src/domain/transport/)
+  "transport.segment-requested": internal,
+  "transport.segment-booked": internal,
+  "transport.segment-declined": internal,
+  "transport.segment-provider-failed": internal,
+  "transport.segment-amended": internal,
+  "transport.segment-cancelled": internal,
+  "transport.segment-completed": internal,
+  "transport.eta-updated": internal,
 } as const satisfies Record<EventType, EventDefinition>;
 
 /** Every event type, in catalogue order. */

@@ -36,7 +36,7 @@ export type PolicyPatch = Partial<
   > &
     Partial<Pick<PolicyConstraints, "requiredAmenities" | "excludedChains" | "acceptedPayments">>;
   transport?: Partial<Pick<PolicyTransport, "mode" | "perTier">> &
-    Nullable<Pick<PolicyTransport, "minutesBeforePickup" | "shuttleCapacity">>;
+    Nullable<Pick<PolicyTransport, "minutesBeforePickup" | "shuttleCapacity" | "passengerMayRequest">>;
   /** Replaces the whole allowance; null removes it. */
   mealAllowance?: PolicyMealAllowance | null;
 };

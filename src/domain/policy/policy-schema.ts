@@ -158,6 +158,11 @@ const mealAllowance = {
   },
 } as const;
 
+const passengerMayRequest = {
+  type: "boolean",
+  description: "Passengers may ask for a ride themselves (POST /v1/me/transport/request); absent: no",
+} as const;
+
 const provenance = {
   type: "object",
   additionalProperties: false,
@@ -235,6 +240,7 @@ export const policyCreateSchema = {
         perTier,
         minutesBeforePickup: minutes,
         shuttleCapacity,
+        passengerMayRequest,
       },
     },
     mealAllowance,
@@ -255,7 +261,7 @@ export const policyCreateSchema = {
 } as const;
 
 /** `{type: [T, "null"]}`: in a patch, null removes an optional field (JSON Merge Patch, RFC 7396). */
-function removable<S extends { readonly type: "integer" | "number" | "array" }>(
+function removable<S extends { readonly type: "integer" | "number" | "array" | "boolean" }>(
   schema: S,
 ): Omit<S, "type"> & { readonly type: readonly [S["type"], "null"] } {
   return { ...schema, type: [schema.type, "null"] as const };
@@ -314,6 +320,7 @@ export const policyPatchSchema = {
         perTier,
         minutesBeforePickup: removable(minutes),
         shuttleCapacity: removable(shuttleCapacity),
+        passengerMayRequest: removable(passengerMayRequest),
       },
     },
     mealAllowance: {

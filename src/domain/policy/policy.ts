@@ -76,6 +76,11 @@ export interface PolicyTransport {
   perTier: Partial<Record<Tier, TransportMode>>;
   minutesBeforePickup?: number;
   shuttleCapacity?: number;
+  /**
+   * Whether a passenger may ask for a ride (spec 4.4 `POST /v1/me/transport/request`, "only when
+   * policy allows"); absent means no.
+   */
+  passengerMayRequest?: boolean;
 }
 
 /**
@@ -241,6 +246,7 @@ export function applyDefaults(input: PolicyInput): PolicyRules {
       perTier: { ...transport.perTier },
       ...optional("minutesBeforePickup", transport.minutesBeforePickup),
       ...optional("shuttleCapacity", transport.shuttleCapacity),
+      ...optional("passengerMayRequest", transport.passengerMayRequest),
     },
     ...optional("mealAllowance", input.mealAllowance),
     ...optional("provenance", input.provenance),

@@ -1,0 +1,221 @@
+import { inject, injectable } from "tsyringe";
+import type { CaseSnapshot } from "../../../actors/CaseActor.js";
+import { DomainError } from "../../domain/domain-error.js";
+import {
+  DEFAULT_SHUTTLE_CAPACITY,
+  pickupTimeFor,
+  planRides,
+  type TransferLeg,
+} from "../../domain/transport/transfer-plan.js";
+import {
+  ACTIVE_SEGMENT_STATUSES,
+  type SegmentRequest,
+  segmentUrnFor,
+  TRANSPORT_DIRECTIONS,
+  type TransportDirection,
+  type TransportSegment,
+} from "../../domain/transport/transport-segment.js";
+import type { Clock } from "../../runtime/clock.js";
+import { TOKENS } from "../../runtime/tokens.js";
+import { CaseChanges } from "../cases/case-changes.js";
+import type { OperatorPrincipal } from "../principals.js";
+import { GroupLegs } from "./group-legs.js";
+import { RideBooking, TRANSPORT_SYSTEM_ACTOR } from "./ride-booking.js";
+
+export interface TransferRequest {
+  /** Both directions when absent; the return leg needs the case's next flight. */
+  directions?: TransportDirection[];
+  /** Every group of the case when absent. */
+  groupIds?: string[];
+}
+
+/** A leg the request could not ask for, and why. */
+export interface SkippedLeg {
+  groupId: string;
+  direction: TransportDirection;
+  reason: "no-reservation" | "no-next-flight";
+}
+
+export interface TransferOutcome {
+  caseUrn: string;
+  segments: TransportSegment[];
+  skipped: SkippedLeg[];
+  /** Rides asked of the provider by this request (a shuttle run counts once). */
+  ridesRequested: number;
+}
+
+interface Run {
+  by: string;
+  correlationUrn: string;
+}
+
+/**
+ * Transfers for a whole case (spec 4.1 `POST /v1/transport/cases/{urn}/transfers/request`), and the
+ * two idempotent legs a saga activity calls for one group. Each group's vehicle and pickup come
+ * from the case's policy (src/domain/transport/transfer-plan.ts): a mode per tier, a wheelchair van
+ * for special requirements, `minutesBeforePickup`; shuttle groups share runs up to
+ * `shuttleCapacity`. A leg that stands already (PENDING or BOOKED) is not asked again: a PENDING
+ * one has its booking retried, a BOOKED one is answered as it is.
+ */
+@injectable()
+export class CaseTransfers {
+  constructor(
+    @inject(CaseChanges) private readonly cases: CaseChanges,
+    @inject(GroupLegs) private readonly legs: GroupLegs,
+    @inject(RideBooking) private readonly rides: RideBooking,
+    @inject(TOKENS.clock) private readonly clock: Clock,
+  ) {}
+
+  /** The operator's request for the case (AIRPORT_OPERATOR+, airport-scoped). */
+  async request(
+    principal: OperatorPrincipal,
+    caseUrn: string,
+    request: TransferRequest,
+    correlationUrn: string,
+  ): Promise<TransferOutcome> {
+    const snapshot = await this.cases.snapshot(caseUrn, principal);
+    return this.transfer(snapshot, request, { by: principal.actorUrn, correlationUrn });
+  }
+
+  /**
+   * Saga leg: books the group's transfer in one direction. Idempotent: a standing leg is answered
+   * as it is (a PENDING one retried), so the activity may run again safely; answers undefined when
+   * the group holds no reservation (nothing to ride to) or, for the return leg, the case has no
+   * next flight.
+   */
+  async bookTransferForGroup(command: {
+    caseUrn: string;
+    groupId: string;
+    direction: TransportDirection;
+    correlationUrn: string;
+  }): Promise<TransportSegment | undefined> {
+    const snapshot = await this.cases.snapshot(command.caseUrn);
+    const outcome = await this.transfer(
+      snapshot,
+      { directions: [command.direction], groupIds: [command.groupId] },
+      { by: TRANSPORT_SYSTEM_ACTOR, correlationUrn: command.correlationUrn },
+    );
+    return outcome.segments[0];
+  }
+
+  /**
+   * Saga compensation: cancels the group's legs (one direction, or both), with the reason.
+   * Idempotent: a cancelled or never-asked leg changes nothing. Answers the legs that exist.
+   */
+  async cancelTransferForGroup(command: {
+    caseUrn: string;
+    groupId: string;
+    direction?: TransportDirection;
+    reason: string;
+    correlationUrn: string;
+  }): Promise<TransportSegment[]> {
+    const directions = command.direction ? [command.direction] : [...TRANSPORT_DIRECTIONS];
+    const found = await Promise.all(
+      directions.map((d) => this.rides.get(segmentUrnFor(command.caseUrn, command.groupId, d))),
+    );
+    const traced = {
+      by: TRANSPORT_SYSTEM_ACTOR,
+      correlationUrn: command.correlationUrn,
+      reason: command.reason,
+    };
+    return Promise.all(
+      found
+        .filter((s): s is TransportSegment => s !== undefined)
+        .map((s) => (ACTIVE_SEGMENT_STATUSES.has(s.status) ? this.rides.cancel(s, traced) : s)),
+    );
+  }
+
+  private async transfer(
+    snapshot: CaseSnapshot,
+    request: TransferRequest,
+    run: Run,
+  ): Promise<TransferOutcome> {
+    const record = snapshot.case;
+    const groups = request.groupIds
+      ? request.groupIds.map((id) => record.passengerGroups.find((g) => g.id === id) ?? id)
+      : record.passengerGroups;
+    const unknown = groups.filter((g): g is string => typeof g === "string");
+    if (unknown.length > 0) {
+      throw new DomainError("not-found", "group-not-found", `The case has no group ${unknown.join(", ")}`, {
+        groupIds: unknown,
+      });
+    }
+    const known = groups.filter((g) => typeof g !== "string");
+    const directions = [...new Set(request.directions ?? TRANSPORT_DIRECTIONS)];
+    const [transport, holding] = await Promise.all([
+      this.legs.transportOf(snapshot),
+      this.legs.holdingReservations(
+        record.urn,
+        known.map((g) => g.id),
+      ),
+    ]);
+    const now = new Date(this.clock.now());
+    const skipped: SkippedLeg[] = [];
+    const standing: TransportSegment[] = [];
+    const toPlan: { leg: TransferLeg; request: SegmentRequest }[] = [];
+    for (const group of known) {
+      for (const direction of directions) {
+        const reservation = holding.get(group.id);
+        if (!reservation) {
+          skipped.push({ groupId: group.id, direction, reason: "no-reservation" });
+          continue;
+        }
+        if (direction === "HOTEL_TO_AIRPORT" && !record.nextFlight) {
+          skipped.push({ groupId: group.id, direction, reason: "no-next-flight" });
+          continue;
+        }
+        const existing = await this.rides.get(segmentUrnFor(record.urn, group.id, direction));
+        if (existing && (ACTIVE_SEGMENT_STATUSES.has(existing.status) || existing.status === "COMPLETED")) {
+          standing.push(await this.rides.retry(existing, run));
+          continue;
+        }
+        const pickupAt = pickupTimeFor(direction, transport, now, record.nextFlight?.scheduledDeparture);
+        const leg = this.legs.legOf(snapshot, group, reservation, direction, transport, {
+          scheduledAt: pickupAt.toISOString(),
+          requestedBy: run.by,
+        });
+        toPlan.push({
+          request: leg,
+          leg: {
+            groupId: group.id,
+            direction,
+            vehicleType: leg.vehicleType,
+            passengers: leg.passengers,
+            pickupLocation: leg.pickupLocation,
+            dropoffLocation: leg.dropoffLocation,
+            pickupAt: leg.scheduledAt,
+          },
+        });
+      }
+    }
+    const planned = planRides(
+      record.urn,
+      toPlan.map((p) => p.leg),
+      transport.shuttleCapacity ?? DEFAULT_SHUTTLE_CAPACITY,
+    );
+    const booked = await Promise.all(
+      planned.map((ride) =>
+        this.rides.order(
+          {
+            vehicleType: ride.vehicleType,
+            pickupAt: ride.pickupAt,
+            poolId: ride.legs.length > 1 ? ride.poolId : null,
+            legs: ride.legs.map((leg) => ({
+              ...toPlan.find((p) => p.leg === leg)!.request,
+              scheduledAt: ride.pickupAt,
+            })),
+          },
+          run,
+        ),
+      ),
+    );
+    return {
+      caseUrn: record.urn,
+      segments: [...standing, ...booked.flat()].sort(
+        (a, b) => a.groupId.localeCompare(b.groupId) || a.direction.localeCompare(b.direction),
+      ),
+      skipped,
+      ridesRequested: planned.length,
+    };
+  }
+}
