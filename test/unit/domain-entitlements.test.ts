@@ -163,6 +163,7 @@ describe("evaluateEntitlements: EU261", () => {
   it("a cancellation owes meals and communications whatever the wait (Art. 5(1)(b))", () => {
     const cancelled = evaluateEntitlements(facts({ kind: "CANCELLATION", newDeparture: waitedFor(30) }));
     expect(owed(cancelled, "EU261")).toMatchObject({ MEALS: true, COMMUNICATIONS: true, HOTEL: false });
+    expect(regime(cancelled, "EU261").care[0]?.reason).toBe("owed on cancellation whatever the wait");
     const noNewFlightYet = evaluateEntitlements(facts({ kind: "CANCELLATION", newDeparture: null }));
     expect(noNewFlightYet.waitingMinutes).toBeNull();
     expect(owed(noNewFlightYet, "EU261").MEALS).toBe(true);

@@ -240,14 +240,26 @@ function careItem(
       `a wait of ${duration(waitingMinutes)} is under the ${duration(fromMinutes)} it is owed from`,
     );
   }
-  return decided(
-    true,
-    fromMinutes === 0
-      ? facts.kind === "CANCELLATION" && threshold !== rule.delayFrom
-        ? "owed on cancellation whatever the wait"
-        : "owed"
-      : `a wait of ${duration(waitingMinutes ?? 0)} reaches the ${duration(fromMinutes)} it is owed from`,
-  );
+  return decided(true, owedBecause(rule, fromMinutes, threshold, waitingMinutes, facts.kind));
+}
+
+function owedBecause(
+  rule: CareRule,
+  fromMinutes: number,
+  threshold: CareRule["delayFrom"],
+  waitingMinutes: number | null,
+  kind: DisruptionKind,
+): string {
+  const reasons: string[] = [];
+  if (rule.needsOvernight) reasons.push("a night's stay is necessary");
+  if (fromMinutes > 0) {
+    reasons.push(
+      `a wait of ${duration(waitingMinutes ?? 0)} reaches the ${duration(fromMinutes)} it is owed from`,
+    );
+  } else if (kind === "CANCELLATION" && threshold !== rule.delayFrom) {
+    reasons.push("owed on cancellation whatever the wait");
+  }
+  return reasons.length > 0 ? reasons.join("; ") : "owed whatever the wait";
 }
 
 /** The airline's own meals (its policy on top of the regulations): from `fromMinutes` of waiting. */
