@@ -111,6 +111,34 @@ describe("the composed platform over HTTP", () => {
     expect(Object.keys(passengerDoc.paths)).toContain("/v1/auth/pnr-login");
     const docs = await t.call("GET", "/docs");
     expect(docs.headers.get("content-type")).toContain("text/html");
+    // Swagger UI from the npm package, served here: every file the page loads comes from this host.
+    const page = await docs.text();
+    const loaded = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(loaded).toEqual(
+      expect.arrayContaining([
+        "/docs/assets/swagger-ui-bundle.js",
+        "/docs/assets/swagger-ui.css",
+        "/docs/assets/docs.js",
+      ]),
+    );
+    for (const path of loaded) {
+      expect(path.startsWith("/docs/assets/")).toBe(true);
+      const asset = await t.call("GET", path);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("content-type")).toMatch(
+        path.endsWith(".css") ? /^text\/css/ : /^text\/javascript/,
+      );
+      const text = await asset.text();
+      if (path.endsWith("swagger-ui-bundle.js")) expect(text).toContain("SwaggerUIBundle");
+      if (path.endsWith("docs.js")) {
+        for (const surface of ["operator", "partner", "passenger"])
+          expect(text).toContain(`/openapi/${surface}/v1.json`);
+        expect(text).toContain("validatorUrl: null");
+      }
+    }
+    const unknown = await t.call("GET", "/docs/assets/package.json");
+    expect(unknown.status).toBe(400);
+    expect(unknown.headers.get("content-type")).toContain("application/problem+json");
   });
 
   it("publishes the passenger document on the passenger host too, at the same path, with no token", async () => {
