@@ -14,8 +14,9 @@
  *
  * Decisions written down here:
  * - src/app may import the vendor ports and the errors a port raises (vendor-port, vendor-error,
- *   circuit-open-error, and the ride-provider port), never a vendor adapter or transport: those are
- *   chosen by the composition.
+ *   circuit-open-error, the ride-provider and wallet-issuer ports) and the retry policies (retry:
+ *   backoff over the clock port, for the use cases that retry themselves, as wallet issuance does),
+ *   never a vendor adapter or transport: those are chosen by the composition.
  * - src/identity (the embedded identity provider), src/passenger-identity (passenger sign-in and its
  *   routes) and src/demo (seeded data) are built like services: they may import http and app, and
  *   nothing below them imports them. The ports app and http need from them live in app or http
@@ -35,7 +36,8 @@
 const DOMAIN = "^src/domain/";
 const RUNTIME = "^src/runtime/";
 const VENDORS = "^src/vendors/";
-const VENDOR_PORTS = "^src/vendors/(vendor-port|vendor-error|circuit-open-error|ride-provider)[.]ts$";
+const VENDOR_PORTS =
+  "^src/vendors/(vendor-port|vendor-error|circuit-open-error|ride-provider|wallet-issuer-port|retry)[.]ts$";
 const ACTORS = "^actors/";
 const WORKFLOWS = "^src/workflows/";
 const APP = "^src/app/";

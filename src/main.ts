@@ -34,6 +34,14 @@ import { httpWebhookTransport } from "../services/webhooks/http-webhook-transpor
 import { webhooksModule } from "../services/webhooks/module.js";
 import { transportModule } from "../services/transport/module.js";
 import { RideProviderSimulator } from "../services/vendor-sim/ride-provider.js";
+import { walletModule } from "../services/wallet/module.js";
+import {
+  WALLET_SIM_ID,
+  WalletIssuerSimulator,
+  demoWalletIssuer,
+} from "../services/vendor-sim/wallet-issuer.js";
+import { demoWalletAccounts } from "./demo/demo-wallet-accounts.js";
+import { TenantWalletIssuers } from "./vendors/tenant-wallet-issuers.js";
 import {
   type ModuleContext,
   type ServiceModule,
@@ -131,6 +139,7 @@ export const MODULES: readonly ServiceModule[] = [
   partnerApiModule,
   webhooksModule,
   transportModule,
+  walletModule,
 ];
 
 /**
@@ -321,6 +330,31 @@ function rideProvider(config: Config, clock: Clock, simulator: RideProviderSimul
   };
 }
 
+/**
+ * The simulated wallet issuer (spec 5.6: the demo tenants' mode is mock): its hosted reveal page is
+ * reached at the vendor-sim app's `/wallet-sim`, or on the embedded default at the operator host's
+ * `/vendor-sim/wallet-sim`; it posts card activity to this service's wallet webhook.
+ */
+function walletIssuerSimulator(config: Config, clock: Clock): WalletIssuerSimulator {
+  const simulators = config.vendorSimUrl ?? `${config.publicBaseUrl}/vendor-sim`;
+  const vendor = WALLET_SIM_ID;
+  return demoWalletIssuer(clock, {
+    publicUrl: `${simulators}/${vendor}`,
+    webhookUrl: `${config.publicBaseUrl}/v1/wallet/webhooks/${vendor}`,
+  });
+}
+
+/** Every tenant's wallet issuer: the demo accounts, in process or at the vendor-sim app (`VENDOR_SIM_URL`). */
+function walletIssuers(config: Config, clock: Clock, simulator: WalletIssuerSimulator): TenantWalletIssuers {
+  const accounts = demoWalletAccounts();
+  return new TenantWalletIssuers({
+    accountOf: (tenant) => accounts.get(tenant),
+    mockTransportOf: (vendor) =>
+      config.vendorSimUrl ? httpTransport(`${config.vendorSimUrl}/${vendor}`) : inProcessTransport(simulator),
+    clock,
+  });
+}
+
 /** The passenger logins the case projection writes: the passenger identity's document directory. */
 function passengerLogins(passengers: PassengerIdentity): DocumentPassengerDirectory {
   if (!(passengers.directory instanceof DocumentPassengerDirectory)) {
@@ -432,6 +466,9 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const rides = new RideProviderSimulator({ clock, seed: DEMO_INVENTORY_SEED });
   platform.register(RideProviderSimulator, { useValue: rides });
   platform.register(TOKENS.rideProvider, { useValue: rideProvider(config, clock, rides) });
+  const walletIssuer = walletIssuerSimulator(config, clock);
+  platform.register(WalletIssuerSimulator, { useValue: walletIssuer });
+  platform.register(TOKENS.walletIssuers, { useValue: walletIssuers(config, clock, walletIssuer) });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };

@@ -92,7 +92,7 @@ export const reviewItemSchema = {
       type: "string",
       description: "Why the item exists; for a passenger's report, the passenger's own text, as written",
     },
-    raisedBy: { type: "string", enum: ["case", "booking", "passenger"] },
+    raisedBy: { type: "string", enum: ["case", "booking", "passenger", "wallet"] },
     demandUrn: nullableUrn,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,

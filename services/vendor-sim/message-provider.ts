@@ -60,7 +60,8 @@ export interface SimulatedMessage {
 /** How a callback reaches the service; resolves with the status, rejects when no answer came. */
 export type CallbackPoster = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
 
-const fetchPoster: CallbackPoster = async (url, headers, body) => {
+/** Posts a signed callback over HTTP, as a provider does (also the wallet issuer's webhooks). */
+export const fetchPoster: CallbackPoster = async (url, headers, body) => {
   const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
   await response.arrayBuffer();
   return response.status;

@@ -3,6 +3,7 @@ import type { OperatorRole } from "../domain/roles.js";
 import { DEMO_AIRLINES } from "./demo-airlines.js";
 import { demoPassengerBaseUrl } from "./demo-passenger-hosts.js";
 import { demoPartnerRegistrations } from "./demo-partners.js";
+import { demoWalletAccounts } from "./demo-wallet-accounts.js";
 import { DEMO_USERS } from "./demo-users.js";
 
 export interface DemoCredentials {
@@ -19,6 +20,8 @@ export interface DemoTenantCredentials {
   passengerBaseUrl: string;
   users: { username: string; password: string; role: OperatorRole; airport?: string; totpSecret?: string }[];
   partners: { clientId: string; clientSecret: string; scopes: string[]; tier: 1 | 2 | 3 }[];
+  /** The wallet issuer's webhooks for this tenant: where they go and the secret that signs them (spec 4.5). */
+  walletIssuer: { vendor: string; webhookUrl: string; webhookSecret: string };
 }
 
 export interface DemoEndpoints {
@@ -43,6 +46,7 @@ export function demoCredentials({
   now,
 }: DemoEndpoints): DemoCredentials {
   const partners = demoPartnerRegistrations(now);
+  const wallets = demoWalletAccounts();
   return {
     baseUrl,
     passengerBaseUrl,
@@ -62,6 +66,11 @@ export function demoCredentials({
       partners: partners
         .filter((p) => p.airlineUrn === airline.airlineUrn)
         .map((p) => ({ clientId: p.clientId, clientSecret: p.clientSecret, scopes: p.scopes, tier: p.tier })),
+      walletIssuer: {
+        vendor: wallets.get(airline.airlineUrn)!.vendor,
+        webhookUrl: `${baseUrl}/v1/wallet/webhooks/${wallets.get(airline.airlineUrn)!.vendor}`,
+        webhookSecret: wallets.get(airline.airlineUrn)!.webhookSecret,
+      },
     })),
   };
 }

@@ -124,6 +124,12 @@ export const REVIEW_PRIORITY_OF = {
   DATA_INCOMPLETE: "LOW",
   /** A passenger reported a problem from the passenger API (spec 4.4 `POST /v1/me/problem`). */
   PASSENGER_REPORTED: "MEDIUM",
+  /**
+   * The wallet issuer refused a card: the tenant's funding pool is exhausted (spec 7). The operator
+   * drops the saga's wallet leg (resolve with WALLET_LEG_DROPPED: the group goes without a card) or
+   * escalates to have the pool refunded.
+   */
+  WALLET_FUNDING_EXHAUSTED: "HIGH",
 } as const;
 
 export type ReviewCategory = keyof typeof REVIEW_PRIORITY_OF;

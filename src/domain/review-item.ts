@@ -118,7 +118,7 @@ export interface ReviewItem {
    * Who raised it: the case lifecycle (group and policy problems), booking and allocation, or a
    * passenger (a problem reported from the passenger API).
    */
-  raisedBy: "case" | "booking" | "passenger";
+  raisedBy: "case" | "booking" | "passenger" | "wallet";
   demandUrn: string | null;
   createdAt: string;
   updatedAt: string;

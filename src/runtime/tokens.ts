@@ -50,4 +50,6 @@ export const TOKENS = {
   webhookSettings: Symbol.for("WebhookSettings"),
   /** The ride provider of ground transport, with its callback URL and secret (src/app/transport/ride-booking.ts). */
   rideProvider: Symbol.for("RideProvider"),
+  /** Every tenant's wallet issuer account and client (src/vendors/tenant-wallet-issuers.ts). */
+  walletIssuers: Symbol.for("WalletIssuers"),
 } as const;

@@ -43,6 +43,14 @@ export function backoffDelayMs(
   return error.retryAfterMs === undefined ? jittered : Math.max(jittered, error.retryAfterMs);
 }
 
+/** Spec 7, wallet issuance: a vendor 5xx is retried, 5 attempts in all, backing off from 3 s. */
+export const WALLET_ISSUE_RETRY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 3_000,
+  rateLimitedBaseDelayMs: 3_000,
+  maxDelayMs: 24_000,
+};
+
 export async function withRetry<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   policy: RetryPolicy,

@@ -1,6 +1,6 @@
 import { demoPartnerRegistrations } from "../../src/demo/demo-partners.js";
 import { createServer } from "node:net";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { demoCredentials, type DemoCredentials } from "../../src/demo/demo-credentials.js";
 import { defaultAudiences } from "../../src/identity/audiences.js";
@@ -44,7 +44,7 @@ export interface TestPlatform {
  * demo directory: what `npm start` runs, for end-to-end tests over real HTTP.
  */
 export async function startTestPlatform(
-  options: { clock?: Clock; env?: Record<string, string> } = {},
+  options: { clock?: Clock; env?: Record<string, string>; logger?: Logger } = {},
 ): Promise<TestPlatform> {
   const [port, passengerPort] = [await freePort(), await freePort()];
   const config = loadConfig({
@@ -55,7 +55,7 @@ export async function startTestPlatform(
     ...options.env,
   });
   const platform = await startPlatform(config, {
-    logger: pino({ level: "silent" }),
+    logger: options.logger ?? pino({ level: "silent" }),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const base = `http://localhost:${port}`;

@@ -122,6 +122,39 @@ export class ReviewIntake {
     return item;
   }
 
+  /**
+   * The wallet issuer refused a group's card because the tenant's funding pool is exhausted (spec
+   * 7): a WALLET_FUNDING_EXHAUSTED item of the group. The operator resolves it with
+   * WALLET_LEG_DROPPED (the group goes without a card) or escalates it (the pool is to be refunded).
+   * `cardUrn` names the item, so the same refusal reported again is the same item.
+   */
+  async openWalletFundingExhausted(refusal: {
+    tenant: string;
+    caseUrn: string;
+    airport: string;
+    groupId: string;
+    cardUrn: string;
+    reason: string;
+    raisedAt: string;
+    correlationUrn: string;
+  }): Promise<ReviewItem> {
+    const urn = reviewItemRefOf(reviewItemUrnFor("wallet-funding", refusal.cardUrn));
+    const { item } = await this.actors.invoke(ReviewItemActor, urn.id, "open", {
+      urn: urn.urn,
+      caseUrn: refusal.caseUrn,
+      tenant: refusal.tenant,
+      airport: refusal.airport,
+      category: "WALLET_FUNDING_EXHAUSTED",
+      affectedGroups: [refusal.groupId],
+      reason: refusal.reason,
+      raisedBy: "wallet",
+      raisedAt: refusal.raisedAt,
+      correlationUrn: refusal.correlationUrn,
+    });
+    await this.index.record(item);
+    return item;
+  }
+
   /** A new wave of the case: the agent's proposals for its items still open are worked out again. */
   async refreshRecommendations(tenant: string, caseUrn: string, correlationUrn: string): Promise<void> {
     const entries = await this.index.unresolvedOfCase(tenant, caseUrn, AGENT_CATEGORIES);

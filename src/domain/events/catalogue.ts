@@ -153,6 +153,12 @@ export const EVENT_CATALOGUE = {
   "wallet.card-issued": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["wallet.events.subscribe"] },
   "wallet.card-tx": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["wallet.events.subscribe"] },
   "wallet.card-cancelled": { topic: TENANT_EVENTS_TOPIC, partnerScopes: ["wallet.events.subscribe"] },
+  // The card's own bookkeeping (WalletCardActor, WalletReconciliationActor, issuance)
+  "wallet.card-loaded": internal,
+  "wallet.card-reconciled": internal,
+  "wallet.drop-due": internal,
+  "wallet.reconciliation-due": internal,
+  "wallet.issuance-paused": internal,
 
   // Webhook retries (spec 6.1)
   "webhook.delivery-due": internal,
