@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
+import { IssueWalletCard } from "../../src/app/wallet/issue-wallet-card.js";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { KPI_IDS } from "../../src/domain/kpi-catalog.js";
 import { overnightFlights } from "../support/overnight-flights.js";
@@ -116,6 +117,55 @@ describe("GET /partner/v1/cases/{case_urn}/services", () => {
     expect(services.hotels.map((h: any) => h.urn).sort()).toEqual(
       operatorView.items.map((r) => r.urn).sort(),
     );
+  });
+
+  it("lists the transport legs and wallet cards recorded for the case, without prices, balances or issuer ids", async () => {
+    const transfers = await t.call(
+      "POST",
+      `/v1/transport/cases/${enc(caseUrn)}/transfers/request`,
+      operator,
+      { directions: ["AIRPORT_TO_HOTEL"] },
+    );
+    expect(transfers.status).toBe(200);
+    // As the saga's wallet leg issues it.
+    const issued = await t.platform.container.resolve(IssueWalletCard).issueWalletCard({
+      tenant: "urn:airline:ZX",
+      caseUrn,
+      groupId: "SVC123",
+      airport: "JFK",
+      amount: 3_000,
+      currency: "USD",
+      scheduledDrops: false,
+      requestedBy: "urn:system:wallet",
+      correlationUrn: "urn:trace:services-wallet",
+    });
+    expect(issued.outcome).toBe("issued");
+
+    const services = await json<Record<string, any>>(
+      await t.call("GET", `/partner/v1/cases/${enc(caseUrn)}/services`, skyhub),
+      200,
+    );
+    expect(services.transport.map((leg: any) => [leg.groupId, leg.direction]).sort()).toEqual([
+      ["SVC123", "AIRPORT_TO_HOTEL"],
+      ["SVC789", "AIRPORT_TO_HOTEL"],
+    ]);
+    for (const leg of services.transport) {
+      expect(leg).toMatchObject({
+        urn: expect.stringMatching(/^urn:transport-segment:/),
+        reservationUrn: expect.stringMatching(/^urn:reservation:/),
+        status: expect.any(String),
+        pickupLocation: expect.any(String),
+      });
+      expect(leg.ride).toBeUndefined();
+    }
+    expect(services.walletCards).toEqual([
+      {
+        urn: (issued as { card: { urn: string } }).card.urn,
+        groupId: "SVC123",
+        status: "LOADED",
+        issuedAt: expect.any(String),
+      },
+    ]);
   });
 
   it("refuses another airline's registration (403) and an unknown case (404)", async () => {
