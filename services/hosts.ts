@@ -18,6 +18,11 @@ export interface HostParts {
   identity?: Koa;
   /** Mounted first: the Dapr sidecar's callback routes read raw bodies. */
   sidecar?: Middleware;
+  /**
+   * Pages in-process simulators host for browsers on the embedded default (the wallet issuer's card
+   * reveal page), before the API's conventions: they are the vendor's pages, not the API.
+   */
+  simulatorPages?: Middleware;
 }
 
 /**
@@ -27,6 +32,7 @@ export interface HostParts {
 export function operatorHost(parts: HostParts): Koa {
   const app = new Koa({ proxy: true });
   if (parts.sidecar) app.use(parts.sidecar);
+  if (parts.simulatorPages) app.use(parts.simulatorPages);
   if (parts.identity) {
     const identity = mount("/auth", parts.identity);
     // koa-mount would enter an async function on every request to find most are not for it.

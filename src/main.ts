@@ -40,6 +40,7 @@ import {
   WalletIssuerSimulator,
   demoWalletIssuer,
 } from "../services/vendor-sim/wallet-issuer.js";
+import { walletRevealPages } from "../services/vendor-sim/wallet-issuer-app.js";
 import { demoWalletAccounts } from "./demo/demo-wallet-accounts.js";
 import { TenantWalletIssuers } from "./vendors/tenant-wallet-issuers.js";
 import {
@@ -507,6 +508,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     authUrl,
     build: config.build,
     ...(runtime.sidecarRoutes ? { sidecar: runtime.sidecarRoutes } : {}),
+    // In process, the simulated wallet issuer's hosted reveal page is served here (walletIssuerSimulator).
+    ...(config.vendorSimUrl ? {} : { simulatorPages: walletRevealPages(walletIssuer, "/vendor-sim") }),
   };
 
   const servers: RunningServer[] = [];

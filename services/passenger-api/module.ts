@@ -13,6 +13,7 @@ import { passengerOfferRoutes } from "./offer-routes.js";
 import { PassengerEventStreams } from "./passenger-event-streams.js";
 import { passengerEventSubscriptions } from "./passenger-event-subscriptions.js";
 import { passengerStayRoutes } from "./stay-routes.js";
+import { WalletReads } from "../../src/app/wallet/wallet-reads.js";
 
 /**
  * The passenger API's own routes (its login routes come with the passenger identity component) and
@@ -41,6 +42,7 @@ export const passengerModule: ServiceModule = {
         offers,
         checkIn: container.resolve(PassengerCheckIn),
         problems: container.resolve(PassengerProblems),
+        wallets: container.resolve(WalletReads),
       }),
       passengerEventStreamRoute({
         snapshots,

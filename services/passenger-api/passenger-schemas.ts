@@ -141,11 +141,11 @@ export const passengerTransportSchema = {
 
 const walletCardSchema = {
   type: ["object", "null"],
-  description: "The group's virtual meal card; null: no card is issued (the service issues none yet)",
+  description: "The group's virtual meal card, its latest; null while none is issued",
   required: ["cardUrn", "status", "currency", "balance", "available", "transactions"],
   properties: {
     cardUrn: urnSchema,
-    status: { type: "string" },
+    status: { type: "string", description: "LOADED, or CANCELLED (for good)" },
     currency: { type: "string", description: "ISO 4217" },
     balance: { type: "integer", description: "Minor units" },
     available: { type: "integer", description: "Minor units: the balance less what is held" },

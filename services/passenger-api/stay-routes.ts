@@ -6,8 +6,9 @@ import {
   passengerTransportOf,
   requestOnDemandTransport,
 } from "../../src/app/passengers/passenger-transport.js";
-import { passengerWalletOf, revealWalletCard } from "../../src/app/passengers/passenger-wallet.js";
+import { passengerWalletOf } from "../../src/app/passengers/passenger-wallet.js";
 import type { Principal } from "../../src/app/principals.js";
+import type { WalletReads } from "../../src/app/wallet/wallet-reads.js";
 import { defineRoute } from "../../src/http/route.js";
 import { REFRESHES_OFFER } from "./offer-routes.js";
 import {
@@ -26,11 +27,12 @@ export interface PassengerStayUseCases {
   offers: PassengerOffers;
   checkIn: PassengerCheckIn;
   problems: PassengerProblems;
+  wallets: WalletReads;
 }
 
 /** The stay and what surrounds it: check-in, meal card, transport, problems (spec 4.4). */
 export function passengerStayRoutes(useCases: PassengerStayUseCases) {
-  const { snapshots, offers } = useCases;
+  const { snapshots, offers, wallets } = useCases;
   return [
     defineRoute({
       method: "POST",
@@ -67,25 +69,36 @@ export function passengerStayRoutes(useCases: PassengerStayUseCases) {
       path: "/v1/me/wallet",
       operationId: "getPassengerWallet",
       summary: "The group's virtual meal card: balance, available, transactions",
-      description: "`card` is null: the service issues no meal cards yet.",
+      description:
+        "The group's latest card (a cancelled one too), amounts in minor units; `card` is null while the group " +
+        "holds none. Never the card number: `GET /v1/me/wallet/reveal` gives the issuer's page that shows it.",
       tags: TAGS,
       access: { kind: "passenger" },
       responses: { 200: { description: "The meal card, if one is issued", schema: passengerWalletSchema } },
-      handler: async ({ principal }) => ({
-        status: 200,
-        body: passengerWalletOf(await snapshots.of(principal)),
-      }),
+      handler: async ({ principal }) => {
+        const { subCase } = await snapshots.of(principal);
+        return {
+          status: 200,
+          body: passengerWalletOf(await wallets.cardOfGroup(subCase.caseUrn, subCase.groupId)),
+        };
+      },
     }),
     defineRoute({
       method: "GET",
       path: "/v1/me/wallet/reveal",
       operationId: "revealPassengerWalletCard",
       summary: "A short-lived URL of the card issuer's hosted page that shows the card number",
-      description: "404 `wallet-card-not-issued` while the group has no card (the service issues none yet).",
+      description:
+        "Spec 4.4: a URL of the card issuer's hosted page, valid a few minutes, that shows the card number, " +
+        "expiry and verification code; none of them passes through this service. 404 `wallet-card-not-issued` " +
+        "while the group holds no LOADED card.",
       tags: TAGS,
       access: { kind: "passenger" },
       responses: { 200: { description: "Where the card number is shown", schema: walletRevealSchema } },
-      handler: async ({ principal }) => revealWalletCard(await snapshots.of(principal)),
+      handler: async ({ principal }) => {
+        const { subCase } = await snapshots.of(principal);
+        return { status: 200, body: await wallets.reveal(subCase.tenant, subCase.caseUrn, subCase.groupId) };
+      },
     }),
     defineRoute({
       method: "GET",

@@ -6,6 +6,8 @@ import type { VendorSimulators } from "./simulators.js";
 import { MessageProviderSimulators } from "./message-provider.js";
 import { messageProviderRoutes } from "./message-provider-app.js";
 import { createVendorSimApp } from "./vendor-sim-app.js";
+import { WalletIssuerSimulator } from "./wallet-issuer.js";
+import { walletIssuerRoutes } from "./wallet-issuer-app.js";
 
 /**
  * The seed of the demo inventory: the same hotels, rooms and prices on every start, and in every
@@ -25,6 +27,8 @@ export function vendorSimulatorsApp(context: ModuleContext, services: ReadonlySe
   // The notification providers (`/sms`, `/messaging`) beside the hotel vendors.
   const app = new Koa();
   app.use(messageProviderRoutes(context.container.resolve(MessageProviderSimulators)));
+  // The wallet issuer (`/wallet-sim`).
+  app.use(walletIssuerRoutes(context.container.resolve(WalletIssuerSimulator)));
   app.use(mount(hotels));
   return app;
 }

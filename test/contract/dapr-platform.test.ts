@@ -29,7 +29,9 @@ describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
   it("reports its actor types and subscriptions to the sidecar and answers /version", async () => {
     expect(platform.runtime.kind).toBe("dapr");
     const config = (await (await fetch(`${base}/dapr/config`)).json()) as { entities: string[] };
-    expect(config.entities).toEqual(expect.arrayContaining(["CaseActor", "SubCaseActor"]));
+    expect(config.entities).toEqual(
+      expect.arrayContaining(["CaseActor", "SubCaseActor", "WalletCardActor", "WalletReconciliationActor"]),
+    );
     const subscriptions = (await (await fetch(`${base}/dapr/subscribe`)).json()) as Array<{ topic: string }>;
     expect(subscriptions.map((s) => s.topic)).toEqual(expect.arrayContaining(["events.urn.airline.ZX"]));
     const version = await fetch(`${base}/version`, {

@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { exportJWK, generateKeyPair } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WalletIssuerSimulator } from "../../services/vendor-sim/wallet-issuer.js";
@@ -9,8 +10,13 @@ import { WalletReconciliation } from "../../src/app/wallet/wallet-reconciliation
 import { DEMO_WALLET_FUNDING_POOL } from "../../src/demo/demo-wallet-accounts.js";
 import { hmacSignature } from "../../src/domain/hmac-signature.js";
 import type { WalletCard } from "../../src/domain/wallet/wallet-card.js";
+import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
+import { PassengerSessionTokens } from "../../src/passenger-identity/session-tokens.js";
+import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
+import { systemClock } from "../../src/runtime/clock.js";
 import type { ScannableStateStore } from "../../src/runtime/state-store.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { declaration, json } from "./cases-fixtures.js";
 
 const ZX = "urn:airline:ZX";
 const CASE = "urn:case:7d0c2a8e-51d4-4c52-9c8a-3f6f1b0c9e11";
@@ -19,6 +25,7 @@ const SECRET = "demo-wallet-webhook-zx";
 let t: TestPlatform;
 let sim: WalletIssuerSimulator;
 let issue: IssueWalletCard;
+let sessions: PassengerSessionTokens;
 const logLines: string[] = [];
 
 function input(groupId: string, overrides: Partial<IssueWalletCardInput> = {}): IssueWalletCardInput {
@@ -69,7 +76,19 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await startTestPlatform({ logger: pino({ level: "debug" }, sink) });
+  const key = await exportJWK((await generateKeyPair("EdDSA", { extractable: true })).privateKey);
+  t = await startTestPlatform({
+    logger: pino({ level: "debug" }, sink),
+    env: { PASSENGER_SIGNING_KEY: JSON.stringify(key) },
+  });
+  const issuer = t.platform.config.passengerBaseUrl.replace(/\/+$/, "");
+  sessions = new PassengerSessionTokens({
+    issuer,
+    audience: `${issuer}/v1`,
+    key: await loadPassengerSigningKey(key),
+    revocations: new CaseRevocations(t.platform.runtime.documents),
+    clock: systemClock,
+  });
   sim = t.platform.container.resolve(WalletIssuerSimulator);
   issue = t.platform.container.resolve(IssueWalletCard);
   issue.retryPolicy = { maxAttempts: 5, baseDelayMs: 1, rateLimitedBaseDelayMs: 1, maxDelayMs: 2 };
@@ -301,5 +320,94 @@ describe("the cancel use case for the saga", () => {
     });
     expect(first).toMatchObject({ replayed: false, returnedToPool: 4_000 });
     expect(second).toMatchObject({ replayed: true, returnedToPool: 4_000 });
+  });
+});
+
+describe("reading a case's cards", () => {
+  let caseUrn: string;
+  let rivera: string;
+  let card: WalletCard;
+
+  const me = (path: string) =>
+    fetch(`${t.passengerBase}${path}`, { headers: { Authorization: `Bearer ${rivera}` } });
+
+  beforeAll(async () => {
+    const supervisor = await t.operatorToken("supervisor@zx.demo");
+    const opened = await t.call("POST", "/v1/cases", supervisor, declaration("evt-wallet-reads"));
+    expect(opened.status).toBe(201);
+    caseUrn = (await json(opened)).urn;
+    rivera = (await sessions.mint({ tenant: ZX, caseUrn, groupId: "ABC123" })).token;
+    // The group's sub-case exists once the case's opening has been followed.
+    for (let tries = 0; (await me("/v1/me/wallet")).status !== 200; tries++) {
+      if (tries > 100) throw new Error("the passenger's group never appeared");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  it("answers no card and nothing to reveal before one is issued", async () => {
+    expect(await json(await me("/v1/me/wallet"))).toEqual({ card: null });
+    const reveal = await me("/v1/me/wallet/reveal");
+    expect(reveal.status).toBe(404);
+    expect((await json(reveal)).type).toMatch(/\/wallet-card-not-issued$/);
+  });
+
+  it("shows the passenger the balance, available and transactions", async () => {
+    card = await issued("ABC123", { caseUrn });
+    const auth = await sim.authorize(card.issuerCardId, 250, "Terminal 4 Deli");
+    const response = await me("/v1/me/wallet");
+    expect(response.headers.get("cache-control")).toBe("private, max-age=60");
+    expect(await json(response)).toEqual({
+      card: {
+        cardUrn: card.urn,
+        status: "LOADED",
+        currency: "USD",
+        balance: 1_000,
+        available: 750,
+        transactions: [
+          {
+            type: "AUTHORIZATION",
+            amount: { value: 250, currency: "USD" },
+            merchant: "Terminal 4 Deli",
+            occurredAt: expect.any(String),
+          },
+        ],
+      },
+    });
+    await sim.capture(card.issuerCardId, auth);
+  });
+
+  it("reveals the number on the issuer's short-lived page only", async () => {
+    const response = await me("/v1/me/wallet/reveal");
+    expect(response.status).toBe(200);
+    const raw = await response.text();
+    const secret = sim.card(card.issuerCardId)!;
+    expect(raw).not.toContain(secret.number);
+    const { url, expiresAt } = JSON.parse(raw) as { url: string; expiresAt: string };
+    expect(url.startsWith(`${t.platform.config.publicBaseUrl}/vendor-sim/wallet-sim/reveal/`)).toBe(true);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    const page = await fetch(url.replace(t.platform.config.publicBaseUrl, t.base));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(secret.number);
+  });
+
+  it("lists the case's cards with balances and history for operators of its airline and airport", async () => {
+    const operator = await t.operatorToken("operator.jfk@zx.demo");
+    const path = `/v1/wallet/cases/${encodeURIComponent(caseUrn)}/cards`;
+    const response = await t.call("GET", path, operator);
+    expect(response.status).toBe(200);
+    const { items } = await json(response);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      cardUrn: card.urn,
+      groupId: "ABC123",
+      status: "LOADED",
+      initialBalance: 4_000,
+      currentBalance: 750,
+      availableBalance: 750,
+    });
+    expect(items[0].transactions.map((x: { type: string }) => x.type)).toEqual(["AUTHORIZATION", "CAPTURE"]);
+    expect((await t.call("GET", path, await t.operatorToken("operator@vq.demo"))).status).toBe(403);
+    const unknown = `/v1/wallet/cases/${encodeURIComponent("urn:case:00000000-0000-4000-8000-000000000000")}/cards`;
+    expect((await t.call("GET", unknown, operator)).status).toBe(404);
   });
 });

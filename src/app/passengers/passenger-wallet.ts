@@ -1,11 +1,10 @@
-import { DomainError } from "../../domain/domain-error.js";
-import type { PassengerSnapshot } from "./passenger-snapshot.js";
+import { type WalletCard, availableBalance } from "../../domain/wallet/wallet-card.js";
 
 /**
  * `GET /v1/me/wallet` (spec 4.4: "card details: balance, available, transactions"): the group's
- * virtual meal card. No card is issued by the service yet, so every answer is `card: null`; the
- * card's shape is documented for when cards are issued (amounts in minor units, as the wallet
- * webhook of spec 4.5 carries them).
+ * virtual meal card, its latest (a cancelled one too, so the passenger sees it was cancelled), with
+ * amounts in minor units as the issuer's webhooks carry them (spec 4.5). The card number is never
+ * here: `GET /v1/me/wallet/reveal` gives the issuer's hosted page that shows it.
  */
 export interface PassengerWallet {
   card: PassengerWalletCard | null;
@@ -27,14 +26,21 @@ export interface PassengerWalletCard {
   }[];
 }
 
-export function passengerWalletOf(_snapshot: PassengerSnapshot): PassengerWallet {
-  return { card: null };
-}
-
-/**
- * `GET /v1/me/wallet/reveal` (spec 4.4: a short-lived URL of the issuer's hosted iframe): no card is
- * issued yet, so there is no card number to reveal (404).
- */
-export function revealWalletCard(_snapshot: PassengerSnapshot): never {
-  throw new DomainError("not-found", "wallet-card-not-issued", "No meal card has been issued to your group");
+export function passengerWalletOf(card: WalletCard | undefined): PassengerWallet {
+  if (!card) return { card: null };
+  return {
+    card: {
+      cardUrn: card.urn,
+      status: card.status,
+      currency: card.currency,
+      balance: card.currentBalance,
+      available: availableBalance(card),
+      transactions: card.transactions.map((t) => ({
+        type: t.type,
+        amount: { value: t.amount, currency: t.currency },
+        merchant: t.merchant,
+        occurredAt: t.occurredAt,
+      })),
+    },
+  };
 }
