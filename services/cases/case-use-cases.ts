@@ -1,4 +1,4 @@
-import { CaseEntitlements } from "../../src/app/entitlements/case-entitlements.js";
+import { CaseEntitlements } from "../../src/app/cases/case-entitlements.js";
 import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { latestWaveOf } from "../../src/app/allocation/wave-documents.js";
 import { CaseChanges } from "../../src/app/cases/case-changes.js";

@@ -181,4 +181,39 @@ describe("GET /v1/me/offer: entitlements", () => {
     // Nothing of the other group.
     expect(JSON.stringify(body.entitlements)).not.toContain("ABC123");
   });
+
+  it("follows the case: a next flight two hours later leaves no night and no meal owed", async () => {
+    const caseUrn = await declare("evt-owed-moved", "BOS", "supervisor@zx.demo", {
+      flight: {
+        number: "ZX300",
+        origin: "BOS",
+        destination: "LHR",
+        scheduledDeparture: "2026-11-21T10:00:00Z",
+        status: "DELAYED",
+      },
+      nextFlight: { number: "ZX302", scheduledDeparture: "2026-11-22T10:00:00Z" },
+    });
+    const { token } = await sessions.mint({ tenant: ZX, caseUrn, groupId: "ABC123" });
+    const offer = async () =>
+      (
+        await json(
+          await fetch(`${t.passengerBase}/v1/me/offer`, { headers: { Authorization: `Bearer ${token}` } }),
+        )
+      ).entitlements;
+    expect((await offer()).groups).toEqual([{ groupId: "ABC123", amount: usd(2 * 4 * 1500) }]);
+    const moved = await t.call(
+      "PATCH",
+      `/cases/${encodeURIComponent(caseUrn)}/reaccommodate`,
+      await t.operatorToken("supervisor@zx.demo"),
+      {
+        nextFlight: { number: "ZX304", scheduledDeparture: "2026-11-21T12:00:00Z" },
+        reason: "an earlier seat",
+      },
+    );
+    expect(moved.status).toBe(200);
+    const after = await offer();
+    expect(after).toMatchObject({ disruption: "DELAY", waitingMinutes: 120, overnight: false });
+    expect(owed(after.regimes[0])).toEqual({ MEALS: false, HOTEL: false, TRANSPORT: false });
+    expect(after.groups).toEqual([{ groupId: "ABC123", amount: usd(0) }]);
+  });
 });

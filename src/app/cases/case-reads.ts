@@ -19,7 +19,7 @@ import {
   InvalidCursorError,
   type Page,
 } from "../../runtime/document-store.js";
-import { CaseEntitlements, type CaseEntitlementsView } from "../entitlements/case-entitlements.js";
+import { CaseEntitlements, type CaseEntitlementsView } from "./case-entitlements.js";
 import { CaseChanges } from "./case-changes.js";
 import {
   type CaseIndexEntry,

@@ -4,8 +4,7 @@ import { nightsBetween, type Reservation, type ReservationStatus } from "../../d
 import type { SubCaseStatus } from "../../domain/sub-case.js";
 import { type VoucherTransport, voucherViewOf } from "../../domain/voucher.js";
 import { qrImageOf, voucherPage } from "../booking/voucher-pages.js";
-import { CaseChanges } from "../cases/case-changes.js";
-import { CaseEntitlements, type CaseEntitlementsView } from "../entitlements/case-entitlements.js";
+import { CaseEntitlements, type CaseEntitlementsView } from "../cases/case-entitlements.js";
 import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import type { PassengerPrincipal } from "../principals.js";
 import { AnswerOffer } from "../sub-cases/answer-offer.js";
@@ -74,22 +73,15 @@ export class PassengerOffers {
     @inject(PassengerSnapshots) private readonly snapshots: PassengerSnapshots,
     @inject(HotelCatalogIndex) private readonly hotels: HotelCatalogIndex,
     @inject(AnswerOffer) private readonly answers: AnswerOffer,
-    @inject(CaseChanges) private readonly cases: CaseChanges,
     @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
   ) {}
 
   async current(session: PassengerPrincipal): Promise<PassengerOffer> {
     const [snapshot, entitlements] = await Promise.all([
       this.snapshots.of(session),
-      this.entitlementsOf(session),
+      this.entitlements.ofGroupInCase(session, session.caseUrn, session.groupId),
     ]);
     return this.offerOf(snapshot, entitlements);
-  }
-
-  /** The group's entitlements, from the case as it stands. */
-  private async entitlementsOf(session: PassengerPrincipal): Promise<CaseEntitlementsView> {
-    const caseSnapshot = await this.cases.snapshot(session.caseUrn, session);
-    return this.entitlements.ofGroup(caseSnapshot, session.groupId);
   }
 
   /**

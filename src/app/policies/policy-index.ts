@@ -67,6 +67,22 @@ export class PolicyIndex {
   }
 
   /**
+   * The policies `resolve` answers for an airport and each of several tiers (undefined: the policy
+   * for every tier), from one read of the airport's policies.
+   */
+  async resolveEach(
+    tenant: string,
+    airport: string,
+    tiers: readonly (Tier | undefined)[],
+  ): Promise<(Policy | undefined)[]> {
+    const candidates = (
+      await this.documents.findAll({ tenant, status: "ACTIVE", "context.airport": { $in: [airport, ANY] } })
+    ).map(toPolicy);
+    const airline = airlineCodeOf(tenant);
+    return tiers.map((tier) => resolvePolicy(candidates, { airport, airline, ...(tier ? { tier } : {}) }));
+  }
+
+  /**
    * The tenant's policy as it was at `version` (the version a wave was allocated under); its
    * current rules when that version is not kept.
    */

@@ -22,17 +22,29 @@ const TIME_ZONE_OF_AIRPORT: Readonly<Record<string, string>> = {
 export function utcOffsetMinutesAt(airport: Pick<Airport, "code" | "lon">, at: number): number {
   const zone = TIME_ZONE_OF_AIRPORT[airport.code];
   if (!zone) return Math.round(airport.lon / 15) * 60;
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).formatToParts(new Date(at));
+  const parts = wallClockIn(zone).formatToParts(new Date(at));
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
   const localAsUtc = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"));
   const wholeMinute = at - (at % 60_000);
   return Math.round((localAsUtc - wholeMinute) / 60_000);
+}
+
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one. */
+const WALL_CLOCKS = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockIn(zone: string): Intl.DateTimeFormat {
+  let format = WALL_CLOCKS.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    WALL_CLOCKS.set(zone, format);
+  }
+  return format;
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
-import type { CaseSnapshot } from "../../../actors/CaseActor.js";
-import type { PassengerGroup } from "../../domain/case.js";
+import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
+import { caseNotFound, type PassengerGroup } from "../../domain/case.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { disruptionCause, disruptionKind } from "../../domain/entitlements/disruption-cause.js";
 import {
@@ -11,11 +11,16 @@ import {
 } from "../../domain/entitlements/evaluation.js";
 import type { TierMealAllowance } from "../../domain/entitlements/meal-allowance.js";
 import { type Money, plus } from "../../domain/money.js";
-import { passengerTier, type Tier } from "../../domain/policy/tiers.js";
-import { TOKENS } from "../../runtime/tokens.js";
 import { policyCurrencyOf } from "../../domain/policy/policy-currency.js";
+import type { Policy } from "../../domain/policy/policy.js";
+import { passengerTier, type Tier } from "../../domain/policy/tiers.js";
+import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import { TOKENS } from "../../runtime/tokens.js";
+import { assertTenant } from "../authorization.js";
+import { CaseChanges, caseRefOf } from "./case-changes.js";
 import { type Airport, airportByCode, type Directory } from "../directory.js";
 import { PolicyIndex } from "../policies/policy-index.js";
+import type { Principal } from "../principals.js";
 import { utcOffsetMinutesAt } from "../stays/airport-time.js";
 import { stayNeedsOf } from "../stays/wave-stays.js";
 
@@ -36,6 +41,21 @@ export interface CaseEntitlementsView extends Entitlements {
   groups: GroupMealAllowance[];
 }
 
+/** What a case contributes to the evaluation, the same for every read of one case version. */
+interface CaseFacts {
+  version: number;
+  tenant: string;
+  airport: string;
+  facts: Omit<DisruptionFacts, "policy">;
+  /** Each group's passengers' tiers, in manifest order. */
+  groups: { id: string; tiers: Tier[] }[];
+  /** Evaluations of these facts by policy (URN and version, or none): a policy's rules change with its version. */
+  evaluations: Map<string, Entitlements>;
+}
+
+/** Case versions whose facts are kept; the oldest goes first. */
+const KEPT_CASES = 1000;
+
 /**
  * Gathers the facts of a case for the entitlements evaluation: the airports (country and
  * coordinates from the directory), the airline's licence country, the disruption's kind and cause
@@ -43,24 +63,54 @@ export interface CaseEntitlementsView extends Entitlements {
  * whether a night's stay is needed (the stay rules a wave applies), and the policy with its
  * currency. A fact the service does not know is passed as unknown; the evaluation says what it
  * then assumes.
+ *
+ * The facts of a case change only with its version, so they are kept per version: a passenger's
+ * offer then reads the case's small outline rather than the whole manifest. The policies are read
+ * on every evaluation, so an activated or patched policy shows at once.
  */
 @injectable()
 export class CaseEntitlements {
+  private readonly kept = new Map<string, CaseFacts>();
+
   constructor(
     @inject(TOKENS.directory) private readonly directory: Directory,
     @inject(PolicyIndex) private readonly policies: PolicyIndex,
+    @inject(TOKENS.actors) private readonly actors: ActorRuntime,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
   ) {}
 
   /** The case's entitlements, with the meal allowance of every tier its passengers travel in. */
   async of(snapshot: CaseSnapshot): Promise<CaseEntitlementsView> {
-    return this.forGroups(snapshot, snapshot.case.passengerGroups);
+    const facts = await this.factsOfSnapshot(snapshot);
+    return this.evaluate(facts, facts.groups);
   }
 
   /** The entitlements as one group sees them: its tiers' meal allowances and its total. */
   async ofGroup(snapshot: CaseSnapshot, groupId: string): Promise<CaseEntitlementsView> {
-    return this.forGroups(
-      snapshot,
-      snapshot.case.passengerGroups.filter((g) => g.id === groupId),
+    const facts = await this.factsOfSnapshot(snapshot);
+    return this.evaluate(
+      facts,
+      facts.groups.filter((g) => g.id === groupId),
+    );
+  }
+
+  /**
+   * The entitlements of a caller's group in a case, read from the case's outline while the kept
+   * facts are of its current version (the passenger's offer).
+   */
+  async ofGroupInCase(caller: Principal, caseUrn: string, groupId: string): Promise<CaseEntitlementsView> {
+    const { id, urn } = caseRefOf(caseUrn);
+    const outline = await this.actors.invoke(CaseActor, id, "outline");
+    if (!outline) throw caseNotFound(id);
+    assertTenant(caller, outline.tenant);
+    const kept = this.kept.get(urn);
+    const facts =
+      kept && kept.version === outline.version
+        ? kept
+        : await this.factsOfSnapshot(await this.cases.snapshot(urn, caller));
+    return this.evaluate(
+      facts,
+      facts.groups.filter((g) => g.id === groupId),
     );
   }
 
@@ -73,36 +123,47 @@ export class CaseEntitlements {
     return (await this.ofGroup(snapshot, groupId)).groups[0]?.amount ?? undefined;
   }
 
-  private async forGroups(
-    snapshot: CaseSnapshot,
-    groups: readonly PassengerGroup[],
+  private async evaluate(
+    caseFacts: CaseFacts,
+    groups: readonly CaseFacts["groups"][number][],
   ): Promise<CaseEntitlementsView> {
-    const facts = await this.factsOf(snapshot);
-    const airport = snapshot.case.flight.origin;
-    const tiers = [...new Set(groups.flatMap((g) => g.passengers.map(tierOf)))];
-    const [general, ...perTier] = await Promise.all([
-      this.policies.resolve(snapshot.case.tenant, { airport }),
-      ...tiers.map((tier) => this.policies.resolve(snapshot.case.tenant, { airport, tier })),
-    ]);
-    const evaluation = evaluateEntitlements({ ...facts, policy: policyFacts(general) });
+    const { tenant, airport } = caseFacts;
+    const tiers = [...new Set(groups.flatMap((g) => g.tiers))];
+    const [general, ...perTier] = await this.policies.resolveEach(tenant, airport, [undefined, ...tiers]);
+    const evaluation = evaluatedUnder(caseFacts, general);
     const byTier = new Map<Tier, TierMealAllowance | undefined>(
-      tiers.map((tier, i) => {
-        const underTierPolicy = evaluateEntitlements({ ...facts, policy: policyFacts(perTier[i]) });
-        return [tier, underTierPolicy.mealAllowance.perTier.find((entry) => entry.tier === tier)];
-      }),
+      tiers.map((tier, i) => [
+        tier,
+        evaluatedUnder(caseFacts, perTier[i]).mealAllowance.perTier.find((entry) => entry.tier === tier),
+      ]),
     );
     const known = [...byTier.values()].filter((entry): entry is TierMealAllowance => !!entry);
     return {
       ...evaluation,
       mealAllowance: { ...evaluation.mealAllowance, perTier: known },
-      groups: groups.map((group) => ({
-        groupId: group.id,
-        amount: groupTotal(group, byTier),
-      })),
+      groups: groups.map((group) => ({ groupId: group.id, amount: groupTotal(group.tiers, byTier) })),
     };
   }
 
-  private async factsOf(snapshot: CaseSnapshot): Promise<Omit<DisruptionFacts, "policy">> {
+  private async factsOfSnapshot(snapshot: CaseSnapshot): Promise<CaseFacts> {
+    const { case: record } = snapshot;
+    const kept = this.kept.get(record.urn);
+    if (kept && kept.version === record.version) return kept;
+    const facts: CaseFacts = {
+      version: record.version,
+      tenant: record.tenant,
+      airport: record.flight.origin,
+      facts: await this.disruptionFacts(snapshot),
+      groups: record.passengerGroups.map(tiersOf),
+      evaluations: new Map(),
+    };
+    this.kept.delete(record.urn);
+    this.kept.set(record.urn, facts);
+    if (this.kept.size > KEPT_CASES) this.kept.delete(this.kept.keys().next().value as string);
+    return facts;
+  }
+
+  private async disruptionFacts(snapshot: CaseSnapshot): Promise<CaseFacts["facts"]> {
     const { case: record, intake } = snapshot;
     const { flight } = record;
     const [departure, arrival, organization] = await Promise.all([
@@ -127,13 +188,24 @@ export class CaseEntitlements {
   }
 }
 
+/** The evaluation of a case's facts under a policy, evaluated once per policy version. */
+function evaluatedUnder(caseFacts: CaseFacts, policy: Policy | undefined): Entitlements {
+  const key = policy ? `${policy.urn}@${policy.version}` : "";
+  let evaluation = caseFacts.evaluations.get(key);
+  if (!evaluation) {
+    evaluation = evaluateEntitlements({ ...caseFacts.facts, policy: policyFacts(policy) });
+    caseFacts.evaluations.set(key, evaluation);
+  }
+  return evaluation;
+}
+
 function airportFacts(code: string, airport: Airport | undefined): AirportFacts {
   return airport
     ? { code, country: airport.country, coordinates: { lat: airport.lat, lon: airport.lon } }
     : { code, country: null, coordinates: null };
 }
 
-function policyFacts(policy: Awaited<ReturnType<PolicyIndex["resolve"]>>): DisruptionFacts["policy"] {
+function policyFacts(policy: Policy | undefined): DisruptionFacts["policy"] {
   if (!policy) return null;
   return {
     urn: policy.urn,
@@ -143,14 +215,14 @@ function policyFacts(policy: Awaited<ReturnType<PolicyIndex["resolve"]>>): Disru
 }
 
 /** A passenger without a known tier is allowed what ECONOMY is (see `mealAllowance`). */
-function tierOf(passenger: PassengerGroup["passengers"][number]): Tier {
-  return passengerTier(passenger) ?? "ECONOMY";
+function tiersOf(group: PassengerGroup): CaseFacts["groups"][number] {
+  return { id: group.id, tiers: group.passengers.map((p) => passengerTier(p) ?? "ECONOMY") };
 }
 
-function groupTotal(group: PassengerGroup, byTier: Map<Tier, TierMealAllowance | undefined>): Money | null {
+function groupTotal(tiers: readonly Tier[], byTier: Map<Tier, TierMealAllowance | undefined>): Money | null {
   let total: Money | undefined;
-  for (const passenger of group.passengers) {
-    const entry = byTier.get(tierOf(passenger));
+  for (const tier of tiers) {
+    const entry = byTier.get(tier);
     if (!entry) return null;
     total = total ? plus(total, entry.amount) : entry.amount;
   }
