@@ -247,6 +247,15 @@ const TABLE_3_3: Row[] = [
           }),
       ],
       [
+        "raise the priority",
+        (s: Setup) =>
+          s.actors.invoke(CaseActor, s.id, "requestPriority", {
+            reason: "a minister is on board",
+            by: "urn:partner:skyhub",
+            correlationUrn,
+          }),
+      ],
+      [
         "reaccommodate",
         (s: Setup) =>
           s.actors.invoke(CaseActor, s.id, "reaccommodate", {
@@ -524,5 +533,30 @@ describe("CaseActor manifest changes", () => {
       before: { nextFlight: { number: "ZX104" }, localResidentGroups: [] },
       after: { localResidentGroups: ["ABC123", "XYZ789"] },
     });
+  });
+
+  it("raises the priority one level per partner request, emits case.priority-raised, and repeats nothing at URGENT", async () => {
+    const s = await setup();
+    await s.open();
+    s.events.length = 0;
+    const ask = (reason: string) =>
+      s.actors.invoke(CaseActor, s.id, "requestPriority", {
+        reason,
+        by: "urn:partner:skyhub",
+        correlationUrn,
+      });
+    const first = await ask("a minister is on board");
+    expect(first.snapshot.case).toMatchObject({ priority: "HIGH", version: 2 });
+    expect(first.change).toMatchObject({ action: "case.priority-raised", by: "urn:partner:skyhub" });
+    await ask("connection at risk");
+    const top = await ask("still waiting");
+    expect(top.change).toBeUndefined();
+    expect(top.snapshot.case).toMatchObject({ priority: "URGENT", version: 3 });
+    expect(
+      s.events.map((e) => [e.type, (e.data as any).from, (e.data as any).to, (e.data as any).reason]),
+    ).toEqual([
+      ["case.priority-raised", "NORMAL", "HIGH", "a minister is on board"],
+      ["case.priority-raised", "HIGH", "URGENT", "connection at risk"],
+    ]);
   });
 });
