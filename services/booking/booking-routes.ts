@@ -89,7 +89,7 @@ export function bookingRoutes(booking: BookingUseCases) {
       },
       handler: async ({ principal, params }) => ({
         status: 200,
-        body: await booking.reads.voucherHtml(principal, params.reservationUrn),
+        body: await booking.reads.voucherHtml(principal, params.reservationUrn, booking.voucherLegs),
       }),
     }),
     defineRoute({
@@ -144,7 +144,7 @@ export function bookingRoutes(booking: BookingUseCases) {
       responses: { 200: { description: "The voucher", schema: partnerVoucherSchema } },
       handler: async ({ principal, params }) => ({
         status: 200,
-        body: await booking.reads.partnerVoucher(principal, params.voucherUrn),
+        body: await booking.reads.partnerVoucher(principal, params.voucherUrn, booking.voucherLegs),
       }),
     }),
     defineRoute({
@@ -160,7 +160,7 @@ export function bookingRoutes(booking: BookingUseCases) {
       responses: { 200: { description: "A page of vouchers", schema: partnerVoucherPageSchema } },
       handler: ({ principal, params, query }) =>
         pageAnswer(query, (request) =>
-          booking.reads.passengerVouchers(principal, params.passengerUrn, request),
+          booking.reads.passengerVouchers(principal, params.passengerUrn, request, booking.voucherLegs),
         ),
     }),
   ];

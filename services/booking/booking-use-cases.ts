@@ -9,7 +9,8 @@ import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
 import { GroupBooker } from "../../src/app/booking/group-booker.js";
 import { ManualReservations } from "../../src/app/booking/manual-reservations.js";
 import { ReservationIndex } from "../../src/app/booking/reservation-index.js";
-import { ReservationReads } from "../../src/app/booking/reservation-reads.js";
+import { ReservationReads, type VoucherLegs } from "../../src/app/booking/reservation-reads.js";
+import { VoucherTransports } from "../../src/app/transport/voucher-transport.js";
 import { VendorReconciliation } from "../../src/app/booking/vendor-reconciliation.js";
 import { WaveReader } from "../../src/app/booking/wave-reader.js";
 import { HotelSearch } from "../../src/app/hotel-search.js";
@@ -25,6 +26,8 @@ export interface BookingUseCases {
   outcomes: BookingOutcomes;
   reconciliation: VendorReconciliation;
   reservations: ReservationIndex;
+  /** The voucher's transport block, from ground transport (spec 2.8). */
+  voucherLegs: VoucherLegs;
 }
 
 /**
@@ -82,5 +85,6 @@ export function bookingUseCases(container: DependencyContainer): BookingUseCases
     outcomes: container.resolve(BookingOutcomes),
     reconciliation: container.resolve(VendorReconciliation),
     reservations: container.resolve(ReservationIndex),
+    voucherLegs: (reservation) => container.resolve(VoucherTransports).of(reservation),
   };
 }

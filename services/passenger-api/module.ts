@@ -3,6 +3,7 @@ import { PassengerCheckIn } from "../../src/app/passengers/passenger-check-in.js
 import { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import { PassengerProblems } from "../../src/app/passengers/passenger-problem.js";
 import { PassengerSnapshots } from "../../src/app/passengers/passenger-snapshot.js";
+import { PassengerTransports } from "../../src/app/passengers/passenger-transport.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { caseUseCases } from "../cases/case-use-cases.js";
@@ -22,7 +23,13 @@ import { WalletReads } from "../../src/app/wallet/wallet-reads.js";
 export const passengerModule: ServiceModule = {
   name: "passenger-api",
   register: (container) => {
-    registerSingletons(container, [PassengerSnapshots, PassengerOffers, PassengerCheckIn, PassengerProblems]);
+    registerSingletons(container, [
+      PassengerSnapshots,
+      PassengerOffers,
+      PassengerCheckIn,
+      PassengerProblems,
+      PassengerTransports,
+    ]);
     container.register(PassengerEventStreams, {
       useFactory: instanceCachingFactory((c) => {
         const runtime = c.resolve<Runtime>(TOKENS.runtime);
@@ -43,6 +50,7 @@ export const passengerModule: ServiceModule = {
         checkIn: container.resolve(PassengerCheckIn),
         problems: container.resolve(PassengerProblems),
         wallets: container.resolve(WalletReads),
+        transport: container.resolve(PassengerTransports),
       }),
       passengerEventStreamRoute({
         snapshots,

@@ -8,6 +8,7 @@ import {
   urnOf,
   urnSchema,
 } from "../../src/http/schemas/common.js";
+import { VEHICLE_TYPES } from "../../src/domain/transport/transport-segment.js";
 import { transportLegSchema } from "../booking/booking-schemas.js";
 import { entitlementsSchema } from "../../src/http/schemas/entitlements.js";
 
@@ -79,7 +80,7 @@ const offeredStaySchema = {
     transport: {
       type: "array",
       items: transportLegSchema,
-      description: "Ground-transport legs; empty: the service books no ground transport yet",
+      description: "The booked ground-transport legs to and from this hotel; empty while none is booked",
     },
     walletCardUrl: {
       ...nullableString,
@@ -127,9 +128,23 @@ export const passengerTransportSchema = {
     status: {
       type: "string",
       enum: ["NONE", "PENDING", "BOOKED", "DECLINED"],
-      description: "NONE: no transport is booked or asked for (the service books no ground transport yet)",
+      description:
+        "PENDING while a leg waits for the ride provider, else BOOKED, else DECLINED; NONE: no leg stands",
     },
-    legs: { type: "array", items: transportLegSchema },
+    legs: {
+      type: "array",
+      items: {
+        ...transportLegSchema,
+        required: [...transportLegSchema.required, "segmentUrn", "status", "vehicleType", "etaAt"],
+        properties: {
+          ...transportLegSchema.properties,
+          segmentUrn: urnOf("transport-segment"),
+          status: { type: "string", enum: ["PENDING", "BOOKED", "DECLINED"] },
+          vehicleType: { type: "string", enum: VEHICLE_TYPES },
+          etaAt: { ...nullableTimestamp, description: "When the vehicle is expected at the pickup point" },
+        },
+      },
+    },
     onDemand: {
       type: "object",
       required: ["allowed", "reason"],

@@ -1,6 +1,8 @@
 import type { EventOf, EventType } from "../../src/domain/events/catalogue.js";
 import { SUB_CASE_EVENT } from "../../src/domain/events/sub-case.js";
 import { SUB_CASE_MOVES, subCaseUrnFor } from "../../src/domain/sub-case.js";
+import { TRANSPORT_EVENT, type TransportSegmentEventData } from "../../src/domain/events/transport.js";
+import { passengerTransportView } from "../../src/domain/transport/segment-views.js";
 
 /**
  * What a passenger's event stream (`GET /v1/me/events`) carries, from the tenant's domain events:
@@ -9,6 +11,8 @@ import { SUB_CASE_MOVES, subCaseUrnFor } from "../../src/domain/sub-case.js";
  *   subcase.retired, subcase.case-closed, ...   updatedAt, and the offer and answer when it has them
  *   graph.step.started|progress|completed      the saga's steps for the group, data as emitted
  *   notification.dispatched                    a message sent to the group: channel, template, URN
+ *   transport.eta-updated, transport.segment-  a leg of the group's ground transport as the passenger sees
+ *   booked|declined|cancelled|completed         it (GET /v1/me/transport): status, pickup, vehicle, ETA
  *
  * each only to the passengers of the group it is about (its `subCaseUrn`, or its case and
  * `groupId`). The sub-case's lock events are the operators' bookkeeping (they name the operator)
@@ -24,6 +28,11 @@ export const PASSENGER_STREAM_TYPES = [
   "graph.step.progress",
   "graph.step.completed",
   "notification.dispatched",
+  TRANSPORT_EVENT.etaUpdated,
+  TRANSPORT_EVENT.booked,
+  TRANSPORT_EVENT.declined,
+  TRANSPORT_EVENT.cancelled,
+  TRANSPORT_EVENT.completed,
 ] as const satisfies readonly EventType[];
 
 export type PassengerStreamType = (typeof PASSENGER_STREAM_TYPES)[number];
@@ -62,6 +71,14 @@ export function passengerStreamMessage(event: EventOf<PassengerStreamType>): Pas
     for (const field of SUB_CASE_FIELDS) if (field in data) payload[field] = data[field];
     for (const field of ["offer", "answer"]) if (data[field] !== undefined) payload[field] = data[field];
     return message(payload);
+  }
+  if (event.type.startsWith("transport.")) {
+    // The leg as GET /v1/me/transport shows it: not who asked for it, the fare or the provider's ids.
+    const { segment } = data as unknown as TransportSegmentEventData;
+    const [leg] = passengerTransportView([segment]).legs;
+    return message(
+      leg ? { ...leg } : { segmentUrn: segment.urn, direction: segment.direction, status: segment.status },
+    );
   }
   if (event.type === "notification.dispatched") {
     const { recipient: _address, ...notification } = data;

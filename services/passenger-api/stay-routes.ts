@@ -2,10 +2,7 @@ import type { PassengerCheckIn } from "../../src/app/passengers/passenger-check-
 import type { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import type { PassengerProblems } from "../../src/app/passengers/passenger-problem.js";
 import type { PassengerSnapshots } from "../../src/app/passengers/passenger-snapshot.js";
-import {
-  passengerTransportOf,
-  requestOnDemandTransport,
-} from "../../src/app/passengers/passenger-transport.js";
+import type { PassengerTransports } from "../../src/app/passengers/passenger-transport.js";
 import { passengerWalletOf } from "../../src/app/passengers/passenger-wallet.js";
 import type { Principal } from "../../src/app/principals.js";
 import type { WalletReads } from "../../src/app/wallet/wallet-reads.js";
@@ -28,6 +25,7 @@ export interface PassengerStayUseCases {
   checkIn: PassengerCheckIn;
   problems: PassengerProblems;
   wallets: WalletReads;
+  transport: PassengerTransports;
 }
 
 /** The stay and what surrounds it: check-in, meal card, transport, problems (spec 4.4). */
@@ -106,14 +104,16 @@ export function passengerStayRoutes(useCases: PassengerStayUseCases) {
       operationId: "getPassengerTransport",
       summary: "The group's ground transport: status (booked, pending, declined) and legs",
       description:
-        "`status` NONE with no legs: the service books no ground transport yet. `onDemand` says whether " +
-        "`POST /v1/me/transport/request` is open and why not.",
+        "Each leg to or from the hotel with its status, pickup place and time, vehicle or driver, dispatcher " +
+        "number and the provider's ETA (which also arrives on `GET /v1/me/events` as `transport.eta-updated`). " +
+        "`status` is PENDING while a leg waits for the ride provider, else BOOKED, else DECLINED; NONE when no " +
+        "leg stands. `onDemand` says whether `POST /v1/me/transport/request` is open, and why.",
       tags: TAGS,
       access: { kind: "passenger" },
       responses: { 200: { description: "The group's transport", schema: passengerTransportSchema } },
       handler: async ({ principal }) => ({
         status: 200,
-        body: passengerTransportOf(await snapshots.of(principal)),
+        body: await useCases.transport.of(principal),
       }),
     }),
     defineRoute({
@@ -122,15 +122,35 @@ export function passengerStayRoutes(useCases: PassengerStayUseCases) {
       operationId: "requestPassengerTransport",
       summary: "Ask for on-demand transport, only when the case's policy allows",
       description:
-        "403 `transport-not-allowed`, with the reason, when the case's policy does not offer on-demand " +
-        "transport. No policy offers it today: a policy's transport rules say how booked transport is " +
-        "made, not whether a passenger may ask for a ride.",
+        "Books the group's ride to its hotel (`direction` AIRPORT_TO_HOTEL, the default) or back to the airport " +
+        "before the next flight (HOTEL_TO_AIRPORT), in the vehicle the policy gives the group's tier. 403 " +
+        "`transport-not-allowed`, with the reason, unless the case's policy sets `transport.passengerMayRequest`; " +
+        "409 `transport-not-possible` while the group holds no reservation. Asking again books no second ride.",
       tags: TAGS,
       access: { kind: "passenger" },
-      responses: {
-        202: { description: "The request is recorded", schema: passengerTransportSchema },
+      body: {
+        type: "object",
+        properties: { direction: { type: "string", enum: ["AIRPORT_TO_HOTEL", "HOTEL_TO_AIRPORT"] } },
       },
-      handler: async ({ principal }) => requestOnDemandTransport(await snapshots.of(principal)),
+      responses: {
+        202: {
+          description: "The ride is asked for; the group's transport",
+          schema: passengerTransportSchema,
+        },
+        403: { description: "The case's policy does not let passengers ask for a ride" },
+        409: {
+          description:
+            "The group holds no reservation yet (or, back to the airport, the case no next flight)",
+        },
+      },
+      handler: async ({ principal, body, correlationUrn }) => ({
+        status: 202,
+        body: await useCases.transport.request(
+          principal,
+          body.direction ?? "AIRPORT_TO_HOTEL",
+          correlationUrn,
+        ),
+      }),
     }),
     defineRoute({
       method: "POST",

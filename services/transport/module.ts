@@ -5,6 +5,7 @@ import { RideBooking } from "../../src/app/transport/ride-booking.js";
 import { RideCallbacks } from "../../src/app/transport/ride-callbacks.js";
 import { TransportSegmentIndex } from "../../src/app/transport/transport-segment-index.js";
 import { TransportSegments } from "../../src/app/transport/transport-segments.js";
+import { VoucherTransports } from "../../src/app/transport/voucher-transport.js";
 import { registerSingletons, type ServiceModule } from "../module.js";
 import { transportRoutes } from "./transport-routes.js";
 
@@ -24,6 +25,7 @@ export const transportModule: ServiceModule = {
       TransportSegments,
       CaseTransfers,
       RideCallbacks,
+      VoucherTransports,
     ]);
   },
   routes: ({ container }) =>

@@ -5,6 +5,8 @@ import type { ModuleContext } from "../module.js";
 import type { VendorSimulators } from "./simulators.js";
 import { MessageProviderSimulators } from "./message-provider.js";
 import { messageProviderRoutes } from "./message-provider-app.js";
+import { RideProviderSimulator } from "./ride-provider.js";
+import { rideProviderRoutes } from "./ride-provider-app.js";
 import { createVendorSimApp } from "./vendor-sim-app.js";
 import { WalletIssuerSimulator } from "./wallet-issuer.js";
 import { walletIssuerRoutes } from "./wallet-issuer-app.js";
@@ -29,6 +31,8 @@ export function vendorSimulatorsApp(context: ModuleContext, services: ReadonlySe
   app.use(messageProviderRoutes(context.container.resolve(MessageProviderSimulators)));
   // The wallet issuer (`/wallet-sim`).
   app.use(walletIssuerRoutes(context.container.resolve(WalletIssuerSimulator)));
+  // The ride provider of ground transport (`/rides`).
+  app.use(rideProviderRoutes(context.container.resolve(RideProviderSimulator)));
   app.use(mount(hotels));
   return app;
 }

@@ -5,18 +5,26 @@
  * signed progress callbacks.
  */
 import { randomUUID } from "node:crypto";
+import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
+import { PassengerSessionTokens } from "../../src/passenger-identity/session-tokens.js";
+import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
+import { systemClock } from "../../src/runtime/clock.js";
 import type { TransportSegment } from "../../src/domain/transport/transport-segment.js";
 import { RideProviderSimulator } from "../../services/vendor-sim/ride-provider.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 import { expectBodyFieldError, json } from "../support/responses.js";
 import { declaration } from "./cases-fixtures.js";
+import { openEventStream } from "./passenger-event-stream.js";
 
 const enc = encodeURIComponent;
 let t: TestPlatform;
 let rides: RideProviderSimulator;
 const tokens: Record<string, string> = {};
 let caseUrn: string;
+let policyUrn: string;
+let sessions: PassengerSessionTokens;
 const reservations: Record<string, string> = {};
 
 const economy = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -50,8 +58,22 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 beforeAll(async () => {
+  const key = await exportJWK((await generateKeyPair("EdDSA", { extractable: true })).privateKey);
   t = await startTestPlatform({
-    env: { DEMAND_ON_INTAKE: "off", DEMO_POLICIES: "off", RATE_LIMIT_SCALE: "20" },
+    env: {
+      DEMAND_ON_INTAKE: "off",
+      DEMO_POLICIES: "off",
+      RATE_LIMIT_SCALE: "20",
+      PASSENGER_SIGNING_KEY: JSON.stringify(key),
+    },
+  });
+  const issuer = t.platform.config.passengerBaseUrl.replace(/\/+$/, "");
+  sessions = new PassengerSessionTokens({
+    issuer,
+    audience: `${issuer}/v1`,
+    key: await loadPassengerSigningKey(key),
+    revocations: new CaseRevocations(t.platform.runtime.documents),
+    clock: systemClock,
   });
   rides = t.platform.container.resolve(RideProviderSimulator);
   for (const user of [
@@ -77,6 +99,7 @@ beforeAll(async () => {
     }),
     201,
   );
+  policyUrn = policy.urn;
   await json(await t.call("POST", `/v1/policies/${enc(policy.urn)}/activate`, tokens["admin@zx.demo"]), 200);
   const opened = await json(
     await t.call(
@@ -416,5 +439,124 @@ describe("the transport segment routes (spec 4.2)", () => {
     ]) {
       expect(doc.paths[path]?.post, path).toBeDefined();
     }
+  });
+});
+
+describe("the passenger's transport (spec 4.4) and the voucher's transport block (2.8)", () => {
+  const session = async (groupId: string) =>
+    (await sessions.mint({ tenant: "urn:airline:ZX", caseUrn, groupId })).token;
+  const me = (path: string, token: string, init: RequestInit = {}) =>
+    fetch(`${t.passengerBase}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...init.headers },
+    });
+
+  it("shows the group's legs with status and ETA, and streams the provider's ETA to the passenger", async () => {
+    const token = await session("ECONO2");
+    const transport = await json(await me("/v1/me/transport", token), 200);
+    expect(transport.status).toBe("BOOKED");
+    const leg = transport.legs.find((l: { direction: string }) => l.direction === "AIRPORT_TO_HOTEL");
+    expect(leg).toMatchObject({
+      status: "BOOKED",
+      vehicleType: "SHUTTLE",
+      pickupLocation: "JFK airport, arrivals curb",
+      dispatcherPhone: rides.settings.dispatcherPhone,
+      vehicle: expect.stringMatching(/^shuttle .+, .+/),
+      etaAt: expect.any(String),
+    });
+    expect(transport.onDemand).toMatchObject({ allowed: false });
+
+    const stream = await openEventStream(`${t.passengerBase}/v1/me/events`, token);
+    try {
+      expect(stream.status).toBe(200);
+      const segment = await json<TransportSegment>(
+        await t.call("GET", segmentPath(leg.segmentUrn), tokens["operator@zx.demo"]),
+        200,
+      );
+      const etaAt = new Date(Date.now() + 3 * 60_000).toISOString();
+      await rides.reportEta(segment.ride!.rideId, etaAt);
+      let event = await stream.next();
+      while (event.event !== "transport.eta-updated") event = await stream.next();
+      expect(event.data).toMatchObject({ segmentUrn: leg.segmentUrn, status: "BOOKED", etaAt });
+      expect(event.data.requestedBy).toBeUndefined();
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("lets a passenger ask for a ride only when the policy allows it", async () => {
+    const token = await session("ECONO2");
+    const refused = await json(await me("/v1/me/transport/request", token, { method: "POST" }), 403);
+    expect(refused.type).toMatch(/transport-not-allowed$/);
+    await json(
+      await t.call("POST", `/v1/policies/${enc(policyUrn)}/patch`, tokens["supervisor@zx.demo"], {
+        transport: { passengerMayRequest: true },
+        reason: "passengers may call their own ride",
+      }),
+      200,
+    );
+    expect((await json(await me("/v1/me/transport", token), 200)).onDemand.allowed).toBe(true);
+    const asked = await json(
+      await me("/v1/me/transport/request", token, {
+        method: "POST",
+        body: JSON.stringify({ direction: "HOTEL_TO_AIRPORT" }),
+      }),
+      202,
+    );
+    const back = asked.legs.find((l: { direction: string }) => l.direction === "HOTEL_TO_AIRPORT");
+    // The fixture's next flight has left already: the pickup is as soon as the provider can come.
+    expect(back).toMatchObject({ status: "BOOKED", vehicleType: "SHUTTLE" });
+    expect(Date.parse(back.pickupTime)).toBeGreaterThan(Date.now());
+    const again = await json(
+      await me("/v1/me/transport/request", token, {
+        method: "POST",
+        body: JSON.stringify({ direction: "HOTEL_TO_AIRPORT" }),
+      }),
+      202,
+    );
+    // The driver may have been assigned in between: the same legs, no second ride.
+    const legsOf = (view: Record<string, any>) =>
+      view.legs.map((l: { segmentUrn: string; status: string }) => [l.segmentUrn, l.status]);
+    expect(legsOf(again)).toEqual(legsOf(asked));
+    const noRoom = await json(
+      await me("/v1/me/transport/request", await session("NOROOM"), { method: "POST" }),
+      409,
+    );
+    expect(noRoom.type).toMatch(/transport-not-possible$/);
+    const bad = await me("/v1/me/transport/request", token, {
+      method: "POST",
+      body: JSON.stringify({ direction: "UP" }),
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("prints the booked legs on the voucher: pickup place and time, vehicle or driver, dispatcher", async () => {
+    const html = await (
+      await t.call(
+        "GET",
+        `/v1/booking/reservations/${enc(reservations.ECONO2!)}/voucher/html`,
+        tokens["operator@zx.demo"],
+      )
+    ).text();
+    expect(html).toContain('id="transport-heading"');
+    expect(html).toContain("JFK airport, arrivals curb");
+    expect(html).toContain(`tel:${rides.settings.dispatcherPhone}`);
+    const passengerVoucher = await (await me("/v1/me/voucher", await session("ECONO2"))).text();
+    expect(passengerVoucher).toContain('id="transport-heading"');
+    // A group without transport has no transport block.
+    const none = await (
+      await t.call(
+        "GET",
+        `/v1/booking/reservations/${enc(reservations.ABC123!)}/voucher/html`,
+        tokens["operator@zx.demo"],
+      )
+    ).text();
+    expect(none).not.toContain("JFK airport, departures");
+  });
+
+  it("documents the passenger routes in the passenger OpenAPI document", async () => {
+    const doc = await json(await fetch(`${t.base}/openapi/passenger/v1.json`), 200);
+    expect(doc.paths["/v1/me/transport"]?.get).toBeDefined();
+    expect(doc.paths["/v1/me/transport/request"]?.post).toBeDefined();
   });
 });

@@ -7,7 +7,7 @@ import {
   urnNames,
 } from "../../domain/reservation.js";
 import { parseUrn } from "../../domain/urn.js";
-import { voucherViewOf, type VoucherView } from "../../domain/voucher.js";
+import { type VoucherTransport, voucherViewOf, type VoucherView } from "../../domain/voucher.js";
 import type { OperatorPrincipal, PartnerPrincipal, Principal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { FindOptions, Page } from "../../runtime/document-store.js";
@@ -44,6 +44,12 @@ export type PartnerBooking = Pick<
 export type PartnerVoucher = Omit<VoucherView, "verificationCode" | "qrPayload">;
 
 /**
+ * The transport block of a reservation's voucher (spec 2.8): the ground-transport area answers it
+ * (src/app/transport/voucher-transport.ts); the routes hand it in, so booking does not depend on it.
+ */
+export type VoucherLegs = (reservation: Reservation) => Promise<VoucherTransport[]>;
+
+/**
  * Booking reads on every surface (spec 4.1, 4.3). A reservation URN is found by its id and vendor
  * whatever its status segment says; tenants are checked on every read (403 across tenants) and an
  * airport-scoped operator reads its airport's reservations only.
@@ -73,32 +79,39 @@ export class ReservationReads {
     return reservation;
   }
 
-  async voucherHtml(principal: OperatorPrincipal, urn: string): Promise<string> {
-    return voucherPage(await this.reservation(principal, urn));
+  async voucherHtml(principal: OperatorPrincipal, urn: string, legsOf: VoucherLegs): Promise<string> {
+    const reservation = await this.reservation(principal, urn);
+    return voucherPage(reservation, await legsOf(reservation));
   }
 
   async partnerBooking(principal: PartnerPrincipal, urn: string): Promise<PartnerBooking> {
     return partnerBookingOf(await this.reservation(principal, urn));
   }
 
-  async partnerVoucher(principal: PartnerPrincipal, voucherUrn: string): Promise<PartnerVoucher> {
+  async partnerVoucher(
+    principal: PartnerPrincipal,
+    voucherUrn: string,
+    legsOf: VoucherLegs,
+  ): Promise<PartnerVoucher> {
     const id = reservationIdOfVoucher(voucherUrn);
     const reservation = id && (await this.index.get(id));
     if (!reservation) throw new DomainError("not-found", "voucher", `No voucher ${voucherUrn}`);
     assertTenant(principal, reservation.tenant);
-    return partnerVoucherOf(reservation);
+    return partnerVoucherOf(reservation, await legsOf(reservation));
   }
 
   async passengerVouchers(
     principal: PartnerPrincipal,
     passengerUrn: string,
     page: FindOptions,
+    legsOf: VoucherLegs,
   ): Promise<Page<PartnerVoucher>> {
     // A passenger id is unique within a tenant's manifests only: the list is the caller's tenant's.
     const passengerId = parseUrn(passengerUrn, "passenger")?.id;
     if (!passengerId) return { items: [], nextCursor: null, hasMore: false };
     const found = await this.index.passengerPage(principal.tenant, passengerId, page);
-    return { ...found, items: found.items.map(partnerVoucherOf) };
+    const items = await Promise.all(found.items.map(async (r) => partnerVoucherOf(r, await legsOf(r))));
+    return { ...found, items };
   }
 }
 
@@ -129,7 +142,10 @@ export function partnerBookingOf(reservation: Reservation): PartnerBooking {
  * The verification code is left out: it proves the bearer holds the voucher the passenger was
  * given, so it stays with the passenger and the hotel.
  */
-export function partnerVoucherOf(reservation: Reservation): PartnerVoucher {
-  const { verificationCode, qrPayload, ...view } = voucherViewOf(reservation);
+export function partnerVoucherOf(
+  reservation: Reservation,
+  transport: readonly VoucherTransport[] = [],
+): PartnerVoucher {
+  const { verificationCode, qrPayload, ...view } = voucherViewOf(reservation, transport);
   return view;
 }

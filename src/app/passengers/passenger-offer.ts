@@ -5,6 +5,7 @@ import type { SubCaseStatus } from "../../domain/sub-case.js";
 import { type VoucherTransport, voucherViewOf } from "../../domain/voucher.js";
 import { qrImageOf, voucherPage } from "../booking/voucher-pages.js";
 import { CaseEntitlements, type CaseEntitlementsView } from "../cases/case-entitlements.js";
+import { VoucherTransports } from "../transport/voucher-transport.js";
 import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import type { PassengerPrincipal } from "../principals.js";
 import { AnswerOffer } from "../sub-cases/answer-offer.js";
@@ -20,9 +21,9 @@ export const PASSENGER_VOUCHER_PATH = "/v1/me/voucher";
  * its QR code, the transport legs and the wallet card link.
  *
  * `offer` is null until the sub-case carries an offer: a booked room is not yet an offer, since the
- * saga confirms the stay and issues the voucher before it asks the passenger. Transport legs and the
- * wallet card come with ground transport and wallet cards; until then the legs are an empty list and
- * the card link null, never made up.
+ * saga confirms the stay and issues the voucher before it asks the passenger. The transport legs are
+ * the group's booked rides to and from that hotel (the voucher's transport block, spec 2.8), an
+ * empty list while none is booked; the wallet card link is null while no card is issued.
  */
 export interface PassengerOffer {
   caseUrn: string;
@@ -74,6 +75,7 @@ export class PassengerOffers {
     @inject(HotelCatalogIndex) private readonly hotels: HotelCatalogIndex,
     @inject(AnswerOffer) private readonly answers: AnswerOffer,
     @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
+    @inject(VoucherTransports) private readonly transport: VoucherTransports,
   ) {}
 
   async current(session: PassengerPrincipal): Promise<PassengerOffer> {
@@ -141,15 +143,16 @@ export class PassengerOffers {
         "No hotel voucher has been issued to your group yet; it comes with your offer",
       );
     }
-    return voucherPage(reservation, [], snapshot.language);
+    return voucherPage(reservation, await this.transport.of(reservation), snapshot.language);
   }
 
   private async stayOf(reservation: Reservation): Promise<OfferedStay> {
-    const view = voucherViewOf(reservation);
-    const [catalogHotel, qr] = await Promise.all([
+    const [catalogHotel, transport] = await Promise.all([
       this.hotels.get(reservation.hotel.hotelUrn),
-      qrImageOf(view.qrPayload),
+      this.transport.of(reservation),
     ]);
+    const view = voucherViewOf(reservation, transport);
+    const qr = await qrImageOf(view.qrPayload);
     return {
       reservationUrn: reservation.urn,
       reservationStatus: reservation.status,

@@ -88,12 +88,14 @@ export class CaseTransfers {
     groupId: string;
     direction: TransportDirection;
     correlationUrn: string;
+    /** The saga's system URN by default; a passenger's session when the passenger asks. */
+    requestedBy?: string;
   }): Promise<TransportSegment | undefined> {
     const snapshot = await this.cases.snapshot(command.caseUrn);
     const outcome = await this.transfer(
       snapshot,
       { directions: [command.direction], groupIds: [command.groupId] },
-      { by: TRANSPORT_SYSTEM_ACTOR, correlationUrn: command.correlationUrn },
+      { by: command.requestedBy ?? TRANSPORT_SYSTEM_ACTOR, correlationUrn: command.correlationUrn },
     );
     return outcome.segments[0];
   }

@@ -1,0 +1,62 @@
+/**
+ * The simulated ride provider over HTTP, under `/<provider id>` (`/rides/v1/rides`, ...), running
+ * exactly the code the in-process transport calls. `/rides/_sim/...` lets tests and demos act as
+ * the provider's dispatch: decline-next {times}, fail-next {kind, times}, eta {rideId, etaAt},
+ * complete {rideId}, cancel {rideId, code}.
+ */
+import type { Middleware } from "koa";
+import type { WireMethod } from "../../src/vendors/wire.js";
+import type { FaultKind } from "./fault-injection.js";
+import { readBody } from "./request-body.js";
+import type { RideProviderSimulator } from "./ride-provider.js";
+
+const MAX_BODY_BYTES = 100_000;
+
+/** Answers the provider's paths; passes anything else on. */
+export function rideProviderRoutes(simulator: RideProviderSimulator): Middleware {
+  return async (ctx, next) => {
+    const [, providerId = "", ...rest] = ctx.path.split("/");
+    if (providerId !== simulator.id || !["GET", "POST"].includes(ctx.method)) return next();
+    const path = `/${rest.join("/")}`;
+    const body = await readBody(ctx.req, MAX_BODY_BYTES);
+    if (path.startsWith("/_sim/")) {
+      const input = parse(body);
+      const rideId = String(input.rideId ?? "");
+      ctx.status = 204;
+      if (path === "/_sim/decline-next") simulator.declineNext(Number(input.times ?? 1));
+      else if (path === "/_sim/fail-next")
+        simulator.failNext(String(input.kind) as FaultKind, Number(input.times ?? 1));
+      else if (path === "/_sim/eta")
+        ctx.status = (await simulator.reportEta(rideId, String(input.etaAt))) ? 204 : 404;
+      else if (path === "/_sim/complete") ctx.status = (await simulator.complete(rideId)) ? 204 : 404;
+      else if (path === "/_sim/cancel")
+        ctx.status = (await simulator.cancelByProvider(rideId, input.code ? String(input.code) : undefined))
+          ? 204
+          : 404;
+      else ctx.status = 404;
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(ctx.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const response = await simulator.handle({
+      method: ctx.method as WireMethod,
+      path: ctx.querystring ? `${path}?${ctx.querystring}` : path,
+      headers,
+      ...(body ? { body } : {}),
+    });
+    ctx.status = response.status;
+    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+    ctx.body = response.body;
+  };
+}
+
+function parse(body: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(body || "{}");
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
