@@ -139,7 +139,12 @@ describe("GET /v1/cases/{urn}: entitlements", () => {
     });
   });
 
-  it("the airline policy's meal allowance per tier replaces the default", async () => {
+  it("the airline policy's meal allowance per tier replaces the default, as soon as it is active or patched", async () => {
+    const caseUrn = await declare("evt-owed-jfk", "JFK");
+    expect((await caseRead(caseUrn)).entitlements.groups).toEqual([
+      { groupId: "ABC123", amount: usd(2 * 4 * 1500) },
+      { groupId: "XYZ789", amount: usd(4 * 1500) },
+    ]);
     const created = await json(
       await t.call("POST", "/v1/policies", await t.operatorToken("supervisor@zx.demo"), {
         name: "JFK meals",
@@ -154,11 +159,27 @@ describe("GET /v1/cases/{urn}: entitlements", () => {
       await t.operatorToken("admin@zx.demo"),
     );
     expect(activated.status).toBe(200);
-    const { entitlements } = await caseRead(await declare("evt-owed-jfk", "JFK"));
+    const { entitlements } = await caseRead(caseUrn);
     expect(entitlements.mealAllowance.source).toContain(created.urn);
     expect(entitlements.groups).toEqual([
       { groupId: "ABC123", amount: usd(2 * 4 * 1200) },
       { groupId: "XYZ789", amount: usd(4 * 2500) },
+    ]);
+
+    // Meals every 8 hours instead of 6: three for the 20-hour wait.
+    const patched = await t.call(
+      "POST",
+      `/v1/policies/${encodeURIComponent(created.urn)}/patch`,
+      await t.operatorToken("supervisor@zx.demo"),
+      {
+        mealAllowance: { amount: 12, perTier: { BUSINESS: 25 }, minutesPerMeal: 480 },
+        reason: "fewer meals",
+      },
+    );
+    expect(patched.status).toBe(200);
+    expect((await caseRead(caseUrn)).entitlements.groups).toEqual([
+      { groupId: "ABC123", amount: usd(2 * 3 * 1200) },
+      { groupId: "XYZ789", amount: usd(3 * 2500) },
     ]);
   });
 });
