@@ -1,7 +1,7 @@
 import { injectable } from "tsyringe";
 
 /** Attempts in flight at once, per process. */
-const CONCURRENCY = 32;
+const CONCURRENCY = 128;
 
 /**
  * The process's queue of webhook attempts: at most `CONCURRENCY` in flight, and when more wait, a
