@@ -458,7 +458,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     useValue: { passengerSiteUrl: config.passengerBaseUrl } satisfies NotificationSettings,
   });
   if (notifications.sink) platform.register(SmtpSink, { useValue: notifications.sink });
-  platform.register(TOKENS.webhookTransport, { useValue: httpWebhookTransport() });
+  const webhookTransport = httpWebhookTransport();
+  platform.register(TOKENS.webhookTransport, { useValue: webhookTransport });
   platform.register(TOKENS.webhookSettings, {
     useValue: {
       allowLoopbackHttp: config.webhookAllowLoopbackHttp ?? runtime.kind === "embedded",
@@ -570,6 +571,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
         await Promise.all(servers.map((s) => s.close()));
         await runtime.close();
         await notifications.close();
+        await webhookTransport.close();
       })();
       return closing;
     },

@@ -141,7 +141,7 @@ describe("the dispatcher", () => {
   it("runs Tier-1 attempts first when the queue is long, each tier in arrival order", async () => {
     const dispatcher = new WebhookDispatcher();
     const ran: string[] = [];
-    const gates = Array.from({ length: 128 }, () => deferred());
+    const gates = Array.from({ length: 512 }, () => deferred());
     // Fill every slot, so what follows waits in the queue.
     for (const gate of gates) dispatcher.enqueue(3, () => gate.promise);
     for (const [tier, name] of [

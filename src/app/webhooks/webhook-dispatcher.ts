@@ -1,7 +1,10 @@
 import { injectable } from "tsyringe";
 
-/** Attempts in flight at once, per process. */
-const CONCURRENCY = 128;
+/**
+ * Attempts in flight at once, per process. The transport sends from a thread of its own, so many
+ * may wait on their receivers at once without holding anything else up.
+ */
+const CONCURRENCY = 512;
 
 /**
  * The process's queue of webhook attempts: at most `CONCURRENCY` in flight, and when more wait, a
