@@ -9,6 +9,7 @@ import {
   type RideProgress,
   recordProgress,
   requestSegment,
+  returnLegReminderAt,
   retime,
   type SegmentRequest,
   type SegmentRide,
@@ -39,12 +40,19 @@ export interface ReasonedCommand extends ByCommand {
 }
 
 const RECORD = "segment";
+/** The return leg's reminder e-mail (spec 8.2), set when the ride is booked. */
+const RETURN_LEG_REMINDER = "return-leg-email";
+
+/** Who the reminder's event names. */
+const TRANSPORT_SYSTEM = "urn:system:transport";
 
 /**
  * One ground-transport leg of one passenger group (spec 2.8), `urn:transport-segment:<actor id>`.
  * The rules are those of src/domain/transport/transport-segment.ts; this class loads, applies,
  * stores and emits one event per change. The ride provider is called by the use cases
- * (src/app/transport/), which hand the outcome in: an actor turn does no I/O.
+ * (src/app/transport/), which hand the outcome in: an actor turn does no I/O. A booked return
+ * leg sets a reminder for about 12 hours before its flight (spec 8.2); when it fires on a leg that
+ * still stands, `transport.return-leg-due` asks notifications for the e-mail.
  */
 export class TransportSegmentActor {
   constructor(private readonly context: ActorContext) {}
@@ -69,7 +77,37 @@ export class TransportSegmentActor {
 
   async confirm(command: ByCommand & { ride: SegmentRide }): Promise<SegmentTurn> {
     const segment = await this.required();
-    return this.commit(confirmRide(segment, command.ride, this.now()), TRANSPORT_EVENT.booked, command);
+    const turn = await this.commit(
+      confirmRide(segment, command.ride, this.now()),
+      TRANSPORT_EVENT.booked,
+      command,
+    );
+    const remindAt = turn.changed ? returnLegReminderAt(turn.segment, this.now()) : undefined;
+    if (remindAt) {
+      await this.context.reminders.set(RETURN_LEG_REMINDER, {
+        dueInMs: remindAt.getTime() - this.context.clock.now(),
+      });
+    }
+    return turn;
+  }
+
+  async receiveReminder(name: string): Promise<void> {
+    if (name !== RETURN_LEG_REMINDER) return;
+    const segment = await this.get();
+    if (segment?.status !== "BOOKED" || segment.direction !== "HOTEL_TO_AIRPORT") return;
+    this.context.emit({
+      type: TRANSPORT_EVENT.returnLegDue,
+      tenant: segment.tenant,
+      correlationUrn: segment.urn,
+      caseUrn: segment.caseUrn,
+      data: {
+        segmentUrn: segment.urn,
+        caseUrn: segment.caseUrn,
+        groupId: segment.groupId,
+        segment,
+        by: TRANSPORT_SYSTEM,
+      },
+    });
   }
 
   async decline(command: ByCommand & { providerError: string }): Promise<SegmentTurn> {
@@ -141,14 +179,21 @@ export class TransportSegmentActor {
   }
 
   /** Stores a changed segment and emits `type` with it; an unchanged one stores nothing. */
-  private commit(
+  private async commit(
     turn: SegmentTransition,
     type: TransportEventType,
     command: ByCommand & { reason?: string },
-  ): SegmentTurn {
+  ): Promise<SegmentTurn> {
     if (!turn.changed) return turn;
     const { segment } = turn;
     this.context.state.set(RECORD, segment);
+    // A leg that no longer stands sends no reminder (a stale one finds it not BOOKED anyway).
+    if (
+      ["CANCELLED", "DECLINED", "COMPLETED"].includes(segment.status) &&
+      segment.direction === "HOTEL_TO_AIRPORT"
+    ) {
+      await this.context.reminders.cancel(RETURN_LEG_REMINDER);
+    }
     this.context.emit({
       type,
       tenant: segment.tenant,

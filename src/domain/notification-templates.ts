@@ -14,6 +14,11 @@ export interface TemplateValues {
   origin: string;
   /** The magic link, or the passenger site where the passenger logs in with PNR and last name. */
   link: string;
+  /** `transport-return`: the re-accommodated flight, e.g. ZX102. */
+  nextFlight?: string;
+  /** `transport-return`: when and where the ride back to the airport picks the group up. */
+  pickupTime?: string;
+  pickupLocation?: string;
 }
 
 export interface RenderedMessage {
@@ -38,6 +43,10 @@ const TEXTS: Record<PassengerLanguage, Record<NotificationTemplate, Text>> = {
       subject: "Flight {flight}: please answer your hotel offer",
       text: "Dear {name}, you have not yet answered your hotel offer for flight {flight}. Accept or decline it here: {link}",
     },
+    "transport-return": {
+      subject: "Flight {flight}: your ride back to the airport",
+      text: "Dear {name}, your ride to the airport for flight {nextFlight} is booked: pickup at {pickupTime} from {pickupLocation}. Details: {link}",
+    },
   },
   es: {
     offer: {
@@ -51,6 +60,10 @@ const TEXTS: Record<PassengerLanguage, Record<NotificationTemplate, Text>> = {
     "offer-reminder": {
       subject: "Vuelo {flight}: responda a su oferta de hotel",
       text: "Estimado/a {name}: aún no ha respondido a su oferta de hotel para el vuelo {flight}. Acéptela o rechácela aquí: {link}",
+    },
+    "transport-return": {
+      subject: "Vuelo {flight}: su traslado de vuelta al aeropuerto",
+      text: "Estimado/a {name}: su traslado al aeropuerto para el vuelo {nextFlight} está reservado: recogida a las {pickupTime} en {pickupLocation}. Detalles: {link}",
     },
   },
   fr: {
@@ -66,6 +79,10 @@ const TEXTS: Record<PassengerLanguage, Record<NotificationTemplate, Text>> = {
       subject: "Vol {flight} : merci de répondre à votre offre d'hôtel",
       text: "Bonjour {name}, vous n'avez pas encore répondu à votre offre d'hôtel pour le vol {flight}. Acceptez-la ou refusez-la ici : {link}",
     },
+    "transport-return": {
+      subject: "Vol {flight} : votre transfert vers l'aéroport",
+      text: "Bonjour {name}, votre transfert vers l'aéroport pour le vol {nextFlight} est réservé : prise en charge à {pickupTime} à {pickupLocation}. Détails : {link}",
+    },
   },
   de: {
     offer: {
@@ -79,6 +96,10 @@ const TEXTS: Record<PassengerLanguage, Record<NotificationTemplate, Text>> = {
     "offer-reminder": {
       subject: "Flug {flight}: Bitte beantworten Sie Ihr Hotelangebot",
       text: "Guten Tag {name}, Sie haben Ihr Hotelangebot für den Flug {flight} noch nicht beantwortet. Nehmen Sie es hier an oder lehnen Sie es ab: {link}",
+    },
+    "transport-return": {
+      subject: "Flug {flight}: Ihre Fahrt zurück zum Flughafen",
+      text: "Guten Tag {name}, Ihre Fahrt zum Flughafen für den Flug {nextFlight} ist gebucht: Abholung um {pickupTime} bei {pickupLocation}. Details: {link}",
     },
   },
   pt: {
@@ -94,6 +115,10 @@ const TEXTS: Record<PassengerLanguage, Record<NotificationTemplate, Text>> = {
       subject: "Voo {flight}: responda à sua oferta de hotel",
       text: "Caro(a) {name}, ainda não respondeu à sua oferta de hotel para o voo {flight}. Aceite-a ou recuse-a aqui: {link}",
     },
+    "transport-return": {
+      subject: "Voo {flight}: o seu transfer de volta ao aeroporto",
+      text: "Caro(a) {name}, o seu transfer para o aeroporto para o voo {nextFlight} está reservado: recolha às {pickupTime} em {pickupLocation}. Detalhes: {link}",
+    },
   },
 };
 
@@ -106,6 +131,9 @@ export function renderNotification(
   const language = passengerLanguage(preferredLanguage);
   const text = TEXTS[language][template] ?? TEXTS[FALLBACK_LANGUAGE][template];
   const fill = (s: string) =>
-    s.replace(/\{(name|flight|origin|link)\}/g, (_, key: keyof TemplateValues) => values[key]);
+    s.replace(
+      /\{(name|flight|origin|link|nextFlight|pickupTime|pickupLocation)\}/g,
+      (_, key: keyof TemplateValues) => values[key] ?? "",
+    );
   return { language, subject: fill(text.subject), text: fill(text.text) };
 }

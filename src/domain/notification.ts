@@ -9,10 +9,18 @@ import { uuidFromParts } from "./uuid.js";
 
 export type NotificationChannelName = "sms" | "messaging" | "email";
 
+/** `transport-return`: the re-accommodated flight and when and where the ride back picks the group up. */
+export interface NotificationDetails {
+  nextFlight?: string;
+  pickupTime?: string;
+  pickupLocation?: string;
+}
+
 /** The order channels are tried in: a channel that fails or is passed over hands on to the next. */
 export const CHANNEL_ORDER: readonly NotificationChannelName[] = ["sms", "messaging", "email"];
 
-export const NOTIFICATION_TEMPLATES = ["offer", "voucher", "offer-reminder"] as const;
+/** `transport-return`: the return-leg reminder about 12 hours before the re-accommodated flight (spec 8.2). */
+export const NOTIFICATION_TEMPLATES = ["offer", "voucher", "offer-reminder", "transport-return"] as const;
 export type NotificationTemplate = (typeof NOTIFICATION_TEMPLATES)[number];
 
 /**
@@ -68,6 +76,8 @@ export interface NotificationRecord {
   dedupeKey: string;
   attempts: DeliveryAttempt[];
   replies: NotificationReply[];
+  /** What the template says beyond the case's own facts (the return leg's pickup), kept for a fallback send. */
+  details?: NotificationDetails;
   createdAt: string;
   updatedAt: string;
   /**

@@ -11,8 +11,11 @@ import { CaseRevocations } from "../../src/passenger-identity/case-revocations.j
 import { PassengerSessionTokens } from "../../src/passenger-identity/session-tokens.js";
 import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
 import { systemClock } from "../../src/runtime/clock.js";
-import type { TransportSegment } from "../../src/domain/transport/transport-segment.js";
+import { type TransportSegment, segmentUrnFor } from "../../src/domain/transport/transport-segment.js";
+import { SmtpSink } from "../../services/notifications/smtp-sink.js";
 import { RideProviderSimulator } from "../../services/vendor-sim/ride-provider.js";
+import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import { urn } from "../../src/domain/urn.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 import { expectBodyFieldError, json } from "../support/responses.js";
 import { declaration } from "./cases-fixtures.js";
@@ -39,7 +42,11 @@ const GROUPS = [
   { id: "ABC123", pnr: "ABC123", passengers: [economy("p1"), economy("p2")] },
   { id: "XYZ789", pnr: "XYZ789", passengers: [{ id: "p3", lastName: "Okafor", tier: "BUSINESS" }] },
   { id: "WCHAIR1", pnr: "WCHAIR1", passengers: [economy("p4", { specialRequirements: ["WCHR"] })] },
-  { id: "ECONO2", pnr: "ECONO2", passengers: [economy("p5"), economy("p6")] },
+  {
+    id: "ECONO2",
+    pnr: "ECONO2",
+    passengers: [economy("p5", { contact: { email: "camille@example.com", language: "fr" } }), economy("p6")],
+  },
   { id: "ECONO3", pnr: "ECONO3", passengers: [economy("p7"), economy("p8"), economy("p9")] },
   { id: "NOROOM", pnr: "NOROOM", passengers: [economy("p10")] },
 ];
@@ -558,5 +565,51 @@ describe("the passenger's transport (spec 4.4) and the voucher's transport block
     const doc = await json(await fetch(`${t.base}/openapi/passenger/v1.json`), 200);
     expect(doc.paths["/v1/me/transport"]?.get).toBeDefined();
     expect(doc.paths["/v1/me/transport/request"]?.post).toBeDefined();
+  });
+});
+
+describe("the return-leg e-mail (spec 8.2)", () => {
+  it("tells the group by e-mail, in its language, when and where the ride back picks it up; once", async () => {
+    // The leg the passenger asked for above.
+    const segment = await json<TransportSegment>(
+      await t.call(
+        "GET",
+        segmentPath(segmentUrnFor(caseUrn, "ECONO2", "HOTEL_TO_AIRPORT")),
+        tokens["operator@zx.demo"],
+      ),
+      200,
+    );
+    expect(segment.status).toBe("BOOKED");
+    // What the segment actor's reminder emits about 12 hours before the flight (its timing is the
+    // actor test's): here the event is published as the reminder would.
+    const due: DomainEvent = {
+      id: urn("event"),
+      type: "transport.return-leg-due",
+      tenant: "urn:airline:ZX",
+      occurredAt: new Date().toISOString(),
+      correlationUrn: "urn:trace:00000000000000000000000000000002",
+      caseUrn,
+      data: { segmentUrn: segment.urn, caseUrn, groupId: "ECONO2", segment, by: "urn:system:transport" },
+    };
+    const bus = t.platform.runtime.bus;
+    await bus.publish(topicFor(due), due);
+    const sink = t.platform.container.resolve(SmtpSink);
+    const mail = await sink.waitFor((m) => m.subject.includes("transfert vers l'aéroport"));
+    expect(mail.envelope.to).toEqual(["camille@example.com"]);
+    expect(mail.text).toContain(
+      `${segment.scheduledAt.slice(0, 10)} ${segment.scheduledAt.slice(11, 16)} UTC`,
+    );
+    expect(mail.text).toContain("Hotel of ECONO2, 1 Airport Rd, Queens");
+    expect(mail.text).toContain("ZX102");
+    // Delivered again, the event sends nothing more.
+    await bus.publish(topicFor(due), { ...due, id: urn("event") });
+    const log = await eventually(
+      async () =>
+        json(await t.call("GET", `/v1/notifications/case/${enc(caseUrn)}`, tokens["operator@zx.demo"]), 200),
+      (page) => page.items.some((n: { template: string }) => n.template === "transport-return"),
+    );
+    const sent = log.items.filter((n: { template: string }) => n.template === "transport-return");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ groupId: "ECONO2", channel: "email", language: "fr" });
   });
 });

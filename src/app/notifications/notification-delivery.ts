@@ -66,7 +66,7 @@ export class NotificationDelivery {
    * spec 5.2 path A; when none can be minted (the case closed), the passenger site instead.
    */
   async compose(
-    record: Pick<NotificationRecord, "tenant" | "caseUrn" | "groupId" | "template">,
+    record: Pick<NotificationRecord, "tenant" | "caseUrn" | "groupId" | "template" | "details">,
     magicLink: boolean,
   ): Promise<ComposedNotification> {
     const snapshot = await this.snapshotOf(record.caseUrn);
@@ -98,6 +98,7 @@ export class NotificationDelivery {
       flight: snapshot.case.flight.number,
       origin: snapshot.case.flight.origin,
       link,
+      ...record.details,
     });
     return { contact, message, magicLinkExpiresAt };
   }

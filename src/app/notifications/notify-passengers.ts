@@ -78,13 +78,14 @@ export class NotifyPassengers implements PassengerNotifier {
         requestedBy: request.requestedBy,
         correlationUrn: request.correlationUrn,
         dedupeKey: request.dedupeKey,
+        ...(request.details ? { details: request.details } : {}),
         attempts: [],
         replies: [],
         createdAt: now,
         updatedAt: now,
       });
     }
-    return this.delivery.attempt(notificationUrn, CHANNEL_ORDER, composed);
+    return this.delivery.attempt(notificationUrn, request.channels ?? CHANNEL_ORDER, composed);
   }
 }
 

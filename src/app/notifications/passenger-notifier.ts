@@ -1,3 +1,5 @@
+import type { NotificationChannelName, NotificationDetails } from "../../domain/notification.js";
+
 /**
  * What the compensation saga and the operators' resend ask of notifications (spec 1 step 9, 4.1
  * notifications routes): tell one passenger group about its offer or voucher, on the first channel
@@ -6,7 +8,7 @@
  * Sends are idempotent by `dedupeKey`: a saga activity that runs again (a retry, a restart between
  * the send and the record of its result) gets the first receipt back and sends nothing.
  */
-export type PassengerNotificationTemplate = "offer" | "voucher" | "offer-reminder";
+export type PassengerNotificationTemplate = "offer" | "voucher" | "offer-reminder" | "transport-return";
 
 export interface PassengerNotification {
   tenant: string;
@@ -18,6 +20,13 @@ export interface PassengerNotification {
   dedupeKey: string;
   /** Who asked: `urn:system:...` for the saga, the operator's URN for a resend. */
   requestedBy: string;
+  /**
+   * The channels to try, in order, when not the usual (CHANNEL_ORDER): the return-leg reminder is
+   * an e-mail first (spec 8.2).
+   */
+  channels?: readonly NotificationChannelName[];
+  /** What the template says beyond the case's own facts (see NotificationDetails). */
+  details?: NotificationDetails;
 }
 
 export interface NotificationReceipt {

@@ -85,6 +85,9 @@ export class GroupLegs {
       specialRequirements,
       passengers: group.passengers.length,
       ...legEndpoints(direction, snapshot.case.flight.origin, reservation.hotel),
+      ...(direction === "HOTEL_TO_AIRPORT" && snapshot.case.nextFlight
+        ? { flightDeparture: snapshot.case.nextFlight.scheduledDeparture }
+        : {}),
       requestedBy: choice.requestedBy,
     };
   }

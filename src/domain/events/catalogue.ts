@@ -172,6 +172,7 @@ export const EVENT_CATALOGUE = {
   "transport.segment-cancelled": internal,
   "transport.segment-completed": internal,
   "transport.eta-updated": internal,
+  "transport.return-leg-due": internal,
 } as const satisfies Record<EventType, EventDefinition>;
 
 /** Every event type, in catalogue order. */

@@ -17,6 +17,8 @@ export const TRANSPORT_EVENT = {
   completed: "transport.segment-completed",
   /** The provider reported where the vehicle is: its ETA, driver, vehicle. */
   etaUpdated: "transport.eta-updated",
+  /** About 12 hours before the return leg's flight: the passengers are reminded by e-mail (spec 8.2). */
+  returnLegDue: "transport.return-leg-due",
 } as const;
 
 export type TransportEventType = (typeof TRANSPORT_EVENT)[keyof typeof TRANSPORT_EVENT];

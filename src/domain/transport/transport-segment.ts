@@ -69,6 +69,8 @@ export interface TransportSegment {
   passengers: number;
   pickupLocation: string;
   dropoffLocation: string;
+  /** The return leg's re-accommodated flight departure (ISO 8601 UTC), for its reminder e-mail. */
+  flightDeparture?: string;
   status: SegmentStatus;
   ride: SegmentRide | null;
   /** The provider's code when it refused the ride, or the last transient failure while PENDING. */
@@ -96,6 +98,7 @@ export interface SegmentRequest {
   passengers: number;
   pickupLocation: string;
   dropoffLocation: string;
+  flightDeparture?: string;
   requestedBy: string;
 }
 
@@ -315,4 +318,19 @@ export function passengerStatusOf(status: SegmentStatus): PassengerTransportStat
   if (status === "PENDING") return "PENDING";
   if (status === "DECLINED") return "DECLINED";
   return null;
+}
+
+/** Spec 8.2: the return-leg transport e-mail goes about 12 hours before the re-accommodated flight. */
+export const RETURN_LEG_EMAIL_BEFORE_FLIGHT_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * When the return leg's reminder is due: 12 hours before its flight, or at once when the ride is
+ * booked later than that; none for a leg to the hotel, without a known flight, or once the flight
+ * has left.
+ */
+export function returnLegReminderAt(segment: TransportSegment, now: Date): Date | undefined {
+  if (segment.direction !== "HOTEL_TO_AIRPORT" || !segment.flightDeparture) return undefined;
+  const departure = Date.parse(segment.flightDeparture);
+  if (Number.isNaN(departure) || departure <= now.getTime()) return undefined;
+  return new Date(Math.max(now.getTime(), departure - RETURN_LEG_EMAIL_BEFORE_FLIGHT_MS));
 }
