@@ -229,3 +229,22 @@ describe("deliveries", () => {
     expect(partnerRead.recentAttempts.length).toBeGreaterThan(0);
   });
 });
+
+describe("the API documents", () => {
+  it("list the partner webhook routes on the partner surface and the health read on the operator one", async () => {
+    const partner = await json(await t.call("GET", "/openapi/partner/v1.json"), 200);
+    const operator = await json(await t.call("GET", "/openapi/operator/v1.json"), 200);
+    expect(Object.keys(partner.paths)).toEqual(
+      expect.arrayContaining([
+        "/partner/v1/webhooks",
+        "/partner/v1/webhooks/test",
+        "/partner/v1/webhooks/secret/rotate",
+        "/partner/v1/events/replay",
+      ]),
+    );
+    expect(Object.keys(partner.paths["/partner/v1/webhooks"])).toEqual(
+      expect.arrayContaining(["put", "get"]),
+    );
+    expect(Object.keys(operator.paths)).toContain("/v1/admin/webhooks");
+  });
+});
