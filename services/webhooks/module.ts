@@ -46,7 +46,7 @@ export const webhooksModule: ServiceModule = {
   },
   stop: async ({ container }) => {
     stops.get(container)?.();
-    await webhookUseCases(container).dispatcher.idle();
+    await webhookUseCases(container).dispatcher.drain();
   },
 };
 

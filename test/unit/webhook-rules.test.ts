@@ -160,4 +160,20 @@ describe("the dispatcher", () => {
     await dispatcher.idle();
     expect(ran).toEqual(["t1-a", "t1-b", "t2-a", "t3-a", "t3-b"]);
   });
+
+  it("drops waiting attempts on shutdown and waits for those under way", async () => {
+    const dispatcher = new WebhookDispatcher();
+    const gates = Array.from({ length: 512 }, () => deferred());
+    let finished = 0;
+    for (const gate of gates) dispatcher.enqueue(1, () => gate.promise.then(() => void finished++));
+    let waitingRan = false;
+    dispatcher.enqueue(1, async () => {
+      waitingRan = true;
+    });
+    const drained = dispatcher.drain();
+    for (const gate of gates) gate.resolve();
+    await drained;
+    expect(finished).toBe(512);
+    expect(waitingRan).toBe(false);
+  });
 });

@@ -33,6 +33,15 @@ export class WebhookDispatcher {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Shutdown: forgets the attempts still waiting (each delivery's actor holds a reminder for its
+   * next attempt, so none is lost) and resolves once those under way have ended.
+   */
+  drain(): Promise<void> {
+    for (const queue of this.waiting) queue.length = 0;
+    return this.idle();
+  }
+
   private pump(): void {
     while (this.running < CONCURRENCY) {
       const next = this.waiting.find((queue) => queue.length > 0)?.shift();
