@@ -13,6 +13,7 @@ import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-ke
 import { systemClock } from "../../src/runtime/clock.js";
 import { type TransportSegment, segmentUrnFor } from "../../src/domain/transport/transport-segment.js";
 import { SmtpSink } from "../../services/notifications/smtp-sink.js";
+import { CaseTransfers } from "../../src/app/transport/case-transfers.js";
 import { RideProviderSimulator } from "../../services/vendor-sim/ride-provider.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { urn } from "../../src/domain/urn.js";
@@ -611,5 +612,46 @@ describe("the return-leg e-mail (spec 8.2)", () => {
     const sent = log.items.filter((n: { template: string }) => n.template === "transport-return");
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ groupId: "ECONO2", channel: "email", language: "fr" });
+  });
+});
+
+describe("the saga's legs (CaseTransfers)", () => {
+  it("books a group's transfer once however often and concurrently asked, and cancels it once", async () => {
+    const transfers = t.platform.container.resolve(CaseTransfers);
+    const leg = {
+      caseUrn,
+      groupId: "XYZ789",
+      direction: "HOTEL_TO_AIRPORT" as const,
+      correlationUrn: "urn:trace:3",
+    };
+    const before = rides.booked().length;
+    const [a, b] = await Promise.all([
+      transfers.bookTransferForGroup(leg),
+      transfers.bookTransferForGroup(leg),
+    ]);
+    expect(a!.urn).toBe(b!.urn);
+    expect(a!.status).toBe("BOOKED");
+    expect(b!.ride!.rideId).toBe(a!.ride!.rideId);
+    expect((await transfers.bookTransferForGroup(leg))!.ride!.rideId).toBe(a!.ride!.rideId);
+    expect(rides.booked().length).toBe(before + 1);
+
+    const cancel = {
+      caseUrn,
+      groupId: "XYZ789",
+      direction: "HOTEL_TO_AIRPORT" as const,
+      reason: "passenger declined the offer",
+      correlationUrn: "urn:trace:4",
+    };
+    const [first] = await transfers.cancelTransferForGroup(cancel);
+    expect(first).toMatchObject({
+      status: "CANCELLED",
+      cancellation: { by: "urn:system:transport", reason: "passenger declined the offer" },
+    });
+    const [again] = await transfers.cancelTransferForGroup(cancel);
+    expect(again!.version).toBe(first!.version);
+    expect(rides.ride(a!.ride!.rideId)!.status).toBe("CANCELLED");
+    // A group without a room has nothing to ride to; a leg never asked for cancels to nothing.
+    expect(await transfers.bookTransferForGroup({ ...leg, groupId: "NOROOM" })).toBeUndefined();
+    expect(await transfers.cancelTransferForGroup({ ...cancel, groupId: "NOROOM" })).toEqual([]);
   });
 });

@@ -208,6 +208,7 @@ export class CaseTransfers {
             })),
           },
           run,
+          { standingLegKept: true },
         ),
       ),
     );

@@ -1,5 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import { TransportSegmentActor } from "../../../actors/TransportSegmentActor.js";
+import { DomainError } from "../../domain/domain-error.js";
 import { money } from "../../domain/money.js";
 import {
   ACTIVE_SEGMENT_STATUSES,
@@ -63,14 +64,29 @@ export class RideBooking {
    * provider confirms, DECLINED when it refuses for good, PENDING (with the provider's code) when
    * it could not be reached. Answers the legs' segments as they now stand.
    */
-  async order(order: RideOrder, traced: Traced): Promise<TransportSegment[]> {
+  async order(
+    order: RideOrder,
+    traced: Traced,
+    options: { standingLegKept?: boolean } = {},
+  ): Promise<TransportSegment[]> {
     const requested = await Promise.all(
-      order.legs.map((leg) =>
-        this.turn(segmentIdFor(leg.caseUrn, leg.groupId, leg.direction), "request", {
-          ...leg,
-          correlationUrn: traced.correlationUrn,
-        }),
-      ),
+      order.legs.map(async (leg) => {
+        const id = segmentIdFor(leg.caseUrn, leg.groupId, leg.direction);
+        try {
+          return await this.turn(id, "request", { ...leg, correlationUrn: traced.correlationUrn });
+        } catch (error) {
+          // A concurrent request asked for the leg first (two saga runs, a repeated case request):
+          // with `standingLegKept` the leg that stands is the answer, as if this request came second.
+          const standing =
+            options.standingLegKept &&
+            error instanceof DomainError &&
+            error.code === "transport-segment-exists"
+              ? await this.actors.invoke(TransportSegmentActor, id, "get")
+              : undefined;
+          if (!standing) throw error;
+          return standing;
+        }
+      }),
     );
     const pending = requested.filter((s) => s.status === "PENDING");
     if (pending.length === 0) return requested;
