@@ -70,14 +70,23 @@ export class WebhookDeliveryActor {
     });
   }
 
-  /** Keeps the delivery and points the reminder at its next attempt, or takes it away. */
+  /**
+   * Keeps the delivery and points the reminder at its next attempt. An ended round (delivered,
+   * exhausted, held) is forgotten, so the actors of a busy airline's deliveries do not pile up in
+   * the state store: an event the bus brings again afterwards is delivered again, which receivers
+   * absorb by its URN.
+   */
   private async save(next: WebhookDelivery): Promise<WebhookDelivery> {
-    this.context.state.set(STATE, next);
     if (next.status === "RETRYING" && next.nextAttemptAt !== null) {
+      this.context.state.set(STATE, next);
       await this.context.reminders.set(NEXT_ATTEMPT, {
         dueInMs: Math.max(0, next.nextAttemptAt - this.context.clock.now()),
       });
+    } else if (next.status === "RETRYING") {
+      this.context.state.set(STATE, next);
+      await this.context.reminders.cancel(NEXT_ATTEMPT);
     } else {
+      this.context.state.delete(STATE);
       await this.context.reminders.cancel(NEXT_ATTEMPT);
     }
     return next;

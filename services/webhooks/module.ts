@@ -1,4 +1,5 @@
 import { WebhookDeliveryActor } from "../../actors/WebhookDeliveryActor.js";
+import { EVENT_REPLAY_WINDOW_MS } from "../../src/app/webhooks/webhook-event-log.js";
 import type { TimerHandle } from "../../src/runtime/clock.js";
 import type { ServiceModule } from "../module.js";
 import { webhookAdminRoutes, webhookRoutes } from "./webhook-routes.js";
@@ -32,7 +33,11 @@ export const webhooksModule: ServiceModule = {
     const pruning = { stopped: false, timer: undefined as TimerHandle | undefined };
     const prune = async () => {
       try {
-        await Promise.all([webhooks.eventLog.prune(), webhooks.health.prune()]);
+        await Promise.all([
+          webhooks.eventLog.prune(),
+          webhooks.health.prune(),
+          webhooks.deliveries.pruneHeld(runtime.clock.now() - EVENT_REPLAY_WINDOW_MS),
+        ]);
       } finally {
         if (!pruning.stopped)
           pruning.timer = runtime.clock.setTimer(() => void prune().catch(() => undefined), HOUR_MS);

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { pino } from "pino";
+import { WebhookDeliveryActor, webhookDeliveryActorId } from "../../actors/WebhookDeliveryActor.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PartnerPrincipal } from "../../src/app/principals.js";
 import type { WebhookTransport } from "../../src/app/webhooks/webhook-transport.js";
@@ -166,7 +167,7 @@ async function platform() {
     await webhooks.dispatcher.idle();
     await clock.advance(0);
   };
-  return { clock, webhooks, raise, advance, ...fake };
+  return { clock, webhooks, raise, advance, runtime, ...fake };
 }
 
 describe("webhook deliveries", () => {
@@ -202,11 +203,18 @@ describe("webhook deliveries", () => {
     const skyhub = partner("skyhub-zx", p.clock.now());
     await p.webhooks.subscriptions.register(skyhub, { url: "https://hooks.partner.example/in" });
     p.state.status = "connection-refused";
-    await p.raise(ZX);
+    const eventUrn = await p.raise(ZX);
+    const actorId = webhookDeliveryActorId("skyhub-zx", eventUrn);
+    expect(await p.runtime.actors.invoke(WebhookDeliveryActor, actorId, "get")).toMatchObject({
+      status: "RETRYING",
+      attempts: 1,
+    });
     p.state.status = 204;
     await p.advance(MINUTE);
     await p.advance(HOUR * 30);
     expect(p.posts).toHaveLength(2);
+    // The ended round is forgotten: nothing of it stays in the state store.
+    expect(await p.runtime.actors.invoke(WebhookDeliveryActor, actorId, "get")).toBeUndefined();
     expect(await p.webhooks.subscriptions.read(skyhub)).toMatchObject({
       status: "ACTIVE",
       deliveries: 1,

@@ -137,6 +137,11 @@ export class WebhookDeliveries {
     return replayed;
   }
 
+  /** Forgets held events older than the replay window: they could not be delivered any more. */
+  async pruneHeld(cutoffMs: number): Promise<number> {
+    return this.held.deleteMany({ occurredAtMs: { $lt: cutoffMs } });
+  }
+
   /** Whether the registration still exists for the tenant and its scopes and subscription take the type. */
   private async takes(subscription: WebhookSubscription, type: string): Promise<boolean> {
     const registration = await this.directory.findPartnerRegistration(subscription.clientId);
