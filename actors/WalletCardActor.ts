@@ -12,10 +12,12 @@ import {
   type IssuedCard,
   type IssuerCardRecord,
   type WalletCard,
+  type WalletCardState,
   type WalletTransaction,
   applyTransaction,
   availableBalance,
   cancelCard,
+  holdKeyOf,
   issueCard,
   loadDrop,
   pendingDrops,
@@ -23,13 +25,19 @@ import {
 } from "../src/domain/wallet/wallet-card.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
-/** What the actor keeps: every card the (case, group) was issued, the current one last. */
+/**
+ * What the actor keeps under its main key: every card the (case, group) was issued, the current one
+ * last, without their histories. Beside it, one key per open hold (`hold:<generation>:<epoch>:<id>`),
+ * per seen issuer event (`seen:<generation>:<event id>`) and per page of transactions
+ * (`tx:<generation>:<page>`), so a turn reads and writes a few small values however long a card's
+ * history grows.
+ */
 export interface WalletRecord {
   tenant: string;
   airport: string;
   caseUrn: string;
   groupId: string;
-  cards: WalletCard[];
+  cards: WalletCardState[];
 }
 
 export interface RecordIssuedCommand {
@@ -42,13 +50,15 @@ export interface RecordIssuedCommand {
 }
 
 export interface CardResult {
-  card: WalletCard;
+  card: WalletCardState;
   /** False for a replay: nothing changed, nothing was published. */
   changed: boolean;
 }
 
 const RECORD = "wallet";
 const DROP_REMINDER = "drop:";
+/** Transactions per state key of a card's history. */
+const PAGE_SIZE = 20;
 
 /**
  * The wallet cards of one passenger group of a case (spec 2.7: one card per (case, group); a
@@ -98,26 +108,38 @@ export class WalletCardActor {
     return { card, changed: true };
   }
 
-  /** One issuer event on the card the issuer calls `issuerCardId` (spec 4.5); a seen event id is a replay. */
+  /**
+   * One issuer event on the card the issuer calls `issuerCardId` (spec 4.5), applied with its record
+   * and its hold in this one turn; an event id seen before is a replay. Answers only whether it
+   * applied, so the hot path carries no card back.
+   */
   async applyTransaction(command: {
     issuerCardId: string;
     transaction: WalletTransaction;
     correlationUrn: string;
-  }): Promise<CardResult> {
+  }): Promise<{ cardUrn: string; changed: boolean }> {
     const record = await this.required();
-    const card = record.cards.find((c) => c.issuerCardId === command.issuerCardId);
-    if (!card) throw unknownCard(command.issuerCardId);
-    const move = applyTransaction(card, command.transaction, this.now());
-    if (!move.changed) return { card, changed: false };
+    const index = record.cards.findIndex((c) => c.issuerCardId === command.issuerCardId);
+    if (index < 0) throw unknownCard(command.issuerCardId);
+    const card = record.cards[index]!;
     const tx = command.transaction;
-    this.commit(record, move, WALLET_EVENT.cardTx, command.correlationUrn, {
+    const seen = seenKey(index, tx.eventId);
+    if (await this.context.state.get<number>(seen)) return { cardUrn: card.urn, changed: false };
+    const hold = holdKey(index, card.holdsEpoch, holdKeyOf(tx));
+    const held = (await this.context.state.get<number>(hold)) ?? 0;
+    const moved = applyTransaction(card, tx, held, this.now());
+    if (moved.holdAfter > 0) this.context.state.set(hold, moved.holdAfter);
+    else if (held > 0) this.context.state.delete(hold);
+    this.context.state.set(seen, 1);
+    await this.append(index, card.transactionCount, [tx]);
+    this.commit(record, { card: moved.card, changed: true }, WALLET_EVENT.cardTx, command.correlationUrn, {
       eventId: tx.eventId,
       type: tx.type,
       amount: { value: tx.amount, currency: tx.currency },
       merchant: tx.merchant,
       occurredAt: tx.occurredAt,
     });
-    return { card: move.card, changed: true };
+    return { cardUrn: card.urn, changed: true };
   }
 
   /** The issuer loaded a scheduled drop of the card. */
@@ -167,13 +189,40 @@ export class WalletCardActor {
   }): Promise<CardResult & { corrections: Correction[] }> {
     const record = await this.required();
     const card = this.card(record, command.cardUrn);
-    const move = reconcileCard(card, command.issuer, this.now());
+    const index = record.cards.indexOf(card);
+    const missing = [];
+    for (const tx of command.issuer.transactions) {
+      if (!(await this.context.state.get<number>(seenKey(index, tx.eventId)))) missing.push(tx);
+    }
+    const move = reconcileCard(card, command.issuer, missing, this.now());
     if (!move.changed) return { card, changed: false, corrections: [] };
+    for (const tx of move.backfill) this.context.state.set(seenKey(index, tx.eventId), 1);
+    await this.append(index, card.transactionCount, move.backfill);
+    for (const [id, amount] of Object.entries(move.holds ?? {})) {
+      this.context.state.set(holdKey(index, move.card.holdsEpoch, id), amount);
+    }
     if (move.card.status === "CANCELLED" && card.status === "LOADED") await this.cancelDropReminders(card);
     this.commit(record, move, WALLET_EVENT.cardReconciled, command.correlationUrn, {
       corrections: move.corrections,
     });
     return { card: move.card, changed: true, corrections: move.corrections };
+  }
+
+  /** Every card of the (case, group) with its transactions, oldest first: for reads. */
+  async history(): Promise<WalletCard[]> {
+    const record = await this.get();
+    if (!record) return [];
+    return Promise.all(
+      record.cards.map(async (card, index) => {
+        const transactions: WalletTransaction[] = [];
+        for (let page = 0; page * PAGE_SIZE < card.transactionCount; page++) {
+          transactions.push(
+            ...((await this.context.state.get<WalletTransaction[]>(pageKey(index, page))) ?? []),
+          );
+        }
+        return { ...card, transactions };
+      }),
+    );
   }
 
   async receiveReminder(name: string): Promise<void> {
@@ -191,7 +240,23 @@ export class WalletCardActor {
     });
   }
 
-  private async cancelDropReminders(card: WalletCard): Promise<void> {
+  /** Adds `transactions` to the history of the card at `index`, which holds `count` so far. */
+  private async append(
+    index: number,
+    count: number,
+    transactions: readonly WalletTransaction[],
+  ): Promise<void> {
+    let at = count;
+    for (const tx of transactions) {
+      const key = pageKey(index, Math.floor(at / PAGE_SIZE));
+      const page =
+        at % PAGE_SIZE === 0 ? [] : ((await this.context.state.get<WalletTransaction[]>(key)) ?? []);
+      this.context.state.set(key, [...page, tx]);
+      at++;
+    }
+  }
+
+  private async cancelDropReminders(card: WalletCardState): Promise<void> {
     for (const drop of pendingDrops(card)) await this.context.reminders.cancel(`${DROP_REMINDER}${drop.id}`);
   }
 
@@ -209,7 +274,7 @@ export class WalletCardActor {
   private emit<T extends keyof WalletEventDataByType>(
     record: WalletRecord,
     type: T,
-    card: WalletCard,
+    card: WalletCardState,
     correlationUrn: string,
     details: Omit<WalletEventDataByType[T], keyof WalletCardEventData>,
   ): void {
@@ -243,7 +308,7 @@ export class WalletCardActor {
     return record;
   }
 
-  private card(record: WalletRecord, cardUrn: string): WalletCard {
+  private card(record: WalletRecord, cardUrn: string): WalletCardState {
     const card = record.cards.find((c) => c.urn === cardUrn);
     if (!card) throw new DomainError("not-found", "wallet-card", `No wallet card ${cardUrn}`);
     return card;
@@ -252,6 +317,19 @@ export class WalletCardActor {
   private now(): Date {
     return new Date(this.context.clock.now());
   }
+}
+
+/** Keys beside the record, by the card's position (its generation less one). */
+function seenKey(index: number, eventId: string): string {
+  return `seen:${index + 1}:${eventId}`;
+}
+
+function holdKey(index: number, epoch: number, holdId: string): string {
+  return `hold:${index + 1}:${epoch}:${holdId}`;
+}
+
+function pageKey(index: number, page: number): string {
+  return `tx:${index + 1}:${page}`;
 }
 
 function unknownCard(issuerCardId: string): DomainError {

@@ -45,14 +45,14 @@ export function walletRoutes({ cancel, webhooks, reads }: WalletRouteDeps) {
         404: { description: "No such card" },
       },
       handler: async ({ params, body, principal, correlationUrn }) => {
-        const { card } = await cancel.cancelWalletCard({
+        const { card: cancelled } = await cancel.cancelWalletCard({
           cardUrn: params.cardUrn,
           reason: body.reason,
           by: principal.actorUrn,
           correlationUrn,
           caller: principal,
         });
-        return { status: 200, body: walletCardToWire(card) };
+        return { status: 200, body: walletCardToWire(await reads.cardByUrn(cancelled.urn)) };
       },
     }),
     defineRoute({

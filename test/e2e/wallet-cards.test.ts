@@ -9,7 +9,7 @@ import { WalletReads } from "../../src/app/wallet/wallet-reads.js";
 import { WalletReconciliation } from "../../src/app/wallet/wallet-reconciliation.js";
 import { DEMO_WALLET_FUNDING_POOL } from "../../src/demo/demo-wallet-accounts.js";
 import { hmacSignature } from "../../src/domain/hmac-signature.js";
-import type { WalletCard } from "../../src/domain/wallet/wallet-card.js";
+import type { WalletCardState } from "../../src/domain/wallet/wallet-card.js";
 import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
 import { PassengerSessionTokens } from "../../src/passenger-identity/session-tokens.js";
 import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
@@ -43,7 +43,10 @@ function input(groupId: string, overrides: Partial<IssueWalletCardInput> = {}): 
   };
 }
 
-async function issued(groupId: string, overrides: Partial<IssueWalletCardInput> = {}): Promise<WalletCard> {
+async function issued(
+  groupId: string,
+  overrides: Partial<IssueWalletCardInput> = {},
+): Promise<WalletCardState> {
   const outcome = await issue.issueWalletCard(input(groupId, overrides));
   if (outcome.outcome !== "issued") throw new Error(`not issued: ${JSON.stringify(outcome)}`);
   return outcome.card;
@@ -161,7 +164,7 @@ describe("wallet cards", () => {
     );
     expect(capture.status).toBe(200);
     const read = (await reads().cardOfGroup(CASE, "G-TX"))!;
-    expect(read).toMatchObject({ currentBalance: 720, holds: {} });
+    expect(read).toMatchObject({ currentBalance: 720, heldBalance: 0 });
     expect(read.transactions.map((x) => x.type)).toEqual(["AUTHORIZATION", "CAPTURE"]);
   });
 
@@ -182,7 +185,7 @@ describe("wallet cards", () => {
     await sim.reverse(card.issuerCardId, auth);
     const read = (await reads().cardOfGroup(CASE, "G-SIM"))!;
     expect(read.transactions.map((x) => x.type)).toEqual(["AUTHORIZATION", "REVERSAL"]);
-    expect(read).toMatchObject({ currentBalance: 1_000, holds: {} });
+    expect(read).toMatchObject({ currentBalance: 1_000, heldBalance: 0 });
   });
 
   it("cancels through the route: the issuer returns the unused balance, audited, irreversible", async () => {
@@ -326,7 +329,7 @@ describe("the cancel use case for the saga", () => {
 describe("reading a case's cards", () => {
   let caseUrn: string;
   let rivera: string;
-  let card: WalletCard;
+  let card: WalletCardState;
 
   const me = (path: string) =>
     fetch(`${t.passengerBase}${path}`, { headers: { Authorization: `Bearer ${rivera}` } });

@@ -12,7 +12,7 @@ import { WalletIssuerSimulator } from "../../services/vendor-sim/wallet-issuer.j
 import { CancelWalletCard } from "../../src/app/wallet/cancel-wallet-card.js";
 import { IssueWalletCard } from "../../src/app/wallet/issue-wallet-card.js";
 import { WalletReads } from "../../src/app/wallet/wallet-reads.js";
-import type { WalletCard } from "../../src/domain/wallet/wallet-card.js";
+import type { WalletCardState } from "../../src/domain/wallet/wallet-card.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 
@@ -24,7 +24,7 @@ let t: TestPlatform;
 let clock: ManualClock;
 let sim: WalletIssuerSimulator;
 
-async function issue(groupId: string): Promise<WalletCard> {
+async function issue(groupId: string): Promise<WalletCardState> {
   const outcome = await t.platform.container.resolve(IssueWalletCard).issueWalletCard({
     tenant: ZX,
     caseUrn: CASE,
@@ -98,6 +98,6 @@ describe("the daily reconciliation", () => {
     expect(reconciled.transactions).toEqual([
       expect.objectContaining({ type: "AUTHORIZATION", source: "reconciliation" }),
     ]);
-    expect(reconciled.holds).toEqual({ [reconciled.transactions[0]!.authorizationId!]: 100 });
+    expect(reconciled.heldBalance).toBe(100);
   });
 });

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { WalletCardActor, type WalletRecord } from "../../../actors/WalletCardActor.js";
 import { DomainError } from "../../domain/domain-error.js";
-import { type WalletCard, parseWalletCardUrn } from "../../domain/wallet/wallet-card.js";
+import { type WalletCardState, parseWalletCardUrn } from "../../domain/wallet/wallet-card.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import type { WalletIssuers } from "../../vendors/wallet-issuer-port.js";
@@ -22,7 +22,7 @@ export interface CancelWalletCardInput {
 }
 
 export interface CancelledWalletCard {
-  card: WalletCard;
+  card: WalletCardState;
   /** What the issuer gave back to the tenant's funding pool, minor units. */
   returnedToPool: number;
   /** True when the card was cancelled already: nothing was asked of the issuer again. */
@@ -101,7 +101,7 @@ export async function walletCardFor(
   actors: ActorRuntime,
   cardUrn: string,
   caller?: OperatorPrincipal,
-): Promise<{ record: WalletRecord; card: WalletCard }> {
+): Promise<{ record: WalletRecord; card: WalletCardState }> {
   const ref = parseWalletCardUrn(cardUrn);
   const record = ref ? await actors.invoke(WalletCardActor, ref.actorId, "get") : undefined;
   const card = record?.cards.find((c) => c.urn === cardUrn);

@@ -5,7 +5,7 @@ import { DomainError } from "../../domain/domain-error.js";
 import { WALLET_EVENT } from "../../domain/events/wallet.js";
 import { randomUuid } from "../../domain/uuid.js";
 import { plannedDrops } from "../../domain/wallet/scheduled-drops.js";
-import { type WalletCard, walletActorIdFor, walletCardUrnFor } from "../../domain/wallet/wallet-card.js";
+import { type WalletCardState, walletActorIdFor, walletCardUrnFor } from "../../domain/wallet/wallet-card.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
 import { type EventBus, publishEvent } from "../../runtime/event-bus.js";
@@ -47,7 +47,7 @@ export interface IssueWalletCardInput {
  * - failed: the issuer kept failing (5xx, timeouts) through every attempt; asking again later may work.
  */
 export type IssueWalletCardOutcome =
-  | { outcome: "issued"; card: WalletCard; replayed: boolean }
+  | { outcome: "issued"; card: WalletCardState; replayed: boolean }
   | { outcome: "paused"; vendorErrorCode: string }
   | { outcome: "funding-exhausted"; reviewItemUrn: string }
   | { outcome: "failed"; vendorErrorCode: string };

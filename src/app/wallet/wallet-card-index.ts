@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import type { WalletCard, WalletCardStatus } from "../../domain/wallet/wallet-card.js";
+import type { WalletCardState, WalletCardStatus } from "../../domain/wallet/wallet-card.js";
 import type { DocumentCollection, DocumentStore } from "../../runtime/document-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
 
@@ -36,7 +36,7 @@ export class WalletCardIndex {
     await this.collection.ensureIndex({ keys: { tenant: 1, status: 1 } });
   }
 
-  async record(tenant: string, card: WalletCard): Promise<void> {
+  async record(tenant: string, card: WalletCardState): Promise<void> {
     await this.collection.put({
       _id: keyOf(card.vendor, card.issuerCardId),
       cardUrn: card.urn,

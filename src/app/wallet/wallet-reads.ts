@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { WalletCardActor } from "../../../actors/WalletCardActor.js";
 import { caseSnapshotFor } from "../cases/case-access.js";
 import { DomainError } from "../../domain/domain-error.js";
-import { type WalletCard, walletActorIdFor } from "../../domain/wallet/wallet-card.js";
+import { type WalletCard, parseWalletCardUrn, walletActorIdFor } from "../../domain/wallet/wallet-card.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import type { RevealSession, WalletIssuers } from "../../vendors/wallet-issuer-port.js";
@@ -28,23 +28,33 @@ export class WalletReads {
     // From the index, not the manifest: a group split or merged away since keeps its cards.
     const entries = await this.index.ofCase(snapshot.case.tenant, snapshot.case.urn);
     const groups = [...new Set(entries.map((e) => e.groupId))];
-    const records = await Promise.all(
+    const histories = await Promise.all(
       groups.map((groupId) =>
-        this.actors.invoke(WalletCardActor, walletActorIdFor(snapshot.case.urn, groupId), "get"),
+        this.actors.invoke(WalletCardActor, walletActorIdFor(snapshot.case.urn, groupId), "history"),
       ),
     );
-    return records.flatMap((record) => record?.cards ?? []);
+    return histories.flat();
   }
 
   /** The group's latest card (a cancelled one too: the passenger sees it was cancelled), if any. */
   async cardOfGroup(caseUrn: string, groupId: string): Promise<WalletCard | undefined> {
-    const record = await this.actors.invoke(WalletCardActor, walletActorIdFor(caseUrn, groupId), "get");
-    return record?.cards.at(-1);
+    const history = await this.actors.invoke(WalletCardActor, walletActorIdFor(caseUrn, groupId), "history");
+    return history.at(-1);
+  }
+
+  /** One card with its transactions, by URN; 404 when there is none. */
+  async cardByUrn(cardUrn: string): Promise<WalletCard> {
+    const ref = parseWalletCardUrn(cardUrn);
+    const history = ref ? await this.actors.invoke(WalletCardActor, ref.actorId, "history") : [];
+    const card = history.find((c) => c.urn === cardUrn);
+    if (!card) throw new DomainError("not-found", "wallet-card", `No wallet card ${cardUrn}`);
+    return card;
   }
 
   /** A short-lived session of the issuer's hosted page for the group's LOADED card; 404 without one. */
   async reveal(tenant: string, caseUrn: string, groupId: string): Promise<RevealSession> {
-    const card = await this.cardOfGroup(caseUrn, groupId);
+    const record = await this.actors.invoke(WalletCardActor, walletActorIdFor(caseUrn, groupId), "get");
+    const card = record?.cards.at(-1);
     const issuer = this.issuers.issuerOf(tenant);
     if (card?.status !== "LOADED" || !issuer) {
       throw new DomainError("not-found", "wallet-card-not-issued", "Your group holds no meal card");

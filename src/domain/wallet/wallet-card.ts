@@ -4,8 +4,8 @@
  * are in the currency's minor units:
  * - initialBalance: frozen at issue, the most the card may ever hold;
  * - currentBalance: settled funds, what the drops loaded less what captures settled;
- * - availableBalance: currentBalance less the authorization holds, always derived, never stored,
- *   so the two can never disagree.
+ * - availableBalance: currentBalance less the authorization holds (`heldBalance`), always derived,
+ *   never stored, so the two can never disagree.
  * The card number, verification code and expiry are never part of it: the issuer keeps them and
  * shows them on its own hosted page (spec 2.7, 4.4).
  */
@@ -45,7 +45,12 @@ export interface CardDrop extends PlannedDrop {
   loadedAt: string | null;
 }
 
-export interface WalletCard {
+/**
+ * The card as its actor keeps it, without its history: what every turn reads and writes, so a
+ * turn's cost does not grow with the card's transactions or open holds. The holds themselves (by
+ * authorization id) and the transactions are kept beside it, one state key each.
+ */
+export interface WalletCardState {
   urn: string;
   caseUrn: string;
   groupId: string;
@@ -55,11 +60,17 @@ export interface WalletCard {
   currency: string;
   initialBalance: number;
   currentBalance: number;
-  /** Open authorization holds by authorization id, minor units. */
-  holds: Record<string, number>;
+  /** The sum of the open authorization holds, minor units. */
+  heldBalance: number;
+  /**
+   * Bumped when the reconciliation takes the holds from the issuer: holds are kept per epoch, so
+   * the holds of an earlier epoch are simply no longer read.
+   */
+  holdsEpoch: number;
+  /** How many transactions the card has recorded. */
+  transactionCount: number;
   status: WalletCardStatus;
   drops: CardDrop[];
-  transactions: WalletTransaction[];
   issuedAt: string;
   cancelledAt: string | null;
   cancelReason: string | null;
@@ -68,6 +79,11 @@ export interface WalletCard {
   updatedAt: string;
   /** Bumped by every change. */
   version: number;
+}
+
+/** The card with its transactions, oldest first: what reads show. */
+export interface WalletCard extends WalletCardState {
+  transactions: WalletTransaction[];
 }
 
 export interface IssuedCard {
@@ -83,7 +99,7 @@ export interface IssuedCard {
 
 /** How a move went: `changed` false means nothing to store or publish (a replay). */
 export interface CardMove {
-  card: WalletCard;
+  card: WalletCardState;
   changed: boolean;
 }
 
@@ -103,14 +119,19 @@ export function parseWalletCardUrn(urn: string): { actorId: string; generation: 
   return match ? { actorId: match[1]!, generation: Number(match[2]) } : undefined;
 }
 
-export function availableBalance(card: Pick<WalletCard, "currentBalance" | "holds">): number {
+export function availableBalance(card: Pick<WalletCardState, "currentBalance" | "heldBalance">): number {
+  return card.currentBalance - card.heldBalance;
+}
+
+/** The sum of a map of holds. */
+export function heldIn(holds: Readonly<Record<string, number>>): number {
   let held = 0;
-  for (const amount of Object.values(card.holds)) held += amount;
-  return card.currentBalance - held;
+  for (const amount of Object.values(holds)) held += amount;
+  return held;
 }
 
 /** A new LOADED card: the issuer loaded the first drop with the issue itself. */
-export function issueCard(input: IssuedCard, now: Date): WalletCard {
+export function issueCard(input: IssuedCard, now: Date): WalletCardState {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
     throw new DomainError(
       "invalid",
@@ -129,10 +150,11 @@ export function issueCard(input: IssuedCard, now: Date): WalletCard {
     currency: input.currency,
     initialBalance: input.amount,
     currentBalance: drops.filter((d) => d.loadedAt).reduce((sum, d) => sum + d.amount, 0),
-    holds: {},
+    heldBalance: 0,
+    holdsEpoch: 0,
+    transactionCount: 0,
     status: "LOADED",
     drops,
-    transactions: [],
     issuedAt: at,
     cancelledAt: null,
     cancelReason: null,
@@ -143,15 +165,20 @@ export function issueCard(input: IssuedCard, now: Date): WalletCard {
 }
 
 /**
- * One issuer event applied to the balances, atomically with its record (spec 4.5, 6.3):
+ * One issuer event applied to the balances (spec 4.5, 6.3), given what its authorization holds
+ * (`held`, 0 for none); the actor stores the card, the hold after and the record in one turn:
  * - AUTHORIZATION holds its amount (available goes down, current stays);
  * - CAPTURE settles: the hold goes and current goes down by the captured amount;
  * - REVERSAL and HOLD_RELEASED release (up to) their amount of the hold.
- * An event id seen before changes nothing. A cancelled card keeps the record but its balances stay
- * at what cancellation left.
+ * The actor has dropped an event id seen before. A cancelled card keeps the record but its balances
+ * stay at what cancellation left.
  */
-export function applyTransaction(card: WalletCard, tx: WalletTransaction, now: Date): CardMove {
-  if (card.transactions.some((t) => t.eventId === tx.eventId)) return { card, changed: false };
+export function applyTransaction(
+  card: WalletCardState,
+  tx: WalletTransaction,
+  held: number,
+  now: Date,
+): { card: WalletCardState; holdAfter: number } {
   if (tx.currency !== card.currency) {
     throw new DomainError(
       "invalid",
@@ -159,37 +186,38 @@ export function applyTransaction(card: WalletCard, tx: WalletTransaction, now: D
       `The card is in ${card.currency}; the event is in ${tx.currency}`,
     );
   }
-  const next = { ...card, transactions: [...card.transactions, tx], ...touched(card, now) };
-  if (card.status === "CANCELLED") return { card: next, changed: true };
-  return { card: { ...next, ...balancesAfter(card, tx) }, changed: true };
-}
-
-function balancesAfter(
-  card: WalletCard,
-  tx: WalletTransaction,
-): Pick<WalletCard, "currentBalance" | "holds"> {
-  const key = tx.authorizationId ?? tx.eventId;
-  const holds = { ...card.holds };
-  const held = holds[key] ?? 0;
+  const recorded = { ...card, transactionCount: card.transactionCount + 1, ...touched(card, now) };
+  if (card.status === "CANCELLED") return { card: recorded, holdAfter: held };
   switch (tx.type) {
     case "AUTHORIZATION":
-      holds[key] = held + tx.amount;
-      return { currentBalance: card.currentBalance, holds };
+      return {
+        card: { ...recorded, heldBalance: card.heldBalance + tx.amount },
+        holdAfter: held + tx.amount,
+      };
     case "CAPTURE":
-      delete holds[key];
-      return { currentBalance: card.currentBalance - tx.amount, holds };
+      return {
+        card: {
+          ...recorded,
+          heldBalance: card.heldBalance - held,
+          currentBalance: card.currentBalance - tx.amount,
+        },
+        holdAfter: 0,
+      };
     case "REVERSAL":
     case "HOLD_RELEASED": {
-      const left = held - Math.min(held, tx.amount);
-      if (left > 0) holds[key] = left;
-      else delete holds[key];
-      return { currentBalance: card.currentBalance, holds };
+      const released = Math.min(held, tx.amount);
+      return { card: { ...recorded, heldBalance: card.heldBalance - released }, holdAfter: held - released };
     }
   }
 }
 
+/** The key a transaction's hold is kept under: its authorization, else the event itself. */
+export function holdKeyOf(tx: Pick<WalletTransaction, "authorizationId" | "eventId">): string {
+  return tx.authorizationId ?? tx.eventId;
+}
+
 /** A scheduled drop the issuer loaded: current goes up by its amount, once. */
-export function loadDrop(card: WalletCard, dropId: DropId, now: Date): CardMove {
+export function loadDrop(card: WalletCardState, dropId: DropId, now: Date): CardMove {
   const drop = card.drops.find((d) => d.id === dropId);
   if (!drop || drop.loadedAt || card.status === "CANCELLED") return { card, changed: false };
   const at = now.toISOString();
@@ -205,7 +233,7 @@ export function loadDrop(card: WalletCard, dropId: DropId, now: Date): CardMove 
 }
 
 /** The drops still to load, soonest first. */
-export function pendingDrops(card: WalletCard): CardDrop[] {
+export function pendingDrops(card: WalletCardState): CardDrop[] {
   return card.status === "LOADED" ? card.drops.filter((d) => !d.loadedAt) : [];
 }
 
@@ -214,7 +242,7 @@ export function pendingDrops(card: WalletCard): CardDrop[] {
  * back to the funding pool is recorded. Cancelling a cancelled card changes nothing.
  */
 export function cancelCard(
-  card: WalletCard,
+  card: WalletCardState,
   cancellation: { reason: string; returnedToPool: number },
   now: Date,
 ): CardMove {
@@ -224,7 +252,7 @@ export function cancelCard(
       ...card,
       status: "CANCELLED",
       currentBalance: 0,
-      holds: {},
+      heldBalance: 0,
       cancelledAt: now.toISOString(),
       cancelReason: cancellation.reason,
       returnedToPool: cancellation.returnedToPool,
@@ -248,33 +276,36 @@ export type Correction =
   | { kind: "status"; local: WalletCardStatus; issuer: WalletCardStatus };
 
 /**
- * The daily reconciliation (spec 6.3): transactions the issuer has and the card lacks are
- * backfilled, balances that drifted are taken from the issuer, and a card the issuer cancelled is
- * cancelled here. Every difference is one correction, for the alert and the audit trail.
+ * The daily reconciliation (spec 6.3), given the issuer's record and, of its transactions, those
+ * the card lacks (`missing`): they are backfilled, drifted balances are taken from the issuer (its
+ * holds with them, as a new holds epoch), and a card the issuer cancelled is cancelled here. Every
+ * difference is one correction, for the alert and the audit trail.
  */
 export function reconcileCard(
-  card: WalletCard,
+  card: WalletCardState,
   issuer: IssuerCardRecord,
+  missing: readonly Omit<WalletTransaction, "source">[],
   now: Date,
-): CardMove & { corrections: Correction[] } {
-  const corrections: Correction[] = [];
-  const known = new Set(card.transactions.map((t) => t.eventId));
-  const missing = issuer.transactions.filter((t) => !known.has(t.eventId));
-  for (const t of missing) {
-    corrections.push({ kind: "missing-transaction", eventId: t.eventId, type: t.type, amount: t.amount });
-  }
-  let next: WalletCard = {
-    ...card,
-    transactions: [
-      ...card.transactions,
-      ...missing.map((t) => ({ ...t, source: "reconciliation" as const })),
-    ],
-  };
+): CardMove & {
+  corrections: Correction[];
+  backfill: WalletTransaction[];
+  /** The issuer's holds to keep under the card's new `holdsEpoch`; none when the holds stand. */
+  holds: Record<string, number> | null;
+} {
+  const corrections: Correction[] = missing.map((t) => ({
+    kind: "missing-transaction",
+    eventId: t.eventId,
+    type: t.type,
+    amount: t.amount,
+  }));
+  const backfill = missing.map((t) => ({ ...t, source: "reconciliation" as const }));
+  let next: WalletCardState = { ...card, transactionCount: card.transactionCount + backfill.length };
+  let holds: Record<string, number> | null = null;
   if (card.status === "LOADED" && issuer.status === "CANCELLED") {
     corrections.push({ kind: "status", local: card.status, issuer: issuer.status });
     next = cancelCard(next, { reason: ISSUER_CANCELLED, returnedToPool: 0 }, now).card;
   } else if (card.status === "LOADED") {
-    const issuerAvailable = availableBalance(issuer);
+    const issuerHeld = heldIn(issuer.holds);
     if (card.currentBalance !== issuer.currentBalance) {
       corrections.push({
         kind: "balance",
@@ -283,20 +314,28 @@ export function reconcileCard(
         issuer: issuer.currentBalance,
       });
     }
-    if (availableBalance(card) !== issuerAvailable) {
+    if (availableBalance(card) !== issuer.currentBalance - issuerHeld) {
       corrections.push({
         kind: "balance",
         field: "availableBalance",
         local: availableBalance(card),
-        issuer: issuerAvailable,
+        issuer: issuer.currentBalance - issuerHeld,
       });
     }
-    next = { ...next, currentBalance: issuer.currentBalance, holds: { ...issuer.holds } };
+    if (corrections.length > 0) {
+      holds = { ...issuer.holds };
+      next = {
+        ...next,
+        currentBalance: issuer.currentBalance,
+        heldBalance: issuerHeld,
+        holdsEpoch: card.holdsEpoch + 1,
+      };
+    }
   }
-  if (corrections.length === 0) return { card, changed: false, corrections };
-  return { card: { ...next, ...touched(card, now) }, changed: true, corrections };
+  if (corrections.length === 0) return { card, changed: false, corrections, backfill, holds };
+  return { card: { ...next, ...touched(card, now) }, changed: true, corrections, backfill, holds };
 }
 
-function touched(card: WalletCard, now: Date): Pick<WalletCard, "updatedAt" | "version"> {
+function touched(card: WalletCardState, now: Date): Pick<WalletCardState, "updatedAt" | "version"> {
   return { updatedAt: now.toISOString(), version: card.version + 1 };
 }
