@@ -12,6 +12,10 @@ import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import { SubCaseIndex } from "../../src/app/sub-cases/sub-case-index.js";
 import { SubCaseLocks } from "../../src/app/sub-cases/sub-case-locks.js";
 import { SubmitCompensation } from "../../src/app/sub-cases/submit-compensation.js";
+import { TransportLeg } from "../../src/app/sub-cases/transport-leg.js";
+import { WalletLeg } from "../../src/app/sub-cases/wallet-leg.js";
+import { CaseTransfers } from "../../src/app/transport/case-transfers.js";
+import { IssueWalletCard } from "../../src/app/wallet/issue-wallet-card.js";
 import { SyncSubCases } from "../../src/app/sub-cases/sync-sub-cases.js";
 import { CONSOLE_CLIENT_ID } from "../../src/identity/identity-provider.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
@@ -62,6 +66,9 @@ export const subCasesModule: ServiceModule = {
             notifier: c.isRegistered(TOKENS.passengerNotifier, true)
               ? c.resolve<PassengerNotifier>(TOKENS.passengerNotifier)
               : undefined,
+            // The wallet and transport modules register their use cases; without them the legs are skipped.
+            walletLeg: c.isRegistered(IssueWalletCard, true) ? c.resolve(WalletLeg) : undefined,
+            transportLeg: c.isRegistered(CaseTransfers, true) ? c.resolve(TransportLeg) : undefined,
             logger: c.resolve(TOKENS.logger),
           }),
       ),

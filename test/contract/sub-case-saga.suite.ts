@@ -22,6 +22,11 @@ import { registerSubCaseSaga } from "../../src/workflows/sub-case-saga/registrat
 import type { WorkflowEngineFactory, WorkflowEngineUnderTest } from "../support/workflow-engines.js";
 
 const HOUR = 3_600_000;
+/** The steps a run works, in order, and the undos a decline runs, in reverse. */
+const FORWARD = SUB_CASE_SAGA_STEPS.map((step) => step.name);
+const UNDONE = SUB_CASE_SAGA_STEPS.filter((step) => step.undo)
+  .map((step) => `undo ${step.name}`)
+  .reverse();
 
 /**
  * The sub-case saga (src/workflows/sub-case-saga) on a runtime, with steps that record what they
@@ -89,7 +94,7 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
     it("takes the run, works the steps in order, offers the stay until the next departure, and settles the case on accept", async () => {
       const id = await start();
       const waiting = await awaitingAnswer(id);
-      expect(steps.calls).toEqual(["begin", "confirm-stay", "issue-voucher", "notify-passenger", "offer"]);
+      expect(steps.calls).toEqual(["begin", ...FORWARD, "offer"]);
       expect(steps.offers).toEqual([
         {
           stay: { reservationUrn: "urn:reservation:r1", voucherUrn: "urn:voucher:v1" },
@@ -98,26 +103,17 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
       ]);
       const progress = progressOf(waiting);
       expect(progress.answerBy).toBe(steps.nextDepartureAt);
-      expect(progress.steps.map((s) => [s.name, s.state])).toEqual([
-        ["confirm-stay", "COMPLETED"],
-        ["issue-voucher", "COMPLETED"],
-        ["notify-passenger", "COMPLETED"],
-      ]);
+      expect(progress.steps.map((s) => [s.name, s.state])).toEqual(
+        FORWARD.map((name) => [name, "COMPLETED"]),
+      );
       expect(progress.steps.every((s) => s.startedAt && s.endedAt)).toBe(true);
-      expect(steps.reported).toEqual([
-        "started confirm-stay",
-        "ended confirm-stay",
-        "started issue-voucher",
-        "ended issue-voucher",
-        "started notify-passenger",
-        "ended notify-passenger",
-      ]);
+      expect(steps.reported).toEqual(FORWARD.flatMap((name) => [`started ${name}`, `ended ${name}`]));
 
       await answer(id, "ACCEPTED");
       const state = await sut.engine.waitForCompletion(id);
       expect(state.runtimeStatus).toBe("COMPLETED");
       expect(state.output).toMatchObject({ outcome: "accepted" });
-      expect(steps.calls.slice(5)).toEqual(["settle-case"]);
+      expect(steps.calls.slice(FORWARD.length + 2)).toEqual(["settle-case"]);
       expect(steps.alerts).toEqual([]);
     });
 
@@ -127,21 +123,31 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
       await answer(id, "DECLINED");
       const state = await sut.engine.waitForCompletion(id);
       expect(state.output).toMatchObject({ outcome: "declined" });
-      expect(steps.calls.slice(5)).toEqual(["undo confirm-stay", "alert declined", "settle-case"]);
+      // The rides, then the meal card, then the room.
+      expect(steps.calls.slice(FORWARD.length + 2)).toEqual([
+        "undo book-transport",
+        "undo issue-wallet-card",
+        "undo confirm-stay",
+        "alert declined",
+        "settle-case",
+      ]);
       expect(steps.triggers[0]).toEqual({ kind: "compensation", compensation: { action: "reoffer" } });
       const undone = progressOf(state).steps.at(-1);
       expect(undone).toMatchObject({ name: "undo-confirm-stay", state: "UNDONE" });
     });
 
     it("ends COMPENSATION_FAILED with the vendor's code when the cancellation is refused for good", async () => {
-      steps.undoRefusal = { message: "the rate is not refundable", vendorErrorCode: "NON_REFUNDABLE" };
+      steps.undoRefusals["confirm-stay"] = {
+        message: "the rate is not refundable",
+        vendorErrorCode: "NON_REFUNDABLE",
+      };
       const id = await start();
       await awaitingAnswer(id);
       await answer(id, "DECLINED");
       const state = await sut.engine.waitForCompletion(id);
       expect(state.output).toMatchObject({ outcome: "compensation-failed" });
-      expect(steps.calls.slice(5)).toEqual([
-        "undo confirm-stay",
+      expect(steps.calls.slice(FORWARD.length + 2)).toEqual([
+        ...UNDONE,
         "compensation-failed NON_REFUNDABLE",
         "alert compensation-failed",
         "settle-case",
@@ -238,16 +244,7 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
       await answer(id, "DECLINED");
       const state = await sut.engine.waitForCompletion(id);
       expect(state.output).toMatchObject({ outcome: "declined" });
-      expect(steps.calls).toEqual([
-        "begin",
-        "confirm-stay",
-        "issue-voucher",
-        "notify-passenger",
-        "offer",
-        "undo confirm-stay",
-        "alert declined",
-        "settle-case",
-      ]);
+      expect(steps.calls).toEqual(["begin", ...FORWARD, "offer", ...UNDONE, "alert declined", "settle-case"]);
     });
   });
 }
@@ -266,7 +263,7 @@ class FakeSteps implements SubCaseSagaSteps {
   /** False once a later run owns the sub-case. */
   stillCurrent = true;
   refusals: Record<string, StepRefusal> = {};
-  undoRefusal: StepRefusal | undefined;
+  undoRefusals: Record<string, StepRefusal> = {};
   /** How many more times a step throws before it works. */
   throws: Record<string, number> = {};
 
@@ -301,7 +298,8 @@ class FakeSteps implements SubCaseSagaSteps {
   async undoStep(step: string, call: StepCall): Promise<StepOutcome> {
     this.calls.push(`undo ${step}`);
     expect(call.stay.reservationUrn).toBe("urn:reservation:r1");
-    if (this.undoRefusal) return { done: false, refusal: this.undoRefusal };
+    const refusal = this.undoRefusals[step];
+    if (refusal) return { done: false, refusal };
     return { done: true, stay: {}, result: { undone: step } };
   }
 

@@ -154,8 +154,12 @@ describe.skipIf(!redis.reachable)("the sub-case saga across a restart, on Redis"
     expect(after.subCases[0].status).toBe("DECLINED");
     expect(after.subCases[0].saga.steps.map((s: any) => [s.name, s.state])).toEqual([
       ["confirm-stay", "COMPLETED"],
+      ["issue-wallet-card", "COMPLETED"],
+      ["book-transport", "COMPLETED"],
       ["issue-voucher", "COMPLETED"],
       ["notify-passenger", "COMPLETED"],
+      ["undo-book-transport", "UNDONE"],
+      ["undo-issue-wallet-card", "UNDONE"],
       ["undo-confirm-stay", "UNDONE"],
     ]);
     // Across both processes: one booking and one cancellation in the vendor's ledger, after the two

@@ -32,6 +32,7 @@ import { caseRefOf } from "../cases/case-changes.js";
 import { type DirectContracts, isDirect } from "../booking/direct-contracts.js";
 import type { ReservationIndex } from "../booking/reservation-index.js";
 import type { PassengerNotifier } from "../notifications/passenger-notifier.js";
+import { legDone, type SagaLeg } from "./saga-leg.js";
 import type { SubCaseIndex } from "./sub-case-index.js";
 
 export interface CompensationStepsDeps {
@@ -44,6 +45,9 @@ export interface CompensationStepsDeps {
   contracts: DirectContracts;
   /** Undefined in a deployment without notifications: the offer then waits for the passenger's login. */
   notifier: PassengerNotifier | undefined;
+  /** The meal card and ground transport legs; undefined in a deployment without them. */
+  walletLeg: SagaLeg | undefined;
+  transportLeg: SagaLeg | undefined;
   logger: Logger;
 }
 
@@ -84,6 +88,10 @@ export class CompensationSteps implements SubCaseSagaSteps {
     switch (step) {
       case "confirm-stay":
         return this.confirmStay(call);
+      case "issue-wallet-card":
+        return this.deps.walletLeg?.run(call) ?? Promise.resolve(notDeployed("wallet cards"));
+      case "book-transport":
+        return this.deps.transportLeg?.run(call) ?? Promise.resolve(notDeployed("ground transport"));
       case "issue-voucher":
         return this.issueVoucher(call);
       case "notify-passenger":
@@ -95,6 +103,9 @@ export class CompensationSteps implements SubCaseSagaSteps {
 
   undoStep(step: string, call: StepCall): Promise<StepOutcome> {
     if (step === "confirm-stay") return this.cancelStay(call);
+    if (step === "issue-wallet-card" && this.deps.walletLeg) return this.deps.walletLeg.undo(call);
+    if (step === "book-transport" && this.deps.transportLeg) return this.deps.transportLeg.undo(call);
+    if (step === "issue-wallet-card" || step === "book-transport") return Promise.resolve(notDeployed(step));
     throw new Error(`The sub-case saga step ${step} has nothing to undo`);
   }
 
@@ -419,4 +430,8 @@ function reasonOf(alert: SagaAlert, run: SubCaseRun): string {
 
 function codeOf(refusal: StepRefusal): string {
   return refusal.vendorErrorCode ? ` (${refusal.vendorErrorCode})` : "";
+}
+
+function notDeployed(what: string): StepOutcome {
+  return legDone({ skipped: `${what} are not deployed here` });
 }

@@ -155,6 +155,13 @@ const mealAllowance = {
       maximum: MINUTES_IN_A_DAY,
       description: `One meal per started period of this many minutes of waiting (${DEFAULT_MINUTES_PER_MEAL} when absent)`,
     },
+    scheduledDropTiers: {
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", enum: TIERS },
+      description:
+        "Tiers whose meal card loads in scheduled drops (25 % at issue, 35 % at 12:00, 40 % at 18:00 airport time); other tiers' cards are loaded in full at issue",
+    },
   },
 } as const;
 

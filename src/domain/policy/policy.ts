@@ -100,6 +100,8 @@ export interface PolicyMealAllowance {
   fromMinutes?: number;
   /** One meal for every started period of this many minutes of waiting (DEFAULT_MINUTES_PER_MEAL). */
   minutesPerMeal?: number;
+  /** Tiers whose meal card loads in scheduled drops (spec 8.2); the others' is loaded in full at issue. */
+  scheduledDropTiers?: Tier[];
 }
 
 /** One meal for every started six hours of waiting: a wait through the night covers dinner and breakfast. */

@@ -4,7 +4,7 @@ import { uuidFromParts } from "../../domain/uuid.js";
  * The compensation saga of one sub-case (spec 1 steps 6 and 9, 3.4): one durable run per sub-case
  * run, started when the group's stay is confirmed and again by each compensation an operator
  * submits. It takes the run (PROCESSING), works through its steps (confirm the stay, issue the
- * voucher, notify the passenger: `SUB_CASE_SAGA_STEPS`), offers the stay (OFFER_READY), and waits
+ * meal card, book the rides, issue the voucher, notify the passenger: `SUB_CASE_SAGA_STEPS`), offers the stay (OFFER_READY), and waits
  * for the passenger's answer against a deadline. An accept resolves the sub-case; a decline rolls
  * the completed steps back in reverse order. The README's sub-case state table is the whole story.
  */
@@ -90,11 +90,14 @@ export interface SagaStepDefinition {
 }
 
 /**
- * The run's steps, in order; a decline undoes the completed ones in reverse. The wallet card and
- * the transport legs join this list (with their own undo) when they exist.
+ * The run's steps, in order; a decline undoes the completed ones in reverse: the rides are
+ * cancelled, then the meal card, then the room. The transport leg comes before the voucher, whose
+ * transport block it fills.
  */
 export const SUB_CASE_SAGA_STEPS: readonly SagaStepDefinition[] = [
   { name: "confirm-stay", activity: "confirmSubCaseStay", undo: "cancelSubCaseStay" },
+  { name: "issue-wallet-card", activity: "issueSubCaseWalletCard", undo: "cancelSubCaseWalletCard" },
+  { name: "book-transport", activity: "bookSubCaseTransport", undo: "cancelSubCaseTransport" },
   { name: "issue-voucher", activity: "issueSubCaseVoucher", undo: null },
   { name: "notify-passenger", activity: "notifySubCasePassenger", undo: null },
 ];
