@@ -3,7 +3,7 @@ import { DomainError } from "../../domain/domain-error.js";
 import { passengerTier } from "../../domain/policy/tiers.js";
 import { SUB_CASE_SAGA_ACTOR, type StepCall, type StepOutcome } from "../../workflows/sub-case-saga/model.js";
 import { CaseChanges } from "../cases/case-changes.js";
-import { CaseEntitlements } from "../entitlements/case-entitlements.js";
+import { CaseEntitlements } from "../cases/case-entitlements.js";
 import { PolicyIndex } from "../policies/policy-index.js";
 import { CancelWalletCard } from "../wallet/cancel-wallet-card.js";
 import { IssueWalletCard } from "../wallet/issue-wallet-card.js";
