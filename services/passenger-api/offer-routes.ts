@@ -33,8 +33,8 @@ export function passengerOfferRoutes(offers: PassengerOffers) {
         "`answer` the passenger's answer. `offer` is null until the compensation saga has made an offer " +
         "(a booked room is confirmed and its voucher issued before the passenger is asked), so a client " +
         "polls this read (spec 8.2: every 30 s while the offer is not terminal) or listens to " +
-        "`GET /v1/me/events`. `transport` is empty and `walletCardUrl` null: the service books no ground " +
-        "transport and issues no meal cards yet.",
+        "`GET /v1/me/events`. `transport` lists the group's booked rides (empty while none is booked); " +
+        "`walletCardUrl` is `/v1/me/wallet` while the group holds a loaded meal card, else null.",
       tags: TAGS,
       access: { kind: "passenger" },
       responses: { 200: { description: "Where the group's offer stands", schema: passengerOfferSchema } },

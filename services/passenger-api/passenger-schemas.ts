@@ -84,7 +84,7 @@ const offeredStaySchema = {
     },
     walletCardUrl: {
       ...nullableString,
-      description: "The meal card's page; null: the service issues no meal cards yet",
+      description: "Where the group's meal card is read (`/v1/me/wallet`); null while the group holds no loaded card",
     },
   },
 } as const;

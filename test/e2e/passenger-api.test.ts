@@ -121,7 +121,7 @@ afterAll(async () => {
 });
 
 describe("GET /v1/me/offer", () => {
-  it("shows the group's offer: hotel, coordinates, stay, voucher QR, no transport or card yet; privately cached", async () => {
+  it("shows the group's offer: hotel, coordinates, stay, voucher QR, its rides and meal card link; privately cached", async () => {
     const response = await me("/v1/me/offer", rivera);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("private, max-age=60");
@@ -147,8 +147,12 @@ describe("GET /v1/me/offer", () => {
           qrCode: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
           printableUrl: "/v1/me/voucher",
         },
-        transport: [],
-        walletCardUrl: null,
+        // The saga booked the group's rides and issued its meal card before it asked the passenger.
+        transport: [
+          expect.objectContaining({ direction: "AIRPORT_TO_HOTEL", pickupLocation: expect.any(String) }),
+          expect.objectContaining({ direction: "HOTEL_TO_AIRPORT", pickupLocation: expect.any(String) }),
+        ],
+        walletCardUrl: "/v1/me/wallet",
       },
     });
     const { lat, lon } = offer.offer.hotel.coordinates;
@@ -250,19 +254,23 @@ describe("POST /v1/me/check-in", () => {
 });
 
 describe("meal card and transport", () => {
-  it("answers what exists: no card, nothing to reveal, no transport, on-demand transport refused by policy", async () => {
+  it("reads the meal card the saga issued and the rides it booked; on-demand transport refused by policy", async () => {
     const wallet = await me("/v1/me/wallet", rivera);
     expect(wallet.status).toBe(200);
-    expect(await json(wallet)).toEqual({ card: null });
+    const { card } = await json(wallet);
+    expect(card).toMatchObject({ status: "LOADED", transactions: [] });
+    expect(card.balance).toBeGreaterThan(0);
 
     const reveal = await me("/v1/me/wallet/reveal", rivera);
-    expect(reveal.status).toBe(404);
-    expect((await json(reveal)).type).toMatch(/\/wallet-card-not-issued$/);
+    expect(reveal.status).toBe(200);
+    expect((await json(reveal)).url).toMatch(/^https?:\/\//);
 
     const transport = await me("/v1/me/transport", rivera);
     expect(transport.status).toBe(200);
     expect(transport.headers.get("cache-control")).toBe("private, max-age=60");
-    expect(await json(transport)).toMatchObject({ status: "NONE", legs: [], onDemand: { allowed: false } });
+    const rides = await json(transport);
+    expect(rides).toMatchObject({ status: "BOOKED", onDemand: { allowed: false } });
+    expect(rides.legs).toHaveLength(2);
 
     const asked = await me("/v1/me/transport/request", rivera, { method: "POST" });
     expect(asked.status).toBe(403);

@@ -6,6 +6,7 @@ import { type VoucherTransport, voucherViewOf } from "../../domain/voucher.js";
 import { qrImageOf, voucherPage } from "../booking/voucher-pages.js";
 import { CaseEntitlements, type CaseEntitlementsView } from "../cases/case-entitlements.js";
 import { VoucherTransports } from "../transport/voucher-transport.js";
+import { WalletReads } from "../wallet/wallet-reads.js";
 import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import type { PassengerPrincipal } from "../principals.js";
 import { AnswerOffer } from "../sub-cases/answer-offer.js";
@@ -13,6 +14,8 @@ import { type PassengerSnapshot, PassengerSnapshots, type SubCaseAnswer } from "
 
 /** Where the passenger's printable voucher is, on the passenger host. */
 export const PASSENGER_VOUCHER_PATH = "/v1/me/voucher";
+/** Where a passenger reads the group's meal card (spec 4.4 `/v1/me/wallet`). */
+export const PASSENGER_WALLET_PATH = "/v1/me/wallet";
 
 /**
  * `GET /v1/me/offer` (spec 4.4): where the group's compensation stands (the sub-case's status and
@@ -76,6 +79,7 @@ export class PassengerOffers {
     @inject(AnswerOffer) private readonly answers: AnswerOffer,
     @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
     @inject(VoucherTransports) private readonly transport: VoucherTransports,
+    @inject(WalletReads) private readonly wallets: WalletReads,
   ) {}
 
   async current(session: PassengerPrincipal): Promise<PassengerOffer> {
@@ -147,9 +151,10 @@ export class PassengerOffers {
   }
 
   private async stayOf(reservation: Reservation): Promise<OfferedStay> {
-    const [catalogHotel, transport] = await Promise.all([
+    const [catalogHotel, transport, card] = await Promise.all([
       this.hotels.get(reservation.hotel.hotelUrn),
       this.transport.of(reservation),
+      this.wallets.cardOfGroup(reservation.caseUrn, reservation.groupId),
     ]);
     const view = voucherViewOf(reservation, transport);
     const qr = await qrImageOf(view.qrPayload);
@@ -174,7 +179,7 @@ export class PassengerOffers {
         printableUrl: PASSENGER_VOUCHER_PATH,
       },
       transport: view.transport,
-      walletCardUrl: null,
+      walletCardUrl: card?.status === "LOADED" ? PASSENGER_WALLET_PATH : null,
     };
   }
 }
