@@ -97,7 +97,8 @@ describe("GET /partner/v1/cases/{case_urn}/services", () => {
       await t.call("GET", `/partner/v1/cases/${enc(caseUrn)}/services`, skyhub),
       200,
     );
-    expect(services).toMatchObject({ caseUrn, transport: [], walletCards: [] });
+    // No meal is owed for a weather cancellation at JFK (US DOT: controllable delays only): no card.
+    expect(services).toMatchObject({ caseUrn, walletCards: [] });
     expect(services.hotels.map((h: any) => h.groupId).sort()).toEqual(["SVC123", "SVC789"]);
     for (const hotel of services.hotels) {
       expect(hotel).toMatchObject({
@@ -127,7 +128,7 @@ describe("GET /partner/v1/cases/{case_urn}/services", () => {
       { directions: ["AIRPORT_TO_HOTEL"] },
     );
     expect(transfers.status).toBe(200);
-    // As the saga's wallet leg issues it.
+    // As the saga's wallet leg issues it where a meal is owed.
     const issued = await t.platform.container.resolve(IssueWalletCard).issueWalletCard({
       tenant: "urn:airline:ZX",
       caseUrn,
@@ -145,9 +146,12 @@ describe("GET /partner/v1/cases/{case_urn}/services", () => {
       await t.call("GET", `/partner/v1/cases/${enc(caseUrn)}/services`, skyhub),
       200,
     );
+    // The saga booked each group's rides both ways with its offer; the request found them standing.
     expect(services.transport.map((leg: any) => [leg.groupId, leg.direction]).sort()).toEqual([
       ["SVC123", "AIRPORT_TO_HOTEL"],
+      ["SVC123", "HOTEL_TO_AIRPORT"],
       ["SVC789", "AIRPORT_TO_HOTEL"],
+      ["SVC789", "HOTEL_TO_AIRPORT"],
     ]);
     for (const leg of services.transport) {
       expect(leg).toMatchObject({

@@ -103,6 +103,8 @@ beforeAll(async () => {
         perTier: { BUSINESS: "PRIVATE_CAR" },
         shuttleCapacity: 4,
         minutesBeforePickup: 20,
+        // The case-wide request is what these tests drive: the saga leaves the rides to it.
+        ridesWithOffer: false,
       },
     }),
     201,

@@ -16,6 +16,7 @@ import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-ke
 import { systemClock } from "../../src/runtime/clock.js";
 import type { ScannableStateStore } from "../../src/runtime/state-store.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import { nextFlight } from "../support/disruption.js";
 import { declaration, json } from "./cases-fixtures.js";
 
 const ZX = "urn:airline:ZX";
@@ -336,7 +337,16 @@ describe("reading a case's cards", () => {
 
   beforeAll(async () => {
     const supervisor = await t.operatorToken("supervisor@zx.demo");
-    const opened = await t.call("POST", "/v1/cases", supervisor, declaration("evt-wallet-reads"));
+    // The next flight leaves 90 minutes after the cancelled one: no meal is owed, so no saga issues
+    // the group's card; the tests issue it themselves.
+    const opened = await t.call(
+      "POST",
+      "/v1/cases",
+      supervisor,
+      declaration("evt-wallet-reads", {
+        nextFlight: { ...nextFlight(), scheduledDeparture: "2026-11-21T23:30:00Z" },
+      }),
+    );
     expect(opened.status).toBe(201);
     caseUrn = (await json(opened)).urn;
     rivera = (await sessions.mint({ tenant: ZX, caseUrn, groupId: "ABC123" })).token;

@@ -2,20 +2,32 @@ import { inject, injectable } from "tsyringe";
 import { DomainError } from "../../domain/domain-error.js";
 import { TRANSPORT_DIRECTIONS } from "../../domain/transport/transport-segment.js";
 import type { StepCall, StepOutcome } from "../../workflows/sub-case-saga/model.js";
+import { CaseChanges } from "../cases/case-changes.js";
 import { CaseTransfers } from "../transport/case-transfers.js";
+import { GroupLegs } from "../transport/group-legs.js";
 import { legDone, type SagaLeg } from "./saga-leg.js";
 
 /**
  * The ground transport leg (spec 2.4 transport, 2.8): the group's ride from the airport to its
  * hotel and, once the case names the next flight, back, as the policy's mode for its tier says.
  * A leg the provider could not book yet stands PENDING and is retried by transport itself; a
- * refusal (nothing to ride to) is reported, not fatal. Undone by cancelling the group's rides.
+ * refusal (nothing to ride to) is reported, not fatal. A policy with `transport.ridesWithOffer`
+ * false leaves rides to operators (the case-wide, pooled transfer request) and passengers. Undone
+ * by cancelling the group's rides.
  */
 @injectable()
 export class TransportLeg implements SagaLeg {
-  constructor(@inject(CaseTransfers) private readonly transfers: CaseTransfers) {}
+  constructor(
+    @inject(CaseTransfers) private readonly transfers: CaseTransfers,
+    @inject(CaseChanges) private readonly cases: CaseChanges,
+    @inject(GroupLegs) private readonly legs: GroupLegs,
+  ) {}
 
   async run({ run }: StepCall): Promise<StepOutcome> {
+    const policy = await this.legs.transportOf(await this.cases.snapshot(run.caseUrn));
+    if (policy.ridesWithOffer === false) {
+      return legDone({ segments: [], skipped: "the policy leaves rides to operators' transfer requests" });
+    }
     const segments: { direction: string; segmentUrn: string; status: string }[] = [];
     try {
       for (const direction of TRANSPORT_DIRECTIONS) {

@@ -36,7 +36,12 @@ export type PolicyPatch = Partial<
   > &
     Partial<Pick<PolicyConstraints, "requiredAmenities" | "excludedChains" | "acceptedPayments">>;
   transport?: Partial<Pick<PolicyTransport, "mode" | "perTier">> &
-    Nullable<Pick<PolicyTransport, "minutesBeforePickup" | "shuttleCapacity" | "passengerMayRequest">>;
+    Nullable<
+      Pick<
+        PolicyTransport,
+        "minutesBeforePickup" | "shuttleCapacity" | "passengerMayRequest" | "ridesWithOffer"
+      >
+    >;
   /** Replaces the whole allowance; null removes it. */
   mealAllowance?: PolicyMealAllowance | null;
 };

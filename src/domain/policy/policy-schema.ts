@@ -170,6 +170,12 @@ const passengerMayRequest = {
   description: "Passengers may ask for a ride themselves (POST /v1/me/transport/request); absent: no",
 } as const;
 
+const ridesWithOffer = {
+  type: "boolean",
+  description:
+    "The compensation saga books each group's rides with its offer (default true); false leaves rides to operators' transfer requests and to passengers' requests",
+} as const;
+
 const provenance = {
   type: "object",
   additionalProperties: false,
@@ -248,6 +254,7 @@ export const policyCreateSchema = {
         minutesBeforePickup: minutes,
         shuttleCapacity,
         passengerMayRequest,
+        ridesWithOffer,
       },
     },
     mealAllowance,
@@ -328,6 +335,7 @@ export const policyPatchSchema = {
         minutesBeforePickup: removable(minutes),
         shuttleCapacity: removable(shuttleCapacity),
         passengerMayRequest: removable(passengerMayRequest),
+        ridesWithOffer: removable(ridesWithOffer),
       },
     },
     mealAllowance: {

@@ -81,6 +81,11 @@ export interface PolicyTransport {
    * policy allows"); absent means no.
    */
   passengerMayRequest?: boolean;
+  /**
+   * Whether the compensation saga books each group's rides with its offer; absent means yes. An
+   * airline that pools its rides by hand sets false and uses the case-wide transfer request.
+   */
+  ridesWithOffer?: boolean;
 }
 
 /**
@@ -249,6 +254,7 @@ export function applyDefaults(input: PolicyInput): PolicyRules {
       ...optional("minutesBeforePickup", transport.minutesBeforePickup),
       ...optional("shuttleCapacity", transport.shuttleCapacity),
       ...optional("passengerMayRequest", transport.passengerMayRequest),
+      ...optional("ridesWithOffer", transport.ridesWithOffer),
     },
     ...optional("mealAllowance", input.mealAllowance),
     ...optional("provenance", input.provenance),
