@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
+import { CaseTransfers } from "../../src/app/transport/case-transfers.js";
+import { caseUrnFor } from "../../src/domain/case.js";
 import type { SubCase } from "../../src/domain/sub-case.js";
 import type { Doc } from "../../src/runtime/document-store.js";
 import { type Platform } from "../../src/main.js";
@@ -30,7 +32,13 @@ describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
     expect(platform.runtime.kind).toBe("dapr");
     const config = (await (await fetch(`${base}/dapr/config`)).json()) as { entities: string[] };
     expect(config.entities).toEqual(
-      expect.arrayContaining(["CaseActor", "SubCaseActor", "WalletCardActor", "WalletReconciliationActor"]),
+      expect.arrayContaining([
+        "CaseActor",
+        "SubCaseActor",
+        "WalletCardActor",
+        "WalletReconciliationActor",
+        "TransportSegmentActor",
+      ]),
     );
     const subscriptions = (await (await fetch(`${base}/dapr/subscribe`)).json()) as Array<{ topic: string }>;
     expect(subscriptions.map((s) => s.topic)).toEqual(expect.arrayContaining(["events.urn.airline.ZX"]));
@@ -189,5 +197,32 @@ describe("the platform on the Dapr runtime (stand-in sidecar)", () => {
     expect(types.filter((t) => t === "review-item.created")).toHaveLength(
       types.filter((t) => t === "review-item.raised").length,
     );
+  });
+
+  it("books the case's ground transport through sidecar actors, idempotently", {
+    timeout: 30_000,
+  }, async () => {
+    // The case of the test above: both groups hold a room.
+    const caseUrn = caseUrnFor("urn:airline:ZX", "dapr-evt-two-groups");
+    const transfers = platform.container.resolve(CaseTransfers);
+    const principal = {
+      surface: "operator" as const,
+      actorUrn: "urn:user:dapr-platform-test",
+      tenant: "urn:airline:ZX",
+      role: "AIRPORT_OPERATOR" as const,
+      amr: [],
+      expiresAt: Number.MAX_SAFE_INTEGER,
+    };
+    const trace = "urn:trace:0123456789abcdef0123456789abcdee";
+    const first = await transfers.request(principal, caseUrn, {}, trace);
+    expect(first.segments.map((s) => [s.groupId, s.direction, s.status])).toEqual([
+      ["ABC123", "AIRPORT_TO_HOTEL", "BOOKED"],
+      ["ABC123", "HOTEL_TO_AIRPORT", "BOOKED"],
+      ["XYZ789", "AIRPORT_TO_HOTEL", "BOOKED"],
+      ["XYZ789", "HOTEL_TO_AIRPORT", "BOOKED"],
+    ]);
+    const again = await transfers.request(principal, caseUrn, {}, trace);
+    expect(again.ridesRequested).toBe(0);
+    expect(again.segments.map((s) => s.ride?.rideId)).toEqual(first.segments.map((s) => s.ride?.rideId));
   });
 });
