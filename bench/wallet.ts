@@ -14,6 +14,9 @@
  *
  *   events_per_cpu_s  the same per second of the service process's CPU time (user + system): on a
  *                      shared machine the wall-clock figure also measures the neighbours.
+ *   bare_koa_per_s     the same requests against a bare Koa hello world (bench/http-server.ts bare)
+ *                      in a process of its own, right after: what HTTP alone allows on this machine
+ *                      now; `ratio_to_bare_koa` is events_per_s over it.
  *
  * Bodies are signed before the clock starts and sent from a process of their own
  * (bench/wallet-load.mjs), so the figure is the service's, not the client's. It measures; it does
@@ -25,7 +28,8 @@ import { fileURLToPath } from "node:url";
 import { IssueWalletCard } from "../src/app/wallet/issue-wallet-card.js";
 import { WalletReads } from "../src/app/wallet/wallet-reads.js";
 import { type WalletCardState, availableBalance } from "../src/domain/wallet/wallet-card.js";
-import { startTestPlatform } from "../test/support/platform.js";
+import { freePort, startTestPlatform } from "../test/support/platform.js";
+import { startServer } from "./alternating-slices.js";
 import { printTable, round } from "./stats.js";
 
 const TENANT = "urn:airline:ZX";
@@ -85,14 +89,15 @@ async function main(): Promise<void> {
       events.push([card, amount]);
       captured.set(cards[card]!.urn, captured.get(cards[card]!.urn)! + amount);
     }
-    const generator = load({
+    const settings = {
       url,
       secret: SECRET,
       cardIds: cards.map((c) => c.issuerCardId),
       events,
       duplicateEvery: Math.round(1 / DUPLICATE_SHARE),
       concurrency: CONCURRENCY,
-    });
+    };
+    const generator = load(settings);
     await generator.ready;
     const cpuBefore = process.cpuUsage();
     const { elapsedMs, statuses, sent } = await generator.done;
@@ -100,6 +105,21 @@ async function main(): Promise<void> {
     const cpuS = (cpu.user + cpu.system) / 1e6;
     const elapsedS = elapsedMs / 1000;
     const { 200: ok = 0, ...failures } = statuses;
+
+    // The same load against a bare Koa hello world in a process of its own: what HTTP alone costs here.
+    const bare = await startServer(["bare", String(await freePort())]);
+    const bareCpu = () =>
+      new Promise<number>((resolve) => {
+        bare.process.once("message", (micros) => resolve(micros as number));
+        bare.process.send("cpu");
+      });
+    const bareGenerator = load({ ...settings, url: `http://127.0.0.1:${bare.ready[0]}/` });
+    await bareGenerator.ready;
+    const bareCpuBefore = await bareCpu();
+    const bareRun = await bareGenerator.done;
+    const bareCpuS = ((await bareCpu()) - bareCpuBefore) / 1e6;
+    bare.process.kill();
+    const bareEventsPerS = Math.round(bareRun.sent / (bareRun.elapsedMs / 1000));
 
     const reads = t.platform.container.resolve(WalletReads);
     let drift = 0;
@@ -130,6 +150,9 @@ async function main(): Promise<void> {
       // The service's own CPU time: what a core to itself would give on this shared machine.
       service_cpu_s: round(cpuS, 2),
       events_per_cpu_s: Math.round(sent / cpuS),
+      bare_koa_per_s: bareEventsPerS,
+      bare_koa_per_cpu_s: Math.round(bareRun.sent / bareCpuS),
+      ratio_to_bare_koa: round(sent / elapsedS / bareEventsPerS, 2),
       drift_minor_units: drift,
     };
     printTable("Signed issuer webhooks (target >= 5,000 events/s, drift 0)", [

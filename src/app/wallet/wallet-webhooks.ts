@@ -48,6 +48,9 @@ export type WalletWebhookOutcome =
       timestamp: string;
     };
 
+/** How many issuer card ids the webhook remembers the cards of. */
+const CARDS_REMEMBERED = 10_000;
+
 /**
  * Inbound wallet issuer events (spec 4.5, 6.3): the signature is checked against the secrets of
  * the tenants that use this issuer (the one that verifies is the tenant), the card is found by the
@@ -58,6 +61,7 @@ export type WalletWebhookOutcome =
 @injectable()
 export class WalletWebhooks {
   private tenants: Promise<readonly string[]> | undefined;
+  private readonly cards = new Map<string, { cardUrn: string; tenant: string }>();
 
   constructor(
     @inject(TOKENS.actors) private readonly actors: ActorRuntime,
@@ -81,7 +85,7 @@ export class WalletWebhooks {
     );
     if (!signer) return { outcome: "bad-signature" };
     const { body } = webhook;
-    const entry = await this.index.byIssuerCard(vendor, body.card_id);
+    const entry = await this.cardOf(vendor, body.card_id);
     if (!entry || entry.tenant !== signer.tenant) {
       throw new DomainError(
         "not-found",
@@ -122,6 +126,25 @@ export class WalletWebhooks {
       signature: hmacSignature(signer.secret, timestamp, rawAnswer),
       timestamp,
     };
+  }
+
+  /**
+   * The card an issuer's card id names. The pairing never changes once made, so found pairs are
+   * remembered (the most recent CARDS_REMEMBERED): a burst of one card's events reads the index once.
+   */
+  private async cardOf(
+    vendor: string,
+    issuerCardId: string,
+  ): Promise<{ cardUrn: string; tenant: string } | undefined> {
+    const key = `${vendor}/${issuerCardId}`;
+    const known = this.cards.get(key);
+    if (known) return known;
+    const entry = await this.index.byIssuerCard(vendor, issuerCardId);
+    if (!entry) return undefined;
+    const found = { cardUrn: entry.cardUrn, tenant: entry.tenant };
+    if (this.cards.size >= CARDS_REMEMBERED) this.cards.delete(this.cards.keys().next().value!);
+    this.cards.set(key, found);
+    return found;
   }
 
   /** The directory's tenants, read once: webhooks come in bursts and the airlines do not change. */
