@@ -152,8 +152,15 @@ export class CaseTransfers {
       ),
     ]);
     const now = new Date(this.clock.now());
+    // Every leg's segment as it stands, read together (one actor each).
+    const legKeys = known.flatMap((group) =>
+      directions.map((direction) => segmentUrnFor(record.urn, group.id, direction)),
+    );
+    const existingLegs = new Map(
+      await Promise.all(legKeys.map(async (urn) => [urn, await this.rides.get(urn)] as const)),
+    );
     const skipped: SkippedLeg[] = [];
-    const standing: TransportSegment[] = [];
+    const retried: Promise<TransportSegment>[] = [];
     const toPlan: { leg: TransferLeg; request: SegmentRequest }[] = [];
     for (const group of known) {
       for (const direction of directions) {
@@ -166,9 +173,9 @@ export class CaseTransfers {
           skipped.push({ groupId: group.id, direction, reason: "no-next-flight" });
           continue;
         }
-        const existing = await this.rides.get(segmentUrnFor(record.urn, group.id, direction));
+        const existing = existingLegs.get(segmentUrnFor(record.urn, group.id, direction));
         if (existing && (ACTIVE_SEGMENT_STATUSES.has(existing.status) || existing.status === "COMPLETED")) {
-          standing.push(await this.rides.retry(existing, run));
+          retried.push(this.rides.retry(existing, run));
           continue;
         }
         const pickupAt = pickupTimeFor(direction, transport, now, record.nextFlight?.scheduledDeparture);
@@ -195,6 +202,7 @@ export class CaseTransfers {
       toPlan.map((p) => p.leg),
       transport.shuttleCapacity ?? DEFAULT_SHUTTLE_CAPACITY,
     );
+    const standing = await Promise.all(retried);
     const booked = await Promise.all(
       planned.map((ride) =>
         this.rides.order(
