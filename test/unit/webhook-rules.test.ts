@@ -8,7 +8,9 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
 } from "../../src/domain/webhooks/retry-schedule.js";
 import { addressKind, parseWebhookUrl } from "../../src/domain/webhooks/webhook-address.js";
+import { webhookData } from "../../src/domain/webhooks/webhook-payload.js";
 import { chooseEventTypes, eventTypesAllowed } from "../../src/domain/webhooks/webhook-subscription.js";
+import type { EventOf } from "../../src/domain/events/catalogue.js";
 import { deferred } from "../support/deferred.js";
 
 const MINUTE = 60_000;
@@ -134,6 +136,78 @@ describe("event types by scope", () => {
       expect.objectContaining({ kind: "forbidden" }),
     );
     expect(chooseEventTypes(["case.opened", "case.opened"], scopes)).toEqual(["case.opened"]);
+  });
+});
+
+describe("what partners receive of each event", () => {
+  const envelope = {
+    id: "urn:event:1",
+    tenant: "urn:airline:ZX",
+    occurredAt: "2026-11-27T08:00:00Z",
+    correlationUrn: "urn:trace:1",
+  };
+
+  it("leaves out who holds a sub-case's lock, who cancelled a card and what a voucher change cost", () => {
+    const subCase = webhookData({
+      ...envelope,
+      type: "subcase.offer-ready",
+      data: {
+        subCaseUrn: "urn:sub-case:1",
+        caseUrn: "urn:case:1",
+        groupId: "G1",
+        tenant: "urn:airline:ZX",
+        airport: "JFK",
+        status: "OFFER_READY",
+        version: 3,
+        revision: 3,
+        lockedBy: "urn:user:operator",
+        lockExpiresAt: null,
+        retiredAt: null,
+        caseClosedAt: null,
+        offer: { reservationUrn: "urn:reservation:1", voucherUrn: "urn:voucher:1", answerBy: null },
+        answer: null,
+        sagaInstanceId: "saga-1",
+        vendorErrorCode: null,
+        updatedAt: "2026-11-27T08:00:00Z",
+      },
+    } as EventOf<"subcase.offer-ready">);
+    expect(subCase).toEqual({
+      subCaseUrn: "urn:sub-case:1",
+      caseUrn: "urn:case:1",
+      groupId: "G1",
+      status: "OFFER_READY",
+      version: 3,
+      offer: { reservationUrn: "urn:reservation:1", voucherUrn: "urn:voucher:1", answerBy: null },
+      answer: null,
+      vendorErrorCode: null,
+    });
+    const amended = webhookData({
+      ...envelope,
+      type: "voucher.amended",
+      data: {
+        voucherUrn: "urn:voucher:1",
+        reservationUrn: "urn:reservation:1",
+        groupId: "G1",
+        passengerUrns: [],
+        version: 2,
+        changes: [
+          { field: "checkOut", before: "2026-11-28", after: "2026-11-29" },
+          { field: "cost", before: 100, after: 180 },
+        ],
+      },
+    } as EventOf<"voucher.amended">);
+    expect(JSON.stringify(amended)).not.toContain("cost");
+    const cancelled = webhookData({
+      ...envelope,
+      type: "wallet.card-cancelled",
+      data: {
+        cardUrn: "urn:wallet-card:1",
+        reason: "case closed",
+        by: "urn:user:admin",
+        returnedToPool: 500,
+      },
+    } as unknown as EventOf<"wallet.card-cancelled">);
+    expect(cancelled).toEqual({ cardUrn: "urn:wallet-card:1", reason: "case closed", returnedToPool: 500 });
   });
 });
 

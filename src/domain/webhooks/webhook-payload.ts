@@ -90,10 +90,14 @@ export function webhookData(event: EventOf<PartnerEventType>): object {
         changes: changes.filter((change) => change.field !== "cost"),
       };
     }
+    case "wallet.card-cancelled": {
+      // Who cancelled it is the operator's business, not the partner's.
+      const { by: _by, ...cancelled } = event.data;
+      return cancelled;
+    }
     case "disruption.detected":
     case "wallet.card-issued":
     case "wallet.card-tx":
-    case "wallet.card-cancelled":
       return event.data;
   }
 }
