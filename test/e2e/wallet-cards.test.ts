@@ -177,7 +177,40 @@ describe("wallet cards", () => {
       occurred_at: new Date().toISOString(),
     };
     expect((await webhook(body, "evt-bad", "not-the-secret")).status).toBe(401);
+    // Another airline's secret signs for that airline's cards only.
+    expect((await webhook(body, "evt-vq", "demo-wallet-webhook-vq")).status).toBe(404);
     expect((await webhook(body, "evt-unknown")).status).toBe(404);
+    const raw = JSON.stringify(body);
+    const stale = String(Math.floor(Date.now() / 1000) - 600);
+    const late = await fetch(`${t.base}/v1/wallet/webhooks/wallet-sim`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-vendor-signature": hmacSignature(SECRET, stale, raw),
+        "x-vendor-signature-timestamp": stale,
+        "x-vendor-event-id": "evt-stale",
+      },
+      body: raw,
+    });
+    expect(late.status).toBe(401);
+    const now = String(Math.floor(Date.now() / 1000));
+    const headers = {
+      "content-type": "application/json",
+      "x-vendor-signature": hmacSignature(SECRET, now, raw),
+      "x-vendor-signature-timestamp": now,
+    };
+    const noEventId = await fetch(`${t.base}/v1/wallet/webhooks/wallet-sim`, {
+      method: "POST",
+      headers,
+      body: raw,
+    });
+    expect(noEventId.status).toBe(400);
+    const otherVendor = await fetch(`${t.base}/v1/wallet/webhooks/other-issuer`, {
+      method: "POST",
+      headers: { ...headers, "x-vendor-event-id": "evt-other" },
+      body: raw,
+    });
+    expect(otherVendor.status).toBe(404);
   });
 
   it("takes the issuer's own webhooks end to end", async () => {
