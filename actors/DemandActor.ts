@@ -9,6 +9,7 @@ import {
   markPartial,
   reject,
 } from "../src/domain/demand.js";
+import type { AirportFreeze } from "../src/domain/airport-freeze.js";
 import { DomainError } from "../src/domain/domain-error.js";
 import type { DemandApprovedData } from "../src/domain/events/demand.js";
 import type { Policy } from "../src/domain/policy/policy.js";
@@ -29,6 +30,8 @@ export interface RequestDemandCommand {
   roomsRequested: number;
   requestedBy: string;
   policy?: DemandPolicy;
+  /** The case's airport is frozen: the demand is rejected as it is requested (spec 3.1). */
+  freeze?: Pick<AirportFreeze, "airport" | "reason">;
   correlationUrn: string;
 }
 
@@ -107,6 +110,7 @@ export class DemandActor {
       },
       command.policy,
       this.now(),
+      command.freeze,
     );
     this.announce(ledger, demand, command.correlationUrn);
     return { after: demand, ledger: this.commit(ledger, demand) };

@@ -1,4 +1,5 @@
 import { type PassengerGroup, REVIEW_PRIORITY_OF, type ReviewCategory, type ReviewPriority } from "./case.js";
+import { type AirportFreeze, freezeRejection } from "./airport-freeze.js";
 import { DomainError } from "./domain-error.js";
 import type { Policy } from "./policy/policy.js";
 import { passengerTier } from "./policy/tiers.js";
@@ -70,10 +71,15 @@ export function autoApproves(
   );
 }
 
+/**
+ * A new demand: REQUESTED, then APPROVED at once when the policy approves it automatically; at a
+ * frozen airport the system policy rejects it at once instead (spec 3.1), whatever the policy says.
+ */
 export function createDemand(
   request: DemandRequest,
   policy: (ApprovalRules & Pick<Policy, "urn" | "version">) | undefined,
   now: Date,
+  freeze?: Pick<AirportFreeze, "airport" | "reason">,
 ): Demand {
   if (!Number.isInteger(request.roomsRequested) || request.roomsRequested < 1) {
     throw new DomainError("invalid", "invalid-rooms-requested", "roomsRequested must be a positive integer", {
@@ -89,6 +95,7 @@ export function createDemand(
     updatedAt: at,
     decisions: [],
   };
+  if (freeze) return reject(demand, freezeRejection(freeze), now);
   if (!policy || !autoApproves(policy, request.type, request.roomsRequested)) return demand;
   return decided(demand, "APPROVED", {
     action: "auto-approve",

@@ -6,6 +6,9 @@ import { AuditLog } from "../../src/app/audit-log.js";
 import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { DemandAdministration } from "../../src/app/demand/demand-administration.js";
 import { DEMANDS_COLLECTION, DemandIndex } from "../../src/app/demand/demand-index.js";
+import { AIRPORT_FREEZES_COLLECTION, AirportFreezes } from "../../src/app/demand/airport-freezes.js";
+import type { AirportFreeze } from "../../src/domain/airport-freeze.js";
+import type { Doc } from "../../src/runtime/document-store.js";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { caseIdFor, type PassengerGroup } from "../../src/domain/case.js";
@@ -47,7 +50,8 @@ async function setup() {
   const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
   const policyIndex = new PolicyIndex(documents);
   const demandIndex = new DemandIndex(documents);
-  const demand = new DemandAdministration(actors, policyIndex, demandIndex, audit);
+  const freezes = new AirportFreezes(documents, clock, actors, demandIndex, audit);
+  const demand = new DemandAdministration(actors, policyIndex, demandIndex, audit, freezes);
   const policies = new PolicyAdministration(actors, policyIndex, audit);
   const request = (who: OperatorPrincipal) => ({ principal: who, correlationUrn: "urn:trace:unit" });
 
@@ -73,7 +77,19 @@ async function setup() {
     });
     return policies.activate(request(admin), created.urn);
   };
-  return { clock, actors, documents, events, demand, demandIndex, request, openCase, activePolicy };
+  return {
+    clock,
+    actors,
+    documents,
+    events,
+    demand,
+    demandIndex,
+    freezes,
+    audit,
+    request,
+    openCase,
+    activePolicy,
+  };
 }
 
 function economyGroup(id: string, size: number, tier = "ECONOMY"): PassengerGroup {
@@ -436,6 +452,95 @@ describe("demand under the case's policy", () => {
     await expect(s.demand.request(s.request(operator), caseUrn, body)).rejects.toMatchObject({
       kind: "conflict",
       code: "case-closed",
+    });
+  });
+
+  it("an airport freeze rejects waiting demand, rejects new demand as it is requested and refuses approval (system policy, logged)", async () => {
+    const s = await setup();
+    await s.activePolicy({ autoApproveDemand: false });
+    const waiting = await s.demand.request(s.request(operator), await s.openCase(), {
+      type: "INITIAL",
+      roomsRequested: 2,
+    });
+    const elsewhere = await s.demand.request(s.request(operator), await s.openCase(undefined, "BOS"), {
+      type: "INITIAL",
+      roomsRequested: 2,
+    });
+    const raced = await s.demand.request(s.request(operator), await s.openCase(), {
+      type: "INITIAL",
+      roomsRequested: 1,
+    });
+    expect([waiting.state, elsewhere.state, raced.state]).toEqual(["REQUESTED", "REQUESTED", "REQUESTED"]);
+
+    const { freeze, rejected } = await s.freezes.freeze(
+      s.request(admin),
+      "JFK",
+      "runway closed by the authority",
+    );
+    expect(freeze).toMatchObject({ tenant: ZX, airport: "JFK", frozenBy: admin.actorUrn });
+    const decision = {
+      action: "reject",
+      by: "urn:system:airport-freeze",
+      reason: "Airport JFK is frozen: runway closed by the authority",
+    };
+    expect(rejected.map((d) => d.urn)).toEqual([waiting.urn, raced.urn]);
+    expect(rejected[0]).toMatchObject({ state: "REJECTED", decisions: [decision] });
+    expect((await s.demandIndex.pendingPage(ZX, undefined, {})).items.map((d) => d.urn)).toEqual([
+      elsewhere.urn,
+    ]);
+
+    const refused = await s.demand.request(s.request(operator), await s.openCase(), {
+      type: "INITIAL",
+      roomsRequested: 3,
+    });
+    expect(refused).toMatchObject({ state: "REJECTED", decisions: [decision] });
+    expect(
+      await s.audit.has({ tenant: ZX, entityUrn: waiting.urn, actorUrn: "urn:system:airport-freeze" }),
+    ).toBe(true);
+
+    // Other airports are not frozen.
+    await expect(s.demand.approve(s.request(supervisor), elsewhere.urn, "ok")).resolves.toMatchObject({
+      state: "APPROVED",
+    });
+    const late = await s.demand.request(s.request(operator), await s.openCase(), {
+      type: "INITIAL",
+      roomsRequested: 1,
+    });
+    await s.freezes.lift(s.request(admin), "JFK", "reopened");
+    const pending = await s.demand.request(s.request(operator), await s.openCase(), {
+      type: "INITIAL",
+      roomsRequested: 1,
+    });
+    expect(late.state).toBe("REJECTED");
+    expect(pending.state).toBe("REQUESTED");
+    await s.freezes.freeze(s.request(admin), "BOS", "snow");
+    await s.freezes.freeze(s.request(admin), "JFK", "again");
+    expect((await s.freezes.list(ZX)).map((f) => f.airport)).toEqual(["BOS", "JFK"]);
+  });
+
+  it("refuses approval at a frozen airport", async () => {
+    const s = await setup();
+    await s.activePolicy({ autoApproveDemand: false });
+    const caseUrn = await s.openCase();
+    const waiting = await s.demand.request(s.request(operator), caseUrn, {
+      type: "INITIAL",
+      roomsRequested: 2,
+    });
+    // The freeze document alone, as if set by another replica after the sweep ran.
+    await s.documents.collection<Doc & AirportFreeze>(AIRPORT_FREEZES_COLLECTION).put({
+      _id: `${ZX}|JFK`,
+      tenant: ZX,
+      airport: "JFK",
+      reason: "strike",
+      frozenBy: admin.actorUrn,
+      frozenAt: "2026-11-21T20:00:00.000Z",
+    });
+    await expect(s.demand.approve(s.request(supervisor), waiting.urn, "ok")).rejects.toMatchObject({
+      kind: "conflict",
+      code: "airport-frozen",
+    });
+    await expect(s.demand.reject(s.request(supervisor), waiting.urn, "no")).resolves.toMatchObject({
+      state: "REJECTED",
     });
   });
 });

@@ -10,6 +10,8 @@ import { caseFor } from "../cases/case-access.js";
 import { policyForCase } from "../cases/case-policy.js";
 import { caseIdOf, demandAddress } from "../../domain/demand-addresses.js";
 import { DemandIndex } from "./demand-index.js";
+import { AirportFreezes } from "./airport-freezes.js";
+import { assertNotFrozen } from "../../domain/airport-freeze.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 
@@ -21,7 +23,8 @@ export interface DemandRequest {
 /**
  * Requesting room demand for a case and deciding it (spec 2.3, 3.1). The policy that resolves for
  * the case decides auto-approval when the demand is created; otherwise a supervisor approves or
- * rejects it with a reason. Each change is one turn of the case's DemandActor, copied to the
+ * rejects it with a reason. At a frozen airport (src/domain/airport-freeze.ts) the system rejects
+ * new demand at once and no supervisor may approve. Each change is one turn of the case's DemandActor, copied to the
  * `demands` index and audited with who, when, why, before/after and the policy version.
  */
 @injectable()
@@ -31,6 +34,7 @@ export class DemandAdministration {
     @inject(PolicyIndex) private readonly policies: PolicyIndex,
     @inject(DemandIndex) private readonly demands: DemandIndex,
     @inject(TOKENS.audit) private readonly audit: AuditLog,
+    @inject(AirportFreezes) private readonly freezes: AirportFreezes,
   ) {}
 
   async request(
@@ -41,6 +45,7 @@ export class DemandAdministration {
     const record = await caseFor(this.actors, request.principal, caseUrn);
     assertCaseOpen(record);
     const policy = await policyForCase(this.policies, record);
+    const freeze = await this.freezes.of(record.tenant, record.flight.origin);
     const turn = await this.actors.invoke(DemandActor, caseIdOf(record.urn)!, "request", {
       tenant: record.tenant,
       caseUrn: record.urn,
@@ -60,6 +65,7 @@ export class DemandAdministration {
             },
           }
         : {}),
+      ...(freeze ? { freeze: { airport: freeze.airport, reason: freeze.reason } } : {}),
     });
     await this.record(request, "demand.request", turn, body);
     return turn.after;
@@ -84,6 +90,7 @@ export class DemandAdministration {
     if (!address) throw notFound();
     const record = await caseFor(this.actors, request.principal, `urn:case:${address.caseId}`, notFound);
     assertCaseOpen(record);
+    if (decision === "approve") assertNotFrozen(await this.freezes.of(record.tenant, record.flight.origin));
     const turn = await this.actors.invoke(DemandActor, address.caseId, decision, {
       urn,
       by: request.principal.actorUrn,

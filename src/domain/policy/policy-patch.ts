@@ -5,6 +5,7 @@ import {
   type PolicyConstraints,
   type PolicyInput,
   type PolicyMealAllowance,
+  type PolicyPrediction,
   type PolicyTransport,
   reconcileConsolidation,
 } from "./policy.js";
@@ -44,6 +45,8 @@ export type PolicyPatch = Partial<
     >;
   /** Replaces the whole allowance; null removes it. */
   mealAllowance?: PolicyMealAllowance | null;
+  /** Replaces the prediction rules; null removes them. */
+  prediction?: PolicyPrediction | null;
 };
 
 /** Each field optional, and null where it may be removed. */
@@ -80,11 +83,13 @@ export function patchPolicy(policy: Policy, patch: PolicyPatch, now: Date): Poli
       ? reconcileConsolidation(changes.consolidationWeight, changes.allocationWeights?.consolidation)
       : policy.consolidationWeight;
 
-  const { mealAllowance: _previousAllowance, ...kept } = policy;
+  const { mealAllowance: _previousAllowance, prediction: _previousPrediction, ...kept } = policy;
   const mealAllowance = changes.mealAllowance === undefined ? policy.mealAllowance : changes.mealAllowance;
+  const prediction = changes.prediction === undefined ? policy.prediction : changes.prediction;
   const after: Policy = {
     ...kept,
     ...(mealAllowance ? { mealAllowance } : {}),
+    ...(prediction ? { prediction } : {}),
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     tiers,
     constraints: mergeRemovable(policy.constraints, changes.constraints),

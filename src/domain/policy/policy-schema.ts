@@ -187,6 +187,18 @@ const provenance = {
   },
 } as const;
 
+const prediction = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  description:
+    "How the flight predictor acts at this context (spec 6.1): disruption.detected is emitted when a flight's disruption probability is above threshold (0.7 when absent); draftCase true adds a draft case (a POST /v1/cases body) to it",
+  properties: {
+    threshold: { ...weight, description: "Probability from 0 to 1" },
+    draftCase: { ...flag, description: "Absent means no" },
+  },
+} as const;
+
 /** Body of POST /policies (spec 2.4). */
 export const policyCreateSchema = {
   type: "object",
@@ -258,6 +270,7 @@ export const policyCreateSchema = {
       },
     },
     mealAllowance,
+    prediction,
     provenance,
   },
   // Auto-approval without a bound would approve nothing (spec 3.1 compares against the bound).
@@ -342,6 +355,11 @@ export const policyPatchSchema = {
       ...mealAllowance,
       type: ["object", "null"],
       description: "Replaces the allowance; null removes it",
+    },
+    prediction: {
+      ...prediction,
+      type: ["object", "null"],
+      description: "Replaces the prediction rules; null removes them",
     },
   },
 } as const;

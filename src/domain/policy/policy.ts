@@ -112,6 +112,18 @@ export interface PolicyMealAllowance {
 /** One meal for every started six hours of waiting: a wait through the night covers dinner and breakfast. */
 export const DEFAULT_MINUTES_PER_MEAL = 360;
 
+/**
+ * How the flight predictor acts for this context (spec 6.1 "probability above the policy
+ * threshold"): the threshold, and whether a flagged flight also gets a draft case, the case-creation
+ * input (spec 2.1) an operator opens with POST /v1/cases.
+ */
+export interface PolicyPrediction {
+  /** From 0 to 1; absent: DEFAULT_PREDICTION_THRESHOLD (src/domain/disruption-prediction.ts). */
+  threshold?: number;
+  /** Absent means no. */
+  draftCase?: boolean;
+}
+
 /** Carried by a draft that was synthesized from a description (POST /policies/synthesize). */
 export interface PolicyProvenance {
   source: "ai";
@@ -135,6 +147,7 @@ export interface PolicyRules {
   allocationWeights: AllocationWeights;
   transport: PolicyTransport;
   mealAllowance?: PolicyMealAllowance;
+  prediction?: PolicyPrediction;
   provenance?: PolicyProvenance;
 }
 
@@ -161,6 +174,7 @@ export interface PolicyInput {
   allocationWeights?: Partial<AllocationWeights>;
   transport?: Partial<PolicyTransport>;
   mealAllowance?: PolicyMealAllowance;
+  prediction?: PolicyPrediction;
   provenance?: PolicyProvenance;
 }
 
@@ -257,6 +271,7 @@ export function applyDefaults(input: PolicyInput): PolicyRules {
       ...optional("ridesWithOffer", transport.ridesWithOffer),
     },
     ...optional("mealAllowance", input.mealAllowance),
+    ...optional("prediction", input.prediction),
     ...optional("provenance", input.provenance),
   };
 }
