@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PolicyTransport } from "../../src/domain/policy/policy.js";
+import { createPolicy, type PolicyTransport } from "../../src/domain/policy/policy.js";
+import { patchPolicy } from "../../src/domain/policy/policy-patch.js";
 import {
   legEndpoints,
   modeForTier,
@@ -279,5 +280,22 @@ describe("shuttle pooling by capacity and pickup window", () => {
         .map((r) => r.poolId)
         .sort(),
     ).toEqual(rides.map((r) => r.poolId).sort());
+  });
+});
+
+describe("the policy's permission for passengers to ask for a ride (transport.passengerMayRequest)", () => {
+  it("is absent unless given, kept by the defaults, and set or removed by a patch", () => {
+    const input = { name: "JFK", context: { airport: "JFK", airline: "ZX" } };
+    const plain = createPolicy(input, "urn:policy:p1.1", NOW);
+    expect(plain.transport.passengerMayRequest).toBeUndefined();
+    const open = createPolicy({ ...input, transport: { passengerMayRequest: true } }, "urn:policy:p2.1", NOW);
+    expect(open.transport).toMatchObject({ mode: "SHUTTLE", passengerMayRequest: true });
+    const closed = patchPolicy(open, { transport: { passengerMayRequest: null } }, LATER).after;
+    expect(closed.transport.passengerMayRequest).toBeUndefined();
+    expect(
+      patchPolicy(plain, { transport: { passengerMayRequest: true } }, LATER).after.transport,
+    ).toMatchObject({
+      passengerMayRequest: true,
+    });
   });
 });
