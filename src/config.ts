@@ -83,6 +83,11 @@ export interface Config {
    * embedded runtime (so the demo's local receiver works), off for the distributed one.
    */
   webhookAllowLoopbackHttp: boolean | undefined;
+  /**
+   * The exception agent's language model (AGENT_LLM_URL, AGENT_LLM_MODEL, AGENT_LLM_API_KEY): any
+   * OpenAI-compatible endpoint; unset, the agent ranks by its rules only.
+   */
+  agentLlm: { url: string; model: string; apiKey: string | undefined } | undefined;
   build: string;
   apiVersion: string;
   region: string;
@@ -186,6 +191,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || "Disruption care <care@disruption.localhost>",
     webhookAllowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP
       ? onOff(env.WEBHOOK_ALLOW_LOOPBACK_HTTP, false, "WEBHOOK_ALLOW_LOOPBACK_HTTP")
+      : undefined,
+    agentLlm: env.AGENT_LLM_URL
+      ? {
+          url: env.AGENT_LLM_URL,
+          model: env.AGENT_LLM_MODEL || "gpt-4o-mini",
+          apiKey: env.AGENT_LLM_API_KEY || undefined,
+        }
       : undefined,
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",

@@ -105,6 +105,8 @@ import { RideProviderClient } from "./vendors/ride-provider-client.js";
 import type { RideProviderBinding } from "./app/transport/ride-booking.js";
 import { TenantInventoryVendors } from "./vendors/tenant-vendors.js";
 import type { VendorTransport } from "./vendors/vendor-transport.js";
+import { NO_ADVISOR } from "./app/manual-review/agent-advisor.js";
+import { OpenAiCompatibleAdvisor } from "./vendors/openai-compatible-advisor.js";
 
 export interface Platform {
   config: Config;
@@ -471,6 +473,9 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const walletIssuer = walletIssuerSimulator(config, clock);
   platform.register(WalletIssuerSimulator, { useValue: walletIssuer });
   platform.register(TOKENS.walletIssuers, { useValue: walletIssuers(config, clock, walletIssuer) });
+  platform.register(TOKENS.agentAdvisor, {
+    useValue: config.agentLlm ? new OpenAiCompatibleAdvisor(config.agentLlm) : NO_ADVISOR,
+  });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };

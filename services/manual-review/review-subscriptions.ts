@@ -9,7 +9,8 @@ import { reviewUseCases } from "./review-use-cases.js";
  * Per tenant topic: (1) items enter the queue from `review-item.requested` (booking, allocation)
  * and `review-item.raised` (the case); (2) each item's own events keep the queue copy, the audit
  * trail and the case's status in step; (3) booking's answers move rebooked items on; (4) a new
- * wave of a case refreshes the agent's recommendations on its open items. All are idempotent.
+ * wave of a case refreshes the agent's recommendations on its open items; (5) the exception agent
+ * triages every new item (spec 4.2), its recommendations becoming its first proposals. All are idempotent.
  * An event that can never be handled is refused (dead-lettered); anything else is retried.
  */
 export function manualReviewSubscriptions(
@@ -52,6 +53,15 @@ export function manualReviewSubscriptions(
       tenant,
       types: ["booking.group-booked", "booking.group-failed"],
       handle: (event) => review().followUp.bookingAnswered(event, event.type === "booking.group-booked"),
+    }),
+    eventSubscription({
+      ...common,
+      name: `manual-review.exception-agent.${tenant}`,
+      tenant,
+      types: [REVIEW_ITEM_EVENT.created],
+      handle: async (event) => {
+        await review().triage.itemCreated(event.data.item, event.correlationUrn);
+      },
     }),
     eventSubscription({
       ...common,

@@ -1,4 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
+import { AgentActionDecisions } from "../../src/app/manual-review/agent-action-decisions.js";
+import { AgentTriage } from "../../src/app/manual-review/agent-triage.js";
 import { CaseReturn } from "../../src/app/manual-review/case-return.js";
 import { ExceptionAgent } from "../../src/app/manual-review/exception-agent.js";
 import { PolicyOverrides } from "../../src/app/policies/policy-overrides.js";
@@ -18,6 +20,8 @@ export interface ReviewUseCases {
   followUp: ReviewItemFollowUp;
   overrides: PolicyOverrides;
   agent: ExceptionAgent;
+  triage: AgentTriage;
+  decisions: AgentActionDecisions;
 }
 
 export function registerReviewUseCases(container: DependencyContainer): void {
@@ -30,6 +34,8 @@ export function registerReviewUseCases(container: DependencyContainer): void {
     ReviewActions,
     ReviewIntake,
     ReviewItemFollowUp,
+    AgentTriage,
+    AgentActionDecisions,
   ]);
 }
 
@@ -43,5 +49,7 @@ export function reviewUseCases(container: DependencyContainer): ReviewUseCases {
     followUp: container.resolve(ReviewItemFollowUp),
     overrides: container.resolve(PolicyOverrides),
     agent: container.resolve(ExceptionAgent),
+    triage: container.resolve(AgentTriage),
+    decisions: container.resolve(AgentActionDecisions),
   };
 }

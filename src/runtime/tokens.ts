@@ -52,4 +52,6 @@ export const TOKENS = {
   rideProvider: Symbol.for("RideProvider"),
   /** Every tenant's wallet issuer account and client (src/vendors/tenant-wallet-issuers.ts). */
   walletIssuers: Symbol.for("WalletIssuers"),
+  /** The exception agent's optional language model (src/app/manual-review/agent-advisor.ts). */
+  agentAdvisor: Symbol.for("AgentAdvisor"),
 } as const;

@@ -1,4 +1,5 @@
 import { type DomainEvent, type NewDomainEvent, TENANT_EVENTS_TOPIC, topicFor } from "../domain-event.js";
+import type { AgentActionEventDataByType } from "./agent-action.js";
 import type { AllocationEventDataByType } from "./allocation.js";
 import type { BookingEventDataByType } from "./booking.js";
 import type { CaseEventDataByType } from "./case.js";
@@ -23,6 +24,7 @@ export interface EventDataByType
     SubCaseEventDataByType,
     CaseResolutionEventDataByType,
     ReviewItemEventDataByType,
+    AgentActionEventDataByType,
     DemandEventDataByType,
     AllocationEventDataByType,
     BookingEventDataByType,
@@ -107,6 +109,13 @@ export const EVENT_CATALOGUE = {
   "review-item.updated": internal,
   "review-item.requested": internal,
   "review-item.raised": internal,
+
+  // Exception agent (AgentActionActor: proposals, approvals, executions)
+  "agent-action.proposed": internal,
+  "agent-action.approved": internal,
+  "agent-action.rejected": internal,
+  "agent-action.executed": internal,
+  "agent-action.failed": internal,
 
   // Demand (DemandActor, spec 3.1)
   "demand.requested": internal,
