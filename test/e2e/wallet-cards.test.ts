@@ -17,6 +17,7 @@ import { systemClock } from "../../src/runtime/clock.js";
 import type { ScannableStateStore } from "../../src/runtime/state-store.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { nextFlight } from "../support/disruption.js";
+import { businessGroup } from "../support/disruption.js";
 import { declaration, json } from "./cases-fixtures.js";
 
 const ZX = "urn:airline:ZX";
@@ -455,5 +456,33 @@ describe("reading a case's cards", () => {
     expect((await t.call("GET", path, await t.operatorToken("operator@vq.demo"))).status).toBe(403);
     const unknown = `/v1/wallet/cases/${encodeURIComponent("urn:case:00000000-0000-4000-8000-000000000000")}/cards`;
     expect((await t.call("GET", unknown, operator)).status).toBe(404);
+  });
+
+  it("puts an exhausted funding pool in the review queue, where the operator drops the wallet leg or escalates", async () => {
+    sim.setFundingPool("demo-wallet-zx", 10);
+    const outcome = await issue.issueWalletCard(input(businessGroup().id, { caseUrn }));
+    sim.setFundingPool("demo-wallet-zx", DEMO_WALLET_FUNDING_POOL);
+    expect(outcome.outcome).toBe("funding-exhausted");
+    const { reviewItemUrn } = outcome as { reviewItemUrn: string };
+    const supervisor = await t.operatorToken("supervisor@zx.demo");
+    const item = await json(
+      await t.call("GET", `/v1/booking/manual-review/${encodeURIComponent(reviewItemUrn)}`, supervisor),
+    );
+    expect(item).toMatchObject({
+      caseUrn,
+      category: "WALLET_FUNDING_EXHAUSTED",
+      priority: "HIGH",
+      affectedGroups: [businessGroup().id],
+      raisedBy: "wallet",
+      state: "OPEN",
+    });
+    const resolved = await t.call(
+      "POST",
+      `/v1/booking/manual-review/${encodeURIComponent(reviewItemUrn)}/resolve`,
+      supervisor,
+      { resolution: "WALLET_LEG_DROPPED", reason: "Pool refund takes a day; the group eats on vouchers" },
+    );
+    expect(resolved.status).toBe(200);
+    expect(await json(resolved)).toMatchObject({ state: "RESOLVED" });
   });
 });
