@@ -14,6 +14,8 @@ export interface SunkMessage {
   text: string;
   /** The Message-ID header. */
   messageId: string | null;
+  /** The X-Notification-Urn header the e-mail channel sets: receivers dedupe repeated sends by it. */
+  notificationUrn: string | null;
   receivedAt: string;
 }
 
@@ -57,6 +59,7 @@ export class SmtpSink {
               subject: parsed.subject ?? "",
               text: parsed.text ?? "",
               messageId: parsed.messageId ?? null,
+              notificationUrn: headerText(parsed.headers.get("x-notification-urn")),
               receivedAt: new Date().toISOString(),
             });
             callback();
@@ -113,4 +116,8 @@ export class SmtpSink {
     this.onMessage(message);
     for (const check of [...this.waiting]) check();
   }
+}
+
+function headerText(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
 }

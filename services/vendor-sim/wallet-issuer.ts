@@ -161,6 +161,11 @@ export class WalletIssuerSimulator implements WireEndpoint {
     return this.cards.get(cardId);
   }
 
+  /** Every card issued, oldest first: the issuer's ledger of issues and loads. */
+  issuedCards(): Readonly<SimulatedCard>[] {
+    return [...this.cards.values()];
+  }
+
   /** A merchant asks to hold `amount` on the card; resolves with the authorization's id. */
   async authorize(
     cardId: string,
