@@ -14,7 +14,8 @@
  *
  * Each tenant's account (one API client) draws its cards from a funding pool: an issue takes the
  * card's whole amount out of it (402 FUNDING_POOL_EXHAUSTED when it cannot), a cancellation puts
- * back what was not spent. Faults: `failNext("server-error" | "unauthorized" | "forbidden")`.
+ * back what was not spent. A hold not settled within 7 days (spec 8.2) is released with HOLD_RELEASED.
+ * Faults: `failNext("server-error" | "unauthorized" | "forbidden")`.
  * Card activity (`authorize`, `capture`, `reverse`, `releaseHold`) is sent to the account's
  * webhook URL, signed with its webhook secret as spec 4.5 says; `deliver: false` keeps an event
  * from being sent (what the daily reconciliation then backfills).
@@ -83,6 +84,8 @@ interface SimulatedCard {
 }
 
 const REVEAL_LIFETIME_MS = 5 * 60_000;
+/** Spec 8.2: a wallet vendor's hold expires after typically 7 days. */
+const HOLD_EXPIRY_MS = 7 * 24 * 60 * 60_000;
 
 export class WalletIssuerSimulator implements WireEndpoint {
   readonly id = WALLET_SIM_ID;
@@ -101,6 +104,8 @@ export class WalletIssuerSimulator implements WireEndpoint {
       /** Where the hosted reveal page is reached from a browser (`<url>/reveal/<session>`). */
       publicUrl: string;
       post?: CallbackPoster;
+      /** How long a hold lives unsettled before the issuer releases it (spec 8.2: typically 7 days). */
+      holdExpiryMs?: number;
     },
   ) {
     for (const account of accounts) this.accounts.set(account.clientId, { ...account });
@@ -177,6 +182,10 @@ export class WalletIssuerSimulator implements WireEndpoint {
     const authorizationId = this.nextId("auth");
     card.holds.set(authorizationId, amount);
     await this.recordEvent(card, "AUTHORIZATION", amount, merchant, authorizationId, options);
+    // An unsettled hold expires on the issuer's side, which says so with HOLD_RELEASED.
+    this.clock.setTimer(() => {
+      if (card.holds.has(authorizationId)) void this.releaseHold(cardId, authorizationId);
+    }, this.options.holdExpiryMs ?? HOLD_EXPIRY_MS);
     return authorizationId;
   }
 

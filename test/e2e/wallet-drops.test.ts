@@ -101,3 +101,15 @@ describe("the daily reconciliation", () => {
     expect(reconciled.heldBalance).toBe(100);
   });
 });
+
+describe("hold expiry", () => {
+  it("frees a hold the merchant never settled after 7 days: the issuer's HOLD_RELEASED reaches the card", async () => {
+    const card = await issue("G-EXPIRY");
+    await sim.authorize(card.issuerCardId, 300, "Hotel Bar");
+    expect((await current("G-EXPIRY")).heldBalance).toBe(300);
+    await clock.advance(7 * 24 * HOUR);
+    const after = await current("G-EXPIRY");
+    expect(after.heldBalance).toBe(0);
+    expect(after.transactions.map((t) => t.type)).toEqual(["AUTHORIZATION", "HOLD_RELEASED"]);
+  });
+});
