@@ -4,6 +4,7 @@ import {
   type AgentAction,
   type ApprovingOperator,
   approveAction,
+  beginExecution,
   type Execution,
   type NewAgentAction,
   proposeAction,
@@ -62,6 +63,22 @@ export class AgentActionActor {
     const before = await this.required();
     const action = rejectAction(before, command.by, command.reason, this.now());
     return this.decided(before, action, AGENT_ACTION_EVENT.rejected, command.by, command);
+  }
+
+  /** Holds the action for one execution and says whom it runs as (403 when irreversible and unapproved). */
+  async beginExecution<O extends ApprovingOperator>(command: {
+    caller: O;
+  }): Promise<{ as: ApprovingOperator | O }> {
+    const before = await this.required();
+    const { action, as } = beginExecution(before, command.caller, this.now());
+    this.save(action);
+    return { as };
+  }
+
+  /** An execution that could not reach the review queue lets go of the action. */
+  async releaseExecution(): Promise<void> {
+    const action = await this.required();
+    if (action.executingSince) this.save({ ...action, executingSince: null, version: action.version + 1 });
   }
 
   async recordExecution(command: Omit<Execution, "at"> & Traced): Promise<AgentActionTurn> {

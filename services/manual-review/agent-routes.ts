@@ -26,7 +26,11 @@ const actionResponse = (description: string) => ({ description, schema: agentAct
 const refusals = {
   403: { description: "Wrong role, airport or tenant" },
   404: { description: "No such agent action" },
-  409: { description: "`agent-action-decided`: the action was already rejected, executed or failed" },
+  409: {
+    description:
+      "`agent-action-decided`: the action was already rejected, executed or failed; `agent-action-executing`: " +
+      "another execution of it is running",
+  },
 } as const;
 
 /**

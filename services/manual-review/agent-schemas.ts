@@ -97,6 +97,7 @@ export const agentActionSchema = {
         },
       },
     },
+    executingSince: { type: ["string", "null"], format: "date-time" },
     version: { type: "integer" },
   },
 } as const;

@@ -338,6 +338,26 @@ describe("approve, reject, execute", () => {
     expect(override?.fields).toMatchObject({ maxDistanceKm: 35 });
   });
 
+  it("two executions at once: the review queue is asked once, the other caller gets 409", async () => {
+    const { itemUrn } = await itemWithRecommendations();
+    const [rebook] = (await triage(itemUrn)).proposals;
+    await json(await call("POST", agent(rebook!.urn, "approve"), "supervisor@zx.demo"), 200);
+    const responses = await Promise.all([
+      call("POST", agent(rebook!.urn, "execute"), "supervisor@zx.demo"),
+      call("POST", agent(rebook!.urn, "execute"), "admin@zx.demo"),
+    ]);
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    const winner = await responses.find((r) => r.status === 200)!.json();
+    expect(winner).toMatchObject({ state: "EXECUTED", execution: { as: SUPERVISOR, error: null } });
+    const requests = published.filter(
+      (e) =>
+        e.type === "booking.group-requested" &&
+        (e.data as { reviewItemUrn: string }).reviewItemUrn === itemUrn,
+    );
+    expect(requests).toHaveLength(1);
+  });
+
   it("a review queue refusal leaves the action FAILED with the refusal", async () => {
     const { itemUrn } = await itemWithRecommendations();
     const [rebook, relax] = (await triage(itemUrn)).proposals;

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   agentActionUrnFor,
   approveAction,
+  beginExecution,
+  EXECUTION_HOLD_MS,
   executingOperator,
   proposeAction,
   recordExecution,
@@ -227,6 +229,25 @@ describe("an agent action's states", () => {
       "agent-action-decided",
     ]);
     expect(refusal(() => executingOperator(rejected, other))).toEqual(["conflict", "agent-action-decided"]);
+  });
+
+  it("one execution at a time: a second one while the first runs is refused, until the hold lapses", () => {
+    const approved = approveAction(proposed("proposeRebook"), supervisor, null, now);
+    const first = beginExecution(approved, other, now);
+    expect(first.as).toEqual(supervisor);
+    expect(refusal(() => beginExecution(first.action, other, now))).toEqual([
+      "conflict",
+      "agent-action-executing",
+    ]);
+    const later = new Date(now.getTime() + EXECUTION_HOLD_MS);
+    expect(beginExecution(first.action, other, later).as).toEqual(supervisor);
+    const done = recordExecution(
+      first.action,
+      { by: other.actorUrn, as: supervisor.actorUrn, error: null },
+      now,
+    );
+    expect(done.executingSince).toBeNull();
+    expect(refusal(() => beginExecution(done, other, later))).toEqual(["conflict", "agent-action-decided"]);
   });
 
   it("a failed execution is recorded with its refusal", () => {

@@ -1,9 +1,5 @@
 import { AgentActionActor, type AgentActionTurn } from "../../../actors/AgentActionActor.js";
-import {
-  type AgentAction,
-  type ApprovingOperator,
-  executingOperator,
-} from "../../domain/agent/agent-action.js";
+import type { AgentAction, ApprovingOperator } from "../../domain/agent/agent-action.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -77,12 +73,18 @@ export class AgentActionDecisions {
 
   async execute({ caller, urn, correlationUrn }: Request): Promise<AgentAction> {
     const action = await this.find(urn, caller);
-    const as = principalOf(executingOperator(action, caller), caller);
+    const id = agentActionRefOf(action.urn).id;
+    const begun = await this.actors.invoke(AgentActionActor, id, "beginExecution", { caller });
+    const as = principalOf(begun.as, caller);
     let error: { code: string; message: string } | null = null;
     try {
       await this.run(action, as, correlationUrn);
     } catch (failure) {
-      if (!(failure instanceof DomainError) || !RECORDED_FAILURES.has(failure.kind)) throw failure;
+      if (!(failure instanceof DomainError) || !RECORDED_FAILURES.has(failure.kind)) {
+        // Not the queue's refusal (an outage, say): the action is free to be executed again.
+        await this.actors.invoke(AgentActionActor, id, "releaseExecution");
+        throw failure;
+      }
       error = { code: failure.code, message: failure.message };
     }
     const turn = await this.actors.invoke(
@@ -152,7 +154,7 @@ export class AgentActionDecisions {
  * (their role, tenant and airport; the approval itself was an authenticated, audited request).
  */
 function principalOf(operator: ApprovingOperator, caller: OperatorPrincipal): OperatorPrincipal {
-  if (operator === caller) return caller;
+  if (operator.actorUrn === caller.actorUrn) return caller;
   return {
     surface: "operator",
     actorUrn: operator.actorUrn,

@@ -59,6 +59,8 @@ export interface AgentAction {
   approval: (Decision & { operator: ApprovingOperator }) | null;
   rejection: Decision | null;
   execution: Execution | null;
+  /** When an execution began and has not been recorded yet; a second one waits (409). */
+  executingSince: string | null;
   version: number;
 }
 
@@ -96,6 +98,7 @@ export function proposeAction(input: NewAgentAction, now: Date): AgentAction {
     approval: null,
     rejection: null,
     execution: null,
+    executingSince: null,
     version: 1,
   };
 }
@@ -160,6 +163,28 @@ export function executingOperator<O extends ApprovingOperator>(
   return caller;
 }
 
+/**
+ * How long an execution that began holds the action: one whose process died gets the action back
+ * after this, so it can be executed again.
+ */
+export const EXECUTION_HOLD_MS = 60_000;
+
+/** An execution begins: one at a time, so the review queue is asked once. */
+export function beginExecution<O extends ApprovingOperator>(action: AgentAction, caller: O, now: Date) {
+  const as = executingOperator(action, caller);
+  if (action.executingSince && now.getTime() - Date.parse(action.executingSince) < EXECUTION_HOLD_MS) {
+    throw new DomainError(
+      "conflict",
+      "agent-action-executing",
+      `Agent action ${action.urn} is being executed`,
+      {
+        executingSince: action.executingSince,
+      },
+    );
+  }
+  return { action: { ...action, executingSince: now.toISOString(), version: action.version + 1 }, as };
+}
+
 export function recordExecution(
   action: AgentAction,
   execution: Omit<Execution, "at">,
@@ -170,6 +195,7 @@ export function recordExecution(
     ...action,
     state: execution.error ? "FAILED" : "EXECUTED",
     execution: { ...execution, at: now.toISOString() },
+    executingSince: null,
     version: action.version + 1,
   };
 }
