@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/app/audit-entry.js";
-import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
-import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import { POLICY_OVERRIDES_COLLECTION } from "../../src/app/policies/policy-overrides.js";
 import type { DomainEvent } from "../../src/domain/domain-event.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { itemWithRecommendations } from "./exception-agent-fixture.js";
 import { json } from "../support/responses.js";
 import { recordEvents } from "../support/event-recorder.js";
 
@@ -19,7 +18,6 @@ const enc = encodeURIComponent;
 let t: TestPlatform;
 const tokens: Record<string, string> = {};
 const published: DomainEvent[] = [];
-let cases = 0;
 
 const USERS = [
   "admin@zx.demo",
@@ -68,92 +66,6 @@ interface Action {
   execution: { by: string; as: string; error: { code: string } | null } | null;
 }
 
-/**
- * A case at JFK whose latest wave had `spare` with rooms and `far` kept out by distance alone, and a
- * PARTIAL_FULFILLMENT item for its second group after the full hotel refused it.
- */
-async function itemWithRecommendations() {
-  const n = ++cases;
-  const opened = await json(
-    await call("POST", "/v1/cases", "supervisor@zx.demo", {
-      externalEventId: `exception-agent-e2e-${n}-${randomUUID()}`,
-      flight: {
-        number: `ZX${700 + n}`,
-        origin: "JFK",
-        destination: "MAD",
-        scheduledDeparture: "2026-12-01T22:00:00Z",
-        status: "CANCELLED",
-      },
-      nextFlight: { number: `ZX${800 + n}`, scheduledDeparture: "2026-12-02T18:00:00Z" },
-      passengerGroups: [
-        { id: `A${n}`, pnr: `PNRA${n}`, passengers: [{ id: `p${n}a`, lastName: "Rivera", tier: "ECONOMY" }] },
-        { id: `B${n}`, pnr: `PNRB${n}`, passengers: [{ id: `p${n}b`, lastName: "Okafor", tier: "ECONOMY" }] },
-      ],
-    }),
-    201,
-  );
-  const caseUrn = opened.urn as string;
-  const groups = [`A${n}`, `B${n}`];
-  const verdict = (
-    hotel: string,
-    groupIds: string[] | null,
-    reasons: string[],
-    score: number | null,
-    km: number,
-  ) => ({
-    groupIds,
-    hotelUrn: `urn:hotel:${hotel}`,
-    provider: "vendor-a",
-    providerOfferId: `offer-${hotel}`,
-    outcome: reasons[0] === "assigned" ? "selected" : "discarded",
-    reasons,
-    weightedScore: score,
-    normalized: null,
-    raw: {
-      cost: null,
-      nightlyRate: { amountMinor: 12000, currency: "USD" },
-      distanceKm: km,
-      consolidation: 1,
-    },
-  });
-  await t.platform.runtime.documents.collection<{ _id: string } & Record<string, unknown>>("waves").put({
-    _id: `urn:wave:${randomUUID()}`,
-    tenant: ZX,
-    caseUrn,
-    status: "COMPLETED",
-    createdAt: "2999-01-01T00:00:00.000Z",
-    rankingInputs: [
-      verdict("full-one", [groups[1]!], ["assigned"], 0.2, 2),
-      verdict("spare", groups, ["better-score-elsewhere"], 0.4, 6),
-      verdict("far", null, ["too-far"], null, 31.2),
-    ],
-    allocations: [],
-    unallocated: [],
-  });
-  const id = `urn:event:${randomUUID()}`;
-  await t.platform.runtime.bus.publish(topicFor({ tenant: ZX }), {
-    id,
-    type: "review-item.requested",
-    tenant: ZX,
-    occurredAt: new Date(t.platform.runtime.clock.now()).toISOString(),
-    correlationUrn: "urn:trace:exception-agent-e2e",
-    caseUrn,
-    data: {
-      caseUrn,
-      category: "PARTIAL_FULFILLMENT",
-      attemptedHotels: [
-        { hotelUrn: "urn:hotel:full-one", reason: "hotel-full", providerError: "NO_AVAILABILITY" },
-      ],
-      affectedGroups: [groups[1]!],
-      reason: "no room for the group",
-    },
-  });
-  const itemUrn = reviewItemUrnForRequest(id);
-  const items = t.platform.runtime.documents.collection<ReviewQueueEntry>("review-items");
-  await expect.poll(() => items.get(itemUrn)).toBeDefined();
-  return { caseUrn, itemUrn, groups };
-}
-
 async function triage(itemUrn: string, who = "supervisor@zx.demo") {
   const body = await json(await call("POST", "/v1/agent/triage", who, { reviewItemUrn: itemUrn }), 200);
   return body.triages[0] as {
@@ -182,7 +94,7 @@ describe("the operator OpenAPI document", () => {
 
 describe("the agent on a new review item", () => {
   it("proposes by itself when the item is created: the item's recommendations become its first proposals, audited", async () => {
-    const { itemUrn } = await itemWithRecommendations();
+    const { itemUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     await expect
       .poll(
         () =>
@@ -211,7 +123,7 @@ describe("the agent on a new review item", () => {
 
 describe("POST /v1/agent/triage", () => {
   it("classifies the cause and proposes at most three actions ranked by viability, each with reason and evidence", async () => {
-    const { itemUrn, caseUrn } = await itemWithRecommendations();
+    const { itemUrn, caseUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const result = await triage(itemUrn);
     expect(result.classification).toMatchObject({ cause: "HOTELS_FULL", explanation: expect.any(String) });
     expect(result.proposals.map((p) => [p.rank, p.tool, p.arguments, p.state, p.irreversible])).toEqual([
@@ -230,7 +142,7 @@ describe("POST /v1/agent/triage", () => {
   });
 
   it("refuses roles below OPS_SUPERVISOR, another airline, an unknown item and a body naming neither or both", async () => {
-    const { itemUrn, caseUrn } = await itemWithRecommendations();
+    const { itemUrn, caseUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     for (const who of ["operator@zx.demo", "finance@zx.demo", "supervisor@vq.demo"]) {
       expect((await call("POST", "/v1/agent/triage", who, { reviewItemUrn: itemUrn })).status).toBe(403);
     }
@@ -249,7 +161,7 @@ describe("POST /v1/agent/triage", () => {
 
 describe("approve, reject, execute", () => {
   it("an unapproved rebook is refused; once approved it runs as the approver through the review queue, audited", async () => {
-    const { itemUrn, groups } = await itemWithRecommendations();
+    const { itemUrn, groups } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [rebook] = (await triage(itemUrn)).proposals;
     const early = await call("POST", agent(rebook!.urn, "execute"), "admin@zx.demo");
     expect(early.status).toBe(403);
@@ -311,7 +223,7 @@ describe("approve, reject, execute", () => {
   });
 
   it("a rejected action is neither approved nor executed (409); a reversible one nobody approved runs as the caller", async () => {
-    const first = await itemWithRecommendations();
+    const first = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [, relaxFirst] = (await triage(first.itemUrn)).proposals;
     const rejected = await json(
       await call("POST", agent(relaxFirst!.urn, "reject"), "supervisor@zx.demo", {
@@ -327,7 +239,7 @@ describe("approve, reject, execute", () => {
       expect((await call("POST", agent(relaxFirst!.urn, verb), "admin@zx.demo")).status).toBe(409);
     }
 
-    const second = await itemWithRecommendations();
+    const second = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [, relax] = (await triage(second.itemUrn)).proposals;
     expect(relax).toMatchObject({ tool: "relax", irreversible: false });
     const executed = await json(await call("POST", agent(relax!.urn, "execute"), "supervisor@zx.demo"), 200);
@@ -339,7 +251,7 @@ describe("approve, reject, execute", () => {
   });
 
   it("two executions at once: the review queue is asked once, the other caller gets 409", async () => {
-    const { itemUrn } = await itemWithRecommendations();
+    const { itemUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [rebook] = (await triage(itemUrn)).proposals;
     await json(await call("POST", agent(rebook!.urn, "approve"), "supervisor@zx.demo"), 200);
     const responses = await Promise.all([
@@ -359,7 +271,7 @@ describe("approve, reject, execute", () => {
   });
 
   it("a review queue refusal leaves the action FAILED with the refusal", async () => {
-    const { itemUrn } = await itemWithRecommendations();
+    const { itemUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [rebook, relax] = (await triage(itemUrn)).proposals;
     await json(
       await call("POST", `/v1/booking/manual-review/${enc(itemUrn)}/resolve`, "supervisor@zx.demo", {
@@ -374,7 +286,7 @@ describe("approve, reject, execute", () => {
   });
 
   it("refuses roles below OPS_SUPERVISOR and another airline (403), an unknown action (404), a URN of another kind (400)", async () => {
-    const { itemUrn } = await itemWithRecommendations();
+    const { itemUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [rebook] = (await triage(itemUrn)).proposals;
     for (const who of ["operator@zx.demo", "finance@zx.demo", "supervisor@vq.demo"]) {
       for (const verb of ["approve", "reject", "execute"]) {
