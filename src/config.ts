@@ -68,6 +68,14 @@ export interface Config {
   demandOnIntake: boolean;
   /** Embedded default: an auto-approving ON_DEMAND policy at each demo airport without one. */
   seedDemoPolicies: boolean;
+  /**
+   * The flight-state stream (spec 6.3): a RabbitMQ URL (amqp://, amqps://), `file:<path>` of a
+   * recorded JSON Lines stream, or off (the default: a fresh machine has no broker, and replaying
+   * the recording on every start would detect the same disruptions again).
+   */
+  flightStateSource: "off" | `amqp://${string}` | `amqps://${string}` | `file:${string}`;
+  /** The durable queue the flight states are read from on the broker. */
+  flightStateQueue: string;
   /** Minutes between two reconciliation polls of each hotel vendor (spec 6.3: 5 to 60). */
   vendorReconciliationMinutes: number;
   /** Base URL of the vendor-sim app (distributed runtime); unset = simulators in process. */
@@ -101,6 +109,12 @@ function integer(value: string | undefined, fallback: number, name: string): num
   if (!Number.isInteger(parsed) || parsed < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return parsed;
+}
+
+function flightStateSource(value: string | undefined): Config["flightStateSource"] {
+  if (!value || value === "off") return "off";
+  if (/^amqps?:\/\/./.test(value) || /^file:./.test(value)) return value as Config["flightStateSource"];
+  throw new Error(`FLIGHT_STATE_SOURCE must be off, amqp://..., amqps://... or file:<path>, got "${value}"`);
 }
 
 function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -178,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vendorRateLimitScale: integer(env.VENDOR_RATE_LIMIT_SCALE, 1, "VENDOR_RATE_LIMIT_SCALE") || 1,
     demandOnIntake: onOff(env.DEMAND_ON_INTAKE, true, "DEMAND_ON_INTAKE"),
     seedDemoPolicies: onOff(env.DEMO_POLICIES, true, "DEMO_POLICIES"),
+    flightStateSource: flightStateSource(env.FLIGHT_STATE_SOURCE),
+    flightStateQueue: env.FLIGHT_STATE_QUEUE || "flight-states",
     vendorReconciliationMinutes: inRange(
       env.VENDOR_RECONCILIATION_MINUTES,
       15,

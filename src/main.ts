@@ -35,6 +35,10 @@ import { webhooksModule } from "../services/webhooks/module.js";
 import { transportModule } from "../services/transport/module.js";
 import { RideProviderSimulator } from "../services/vendor-sim/ride-provider.js";
 import { walletModule } from "../services/wallet/module.js";
+import { flightStatesModule } from "../services/flight-states/module.js";
+import { AmqpFlightStateSource } from "./runtime/amqp/flight-state-source.js";
+import { FileFlightStateSource } from "./runtime/file/flight-state-source.js";
+import type { FlightStateSource } from "./runtime/flight-state-source.js";
 import {
   WALLET_SIM_ID,
   WalletIssuerSimulator,
@@ -143,6 +147,7 @@ export const MODULES: readonly ServiceModule[] = [
   webhooksModule,
   transportModule,
   walletModule,
+  flightStatesModule,
 ];
 
 /**
@@ -358,6 +363,17 @@ function walletIssuers(config: Config, clock: Clock, simulator: WalletIssuerSimu
   });
 }
 
+/**
+ * The flight-state stream (spec 6.3), when FLIGHT_STATE_SOURCE names one: a RabbitMQ queue, or a
+ * recorded JSON Lines file for the demo.
+ */
+function flightStateSource(config: Config): FlightStateSource | undefined {
+  const source = config.flightStateSource;
+  if (source === "off") return undefined;
+  if (source.startsWith("file:")) return new FileFlightStateSource(source.slice("file:".length));
+  return new AmqpFlightStateSource({ url: source, queue: config.flightStateQueue });
+}
+
 /** The passenger logins the case projection writes: the passenger identity's document directory. */
 function passengerLogins(passengers: PassengerIdentity): DocumentPassengerDirectory {
   if (!(passengers.directory instanceof DocumentPassengerDirectory)) {
@@ -476,6 +492,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.agentAdvisor, {
     useValue: config.agentLlm ? new OpenAiCompatibleAdvisor(config.agentLlm) : NO_ADVISOR,
   });
+  const flightStates = flightStateSource(config);
+  if (flightStates) platform.register(TOKENS.flightStateSource, { useValue: flightStates });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };

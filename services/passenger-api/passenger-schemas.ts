@@ -84,7 +84,8 @@ const offeredStaySchema = {
     },
     walletCardUrl: {
       ...nullableString,
-      description: "Where the group's meal card is read (`/v1/me/wallet`); null while the group holds no loaded card",
+      description:
+        "Where the group's meal card is read (`/v1/me/wallet`); null while the group holds no loaded card",
     },
   },
 } as const;

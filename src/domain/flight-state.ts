@@ -74,7 +74,13 @@ export const flightStateSchema = {
       items: { type: "string", pattern: "^[+-]?(VC)?[A-Z]{2,8}$" },
       default: [],
     },
-    atcCodes: { type: "array", maxItems: 10, uniqueItems: true, items: { enum: ATC_CODES }, default: [] },
+    atcCodes: {
+      type: "array",
+      maxItems: 10,
+      uniqueItems: true,
+      items: { type: "string", enum: ATC_CODES },
+      default: [],
+    },
     history: {
       type: "object",
       additionalProperties: false,

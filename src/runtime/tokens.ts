@@ -18,6 +18,8 @@ export const TOKENS = {
   audit: Symbol.for("AuditLog"),
   /** Airlines, airports, users and partner registrations (the demo directory or a real one). */
   directory: Symbol.for("Directory"),
+  /** Where flight-state messages come from (spec 6.3), when FLIGHT_STATE_SOURCE names one. */
+  flightStateSource: Symbol.for("FlightStateSource"),
   /** The passenger identity component: PNR login, sessions, captcha. */
   passengers: Symbol.for("PassengerIdentity"),
   /** Where PNR login looks passengers up; the case projection writes to it. */
