@@ -56,11 +56,14 @@ async function platform() {
   runtimes.push(runtime);
   const passengers = await passengerIdentity({ counters, documents, clock });
   const audit = new AuditLog(new DocumentAuditTrail(documents), clock);
+  const directory = createDemoDirectory(clock);
   const container = moduleContainer({
     actors: runtime.actors,
     documents,
     clock,
     audit,
+    directory,
+    counters,
     passengerLogins: passengers.directory,
     caseRevocations: passengers.revocations,
   });
@@ -70,7 +73,7 @@ async function platform() {
     runtime,
     logger: pino({ level: "silent" }),
     audit,
-    directory: createDemoDirectory(clock),
+    directory,
     passengers,
   };
   context = started;
