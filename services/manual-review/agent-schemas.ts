@@ -1,6 +1,7 @@
 import { AGENT_ACTION_STATES } from "../../src/domain/agent/agent-action.js";
 import { AGENT_TOOLS } from "../../src/domain/agent/agent-tools.js";
-import { MAX_PROPOSALS, TRIAGE_CAUSES } from "../../src/domain/agent/triage.js";
+import { MAX_RECOMMENDATIONS } from "../../src/domain/agent/recommendations.js";
+import { TRIAGE_CAUSES } from "../../src/domain/agent/triage.js";
 import { reasonSchema, timestampSchema, urnOf, urnSchema } from "../../src/http/schemas/common.js";
 
 export const agentActionParams = {
@@ -74,7 +75,7 @@ export const agentActionSchema = {
     },
     reason: { type: "string" },
     evidence: { type: "array", items: evidenceSchema },
-    rank: { type: "integer", minimum: 1, maximum: MAX_PROPOSALS, description: "1 is the most viable" },
+    rank: { type: "integer", minimum: 1, maximum: MAX_RECOMMENDATIONS, description: "1 is the most viable" },
     explanation: { type: ["string", "null"], description: "The language model's, when one re-ranked" },
     irreversible: {
       type: "boolean",
@@ -123,7 +124,7 @@ export const triageSchema = {
               evidence: { type: "array", items: evidenceSchema },
             },
           },
-          proposals: { type: "array", maxItems: MAX_PROPOSALS, items: agentActionSchema },
+          proposals: { type: "array", maxItems: MAX_RECOMMENDATIONS, items: agentActionSchema },
         },
       },
     },

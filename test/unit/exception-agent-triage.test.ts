@@ -13,13 +13,13 @@ import { AGENT_TOOLS, isIrreversible } from "../../src/domain/agent/agent-tools.
 import {
   applyAdvice,
   classify,
-  MAX_PROPOSALS,
   propose,
   proposalKey,
   splitByTier,
   type TriageSubject,
 } from "../../src/domain/agent/triage.js";
 import type { Recommendation } from "../../src/domain/review-item.js";
+import { MAX_RECOMMENDATIONS } from "../../src/domain/agent/recommendations.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 
 const subject = (overrides: Partial<TriageSubject> = {}): TriageSubject => ({
@@ -82,7 +82,7 @@ describe("propose", () => {
       subject({ attemptedHotels: [{ hotelUrn: "urn:hotel:full", reason: "hotel-full" }] }),
       [rebook("a"), rebook("b"), relax, rebook("c")],
     );
-    expect(proposals).toHaveLength(MAX_PROPOSALS);
+    expect(proposals).toHaveLength(MAX_RECOMMENDATIONS);
     expect(proposals.map((p) => [p.rank, p.tool, p.arguments])).toEqual([
       [1, "proposeRebook", { hotelUrn: "urn:hotel:a" }],
       [2, "proposeRebook", { hotelUrn: "urn:hotel:b" }],

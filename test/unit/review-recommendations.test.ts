@@ -6,7 +6,7 @@ import {
   MAX_RECOMMENDATIONS,
   recommend,
   type WaveCandidate,
-} from "../../src/app/manual-review/exception-agent.js";
+} from "../../src/domain/agent/recommendations.js";
 import { offersAround } from "./hotel-offer-fixture.js";
 
 const AIRPORT = { lat: 40.6413, lon: -73.7781 };

@@ -5,7 +5,8 @@ import type { ReviewItemRequestedData } from "../../domain/events/review-item.js
 import { type ReviewItem, reviewItemUrnFor } from "../../domain/review-item.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { CaseChanges } from "../cases/case-changes.js";
-import { AGENT_CATEGORIES, ExceptionAgent } from "./exception-agent.js";
+import { AGENT_CATEGORIES } from "../../domain/agent/recommendations.js";
+import { ExceptionAgent } from "./exception-agent.js";
 import { reviewItemRefOf, reviewItemUrnForRequest } from "./review-item-addresses.js";
 import { ReviewItemChanges } from "./review-item-changes.js";
 import { ReviewQueueIndex } from "./review-queue-index.js";

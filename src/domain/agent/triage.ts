@@ -2,9 +2,7 @@ import { canonicalJson } from "../canonical-json.js";
 import type { ReviewCategory } from "../case.js";
 import type { AttemptedHotel, Recommendation } from "../review-item.js";
 import { type AgentTool, isAgentTool } from "./agent-tools.js";
-
-/** Spec 4.2 and 8.2: the agent proposes at most the top 3 next actions. */
-export const MAX_PROPOSALS = 3;
+import { MAX_RECOMMENDATIONS } from "./recommendations.js";
 
 /** Why an item is in the queue, in the agent's words (spec 4.1 "classify cause"). */
 export const TRIAGE_CAUSES = [
@@ -160,7 +158,7 @@ export function propose(
       });
     }
   }
-  return proposals.slice(0, MAX_PROPOSALS).map((p, i) => ({ ...p, rank: i + 1 }));
+  return proposals.slice(0, MAX_RECOMMENDATIONS).map((p, i) => ({ ...p, rank: i + 1 }));
 }
 
 /** Passenger ids by tier, in the order the tiers first appear; passengers without a tier stay together. */
@@ -204,5 +202,5 @@ export function applyAdvice(proposals: readonly Proposal[], advice: Advice | und
     ordered.push(explanation ? { ...proposal, explanation } : proposal);
   }
   const rest = proposals.filter((p) => !ordered.some((o) => proposalKey(o) === proposalKey(p)));
-  return [...ordered, ...rest].slice(0, MAX_PROPOSALS).map((p, i) => ({ ...p, rank: i + 1 }));
+  return [...ordered, ...rest].slice(0, MAX_RECOMMENDATIONS).map((p, i) => ({ ...p, rank: i + 1 }));
 }
