@@ -1,4 +1,5 @@
 import { FlightStateIntake } from "../../src/app/flight-states/flight-state-intake.js";
+import { flightStateRoutes } from "./flight-state-routes.js";
 import type { FlightStateSource } from "../../src/runtime/flight-state-source.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { type ModuleContext, registerSingletons, type ServiceModule, WORKFLOW_SERVICE } from "../module.js";
@@ -11,6 +12,7 @@ import { type ModuleContext, registerSingletons, type ServiceModule, WORKFLOW_SE
 export const flightStatesModule: ServiceModule = {
   name: "flight-states",
   register: (container) => registerSingletons(container, [FlightStateIntake]),
+  routes: ({ container }) => flightStateRoutes(container.resolve(FlightStateIntake)),
   start: async ({ container, config, logger }: ModuleContext) => {
     if (!config.services.includes(WORKFLOW_SERVICE)) return;
     if (!container.isRegistered(TOKENS.flightStateSource, true)) return;
@@ -21,7 +23,7 @@ export const flightStatesModule: ServiceModule = {
       handle: async (message) => {
         const outcome = await intake.receive(message);
         if (outcome.kind === "invalid") log.warn({ errors: outcome.errors }, "flight state dropped: invalid");
-        else if (outcome.kind === "assessed" && outcome.detected) {
+        else if (outcome.kind === "assessed" && outcome.assessment.detected) {
           const { flight, probability, threshold, eventUrn } = outcome.assessment;
           log.info({ flight: flight.number, probability, threshold, eventUrn }, "disruption detected");
         }

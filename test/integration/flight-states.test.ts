@@ -152,9 +152,21 @@ describe.runIf(broker.reachable)("the flight-state stream over RabbitMQ (spec 6.
     ]);
     expect(vq[0]!.data.draftCase).toBeUndefined();
 
+    // Operators find the flagged flight and its draft on the operator API.
+    const listed = await json<{ items: Array<{ messageId: string; eventUrn: string; draftCase: unknown }> }>(
+      await t.call("GET", "/v1/disruptions/detected", await t.operatorToken("operator.jfk@zx.demo")),
+      200,
+    );
+    expect(listed.items).toEqual([
+      expect.objectContaining({
+        messageId: "m-storm",
+        eventUrn: detected!.id,
+        draftCase: detected!.data.draftCase,
+      }),
+    ]);
     const supervisor = await t.operatorToken("supervisor@zx.demo");
     const opened = await json<{ urn: string; status: string }>(
-      await t.call("POST", "/v1/cases", supervisor, detected!.data.draftCase),
+      await t.call("POST", "/v1/cases", supervisor, listed.items[0]!.draftCase),
       201,
     );
     expect(opened.status).toBe("OPEN");
@@ -202,5 +214,26 @@ describe("the recorded flight-state stream (FLIGHT_STATE_SOURCE=file:...)", () =
       ["demo-5", "VQ7", true, "CANCELLED"],
       ["demo-6", "VQ12", false, null],
     ]);
+  });
+
+  it("lists the flagged flights to operators of the airline, an airport-scoped one only its airport's", async () => {
+    const flagged = async (who: string) =>
+      (
+        await json<{ items: Array<{ flight: { number: string }; draftCase?: unknown }> }>(
+          await t.call("GET", "/v1/disruptions/detected", await t.operatorToken(who)),
+          200,
+        )
+      ).items
+        .map((item) => item.flight.number)
+        .sort();
+    expect(await flagged("operator@zx.demo")).toEqual(["ZX100", "ZX330"]);
+    expect(await flagged("operator.jfk@zx.demo")).toEqual(["ZX100"]);
+    expect(await flagged("operator@vq.demo")).toEqual(["VQ7"]);
+    const page = await json<{ items: unknown[]; hasMore: boolean; nextCursor: string }>(
+      await t.call("GET", "/v1/disruptions/detected?limit=1", await t.operatorToken("operator@zx.demo")),
+      200,
+    );
+    expect(page).toMatchObject({ items: [expect.anything()], hasMore: true });
+    expect((await t.call("GET", "/v1/disruptions/detected")).status).toBe(401);
   });
 });

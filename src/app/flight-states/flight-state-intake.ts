@@ -12,7 +12,7 @@ import type { DisruptionDetectedData } from "../../domain/events/disruption.js";
 import { type FlightState, flightStateSchema } from "../../domain/flight-state.js";
 import { uuidFromParts } from "../../domain/uuid.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { Doc, DocumentStore } from "../../runtime/document-store.js";
+import type { Doc, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
 import { type EventBus, publishEvent } from "../../runtime/event-bus.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import { PolicyIndex } from "../policies/policy-index.js";
@@ -24,6 +24,8 @@ const addFormats = ((addFormatsPlugin as { default?: unknown }).default ??
 /** What was made of one flight-state message, kept once per airline and message id. */
 export interface FlightStateAssessment {
   tenant: string;
+  /** The flight's origin: where the disruption strands passengers, for airport-scoped reads. */
+  airport: string;
   messageId: string;
   observedAt: string;
   receivedAt: string;
@@ -31,6 +33,7 @@ export interface FlightStateAssessment {
   probability: number;
   threshold: number;
   reasons: DisruptionPrediction["reasons"];
+  detected: boolean;
   /** The `disruption.detected` event's URN, when the flight was flagged. */
   eventUrn?: string;
   draftCase?: DisruptionDetectedData["draftCase"];
@@ -39,7 +42,7 @@ export interface FlightStateAssessment {
 export type FlightStateOutcome =
   | { kind: "invalid"; errors: string[] }
   | { kind: "duplicate"; assessment: FlightStateAssessment }
-  | { kind: "assessed"; assessment: FlightStateAssessment; detected: boolean };
+  | { kind: "assessed"; assessment: FlightStateAssessment };
 
 export const FLIGHT_STATES_COLLECTION = "flight_states";
 
@@ -48,6 +51,8 @@ export const FLIGHT_STATES_COLLECTION = "flight_states";
  * predictor weighs it, and the policy of the flight's origin airport gives the threshold; above
  * it, `disruption.detected` goes out on the airline's topic (spec 6.1), with a draft case when the
  * policy asks for one (spec 2.4 `prediction.draftCase`).
+ *
+ * Every assessment is kept (collection `flight_states`); the flagged ones are listed for operators.
  *
  * Idempotent per message: an airline's message id is assessed once, and the event's URN derives
  * from it, so a redelivery after a crash between the publish and the record republishes the same
@@ -72,6 +77,22 @@ export class FlightStateIntake {
     return this.store.collection<FlightStateAssessment & Doc>(FLIGHT_STATES_COLLECTION);
   }
 
+  /**
+   * The airline's flagged flights, newest first, with their draft cases: where an operator finds
+   * what to open (only an airport-scoped operator's airport when `airport` is given).
+   */
+  async detectedPage(
+    tenant: string,
+    airport: string | undefined,
+    page: FindOptions,
+  ): Promise<Page<FlightStateAssessment>> {
+    const found = await this.assessments.find(
+      { tenant, detected: true, ...(airport ? { airport } : {}) },
+      { ...page, sort: { receivedAt: -1 } },
+    );
+    return { ...found, items: found.items.map(withoutId) };
+  }
+
   async receive(message: unknown): Promise<FlightStateOutcome> {
     const state = structuredClone(message);
     if (!this.validate(state)) {
@@ -92,6 +113,7 @@ export class FlightStateIntake {
     const detected = flagsDisruption(prediction, rules.threshold);
     const assessment: FlightStateAssessment = {
       tenant: state.airline,
+      airport: state.flight.origin,
       messageId: state.messageId,
       observedAt: state.observedAt,
       receivedAt: new Date(this.clock.now()).toISOString(),
@@ -99,12 +121,13 @@ export class FlightStateIntake {
       probability: prediction.probability,
       threshold: rules.threshold,
       reasons: prediction.reasons,
+      detected,
       ...(detected ? { eventUrn: uuidFromParts("urn:event:", "disruption.detected", id) } : {}),
       ...(detected && rules.draftCase ? { draftCase: draftCaseFor(state) } : {}),
     };
     if (assessment.eventUrn) await this.announce(assessment);
     await this.assessments.insertIfAbsent({ _id: id, ...assessment });
-    return { kind: "assessed", assessment, detected };
+    return { kind: "assessed", assessment };
   }
 
   private announce(assessment: FlightStateAssessment): Promise<void> {
