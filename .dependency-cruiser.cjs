@@ -37,7 +37,7 @@ const DOMAIN = "^src/domain/";
 const RUNTIME = "^src/runtime/";
 const VENDORS = "^src/vendors/";
 const VENDOR_PORTS =
-  "^src/vendors/(vendor-port|vendor-error|circuit-open-error|ride-provider|wallet-issuer-port|retry)[.]ts$";
+  "^src/vendors/(vendor-port|vendor-error|circuit-open-error|ride-provider|wallet-issuer-port|contract-image-reader|retry)[.]ts$";
 const ACTORS = "^actors/";
 const WORKFLOWS = "^src/workflows/";
 const APP = "^src/app/";

@@ -30,6 +30,7 @@ import {
 } from "../services/vendor-sim/message-provider.js";
 import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
+import { TesseractContractReader } from "./vendors/tesseract-contract-reader.js";
 import { httpWebhookTransport } from "../services/webhooks/http-webhook-transport.js";
 import { webhooksModule } from "../services/webhooks/module.js";
 import { transportModule } from "../services/transport/module.js";
@@ -478,6 +479,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   if (notifications.sink) platform.register(SmtpSink, { useValue: notifications.sink });
   const webhookTransport = httpWebhookTransport();
   platform.register(TOKENS.webhookTransport, { useValue: webhookTransport });
+  const contractReader = new TesseractContractReader();
+  platform.register(TOKENS.contractImageReader, { useValue: contractReader });
   platform.register(TOKENS.webhookSettings, {
     useValue: {
       allowLoopbackHttp: config.webhookAllowLoopbackHttp ?? runtime.kind === "embedded",
@@ -595,6 +598,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
         await runtime.close();
         await notifications.close();
         await webhookTransport.close();
+        await contractReader.close();
       })();
       return closing;
     },

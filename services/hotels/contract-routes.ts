@@ -1,3 +1,4 @@
+import type { ContractImageReader } from "../../src/vendors/contract-image-reader.js";
 import { supervisors } from "../../src/http/access.js";
 import { analyzeContractDocument } from "../../src/app/hotels/contract-document-analysis.js";
 import type { ContractDocument } from "../../src/app/hotels/contracts.js";
@@ -91,8 +92,23 @@ const analysisSchema = {
   type: "object",
   required: ["method", "terms", "evidence", "missing"],
   properties: {
-    method: { type: "string", enum: ["pdf-text"], description: "Text layer of the PDF matched by patterns" },
+    method: {
+      type: "string",
+      enum: ["pdf-text", "ocr"],
+      description: "pdf-text: the PDF's text layer; ocr: the text read from the image(s) by OCR",
+    },
     textLines: { type: "integer" },
+    confidence: {
+      type: "object",
+      description: "Read by OCR: the confidence (0 to 1) in the line each term was read from",
+      additionalProperties: { type: "number", minimum: 0, maximum: 1 },
+    },
+    textConfidence: {
+      type: "number",
+      minimum: 0,
+      maximum: 1,
+      description: "Read by OCR: the confidence in the whole text",
+    },
     terms: {
       type: "object",
       properties: {
@@ -118,7 +134,7 @@ function view({ _id, holds, ...contract }: ContractDocument) {
 }
 
 /** Direct hotel contracts (spec 4.1 Contracts). */
-export function contractRoutes(allocation: AllocationUseCases) {
+export function contractRoutes(allocation: AllocationUseCases, reader: ContractImageReader | undefined) {
   return [
     defineRoute({
       method: "GET",
@@ -168,13 +184,14 @@ export function contractRoutes(allocation: AllocationUseCases) {
       method: "POST",
       path: "/v1/contracts/analyze-pdf",
       operationId: "analyzeContractPdf",
-      summary: "Read contract terms from a PDF's text layer (no OCR)",
+      summary: "Read contract terms from a PDF's text layer, or from a scan or photo by OCR",
       description:
-        "Reads the text layer of a PDF and matches it with patterns for the nightly rate and currency, the " +
-        "validity dates and the rooms per night. No model is involved: whatever the patterns do not find is " +
-        "listed in `missing`, and each found term comes with the line it was read from, to be checked before " +
-        "creating the contract. Images and scanned PDFs are refused with 422: this service has no OCR. " +
-        "Nothing is stored.",
+        "Reads the text layer of a PDF, or the text of a scanned or photographed contract (PNG, JPEG, TIFF, " +
+        "GIF or WebP, or a PDF of JPEG scans) by OCR (Tesseract, in the service), and matches it with patterns " +
+        "for the nightly rate and currency, the validity dates and the rooms per night. No model interprets " +
+        "the text: whatever the patterns do not find is listed in `missing`, and each found term comes with the " +
+        "line it was read from (and, read by OCR, the confidence in that line), to be checked before creating " +
+        "the contract. A format it cannot read is a 422. Nothing is stored.",
       tags,
       access: supervisors,
       upload: {
@@ -183,7 +200,11 @@ export function contractRoutes(allocation: AllocationUseCases) {
           type: "object",
           required: ["file"],
           properties: {
-            file: { type: "string", format: "binary", description: "The contract, a PDF with a text layer" },
+            file: {
+              type: "string",
+              format: "binary",
+              description: "The contract: a PDF (with a text layer, or of JPEG scans) or an image",
+            },
           },
         },
       },
@@ -191,7 +212,7 @@ export function contractRoutes(allocation: AllocationUseCases) {
       responses: { 200: { description: "The terms found, with evidence", schema: analysisSchema } },
       handler: async ({ ctx }) => ({
         status: 200,
-        body: analyzeContractDocument(await readFilePart(ctx, "file", MAX_CONTRACT_BYTES)),
+        body: await analyzeContractDocument(await readFilePart(ctx, "file", MAX_CONTRACT_BYTES), reader),
       }),
     }),
   ];

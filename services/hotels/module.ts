@@ -1,3 +1,4 @@
+import type { ContractImageReader } from "../../src/vendors/contract-image-reader.js";
 import { randomBytes } from "node:crypto";
 import { AllocationScheduleActor } from "../../actors/AllocationScheduleActor.js";
 import { WaveActor } from "../../actors/WaveActor.js";
@@ -26,7 +27,12 @@ export const hotelsModule: ServiceModule = {
     const allocation = allocationUseCases(context.container);
     return [
       ...hotelRoutes(allocation),
-      ...contractRoutes(allocation),
+      ...contractRoutes(
+        allocation,
+        context.container.isRegistered(TOKENS.contractImageReader, true)
+          ? context.container.resolve<ContractImageReader>(TOKENS.contractImageReader)
+          : undefined,
+      ),
       ...allocationRoutes(allocation, context.runtime.clock),
     ];
   },

@@ -54,6 +54,8 @@ export const TOKENS = {
   rideProvider: Symbol.for("RideProvider"),
   /** Every tenant's wallet issuer account and client (src/vendors/tenant-wallet-issuers.ts). */
   walletIssuers: Symbol.for("WalletIssuers"),
+  /** Reads scanned contracts (src/vendors/contract-image-reader.ts); unbound: images are refused. */
+  contractImageReader: Symbol.for("ContractImageReader"),
   /** The exception agent's optional language model (src/app/manual-review/agent-advisor.ts). */
   agentAdvisor: Symbol.for("AgentAdvisor"),
 } as const;

@@ -1,3 +1,4 @@
+import { contractJpeg, contractPng, renderedSize, scannedJpegPdf } from "../support/rendered-contract.js";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { simulatorsOf } from "../support/container.js";
@@ -291,13 +292,44 @@ describe("POST /v1/contracts/analyze-pdf", () => {
     expect(result.missing).toEqual(["roomsPerNight", "validTo"]);
   });
 
-  it("refuses images and scans, since there is no OCR", async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-    const image = await json(await analyze(png), 422);
+  it("reads a photographed or scanned contract by OCR, with the confidence of each term's line", async () => {
+    for (const [kind, bytes] of [
+      ["PNG", contractPng(contractText)],
+      ["JPEG", contractJpeg(contractText)],
+    ] as const) {
+      const result = await json(await analyze(bytes), 200);
+      expect(result, kind).toMatchObject({
+        method: "ocr",
+        terms: {
+          nightlyRate: 1129.5,
+          currency: "GBP",
+          roomsPerNight: 25,
+          validFrom: "2026-03-01",
+          validTo: "2026-10-31",
+        },
+        missing: [],
+      });
+      expect(result.evidence.roomsPerNight, kind).toBe(contractText[2]);
+      for (const field of ["nightlyRate", "currency", "roomsPerNight", "validFrom", "validTo"]) {
+        expect(result.confidence[field], `${kind} ${field}`).toBeGreaterThan(0.8);
+        expect(result.confidence[field]).toBeLessThanOrEqual(1);
+      }
+      expect(result.textConfidence).toBeGreaterThan(0.8);
+    }
+    // A PDF of scanned pages has no text layer: its JPEG pages are read instead.
+    const { width, height } = renderedSize(contractText);
+    const scannedPdfResult = await json(
+      await analyze(scannedJpegPdf(contractJpeg(contractText), width, height)),
+      200,
+    );
+    expect(scannedPdfResult).toMatchObject({ method: "ocr", missing: [], terms: { roomsPerNight: 25 } });
+  });
+
+  it("refuses what it cannot read: an image format OCR does not take, a scan with no page it can read, not a PDF", async () => {
+    const heic = new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70, 0x68, 0x65, 0x69, 0x63]);
+    const image = await json(await analyze(heic), 422);
     expect(image.type).toMatch(/ocr-not-available$/);
-    expect(image.detail).toMatch(/OCR/);
-    const jpeg = await json(await analyze(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16])), 422);
-    expect(jpeg.type).toMatch(/ocr-not-available$/);
+    expect(image.detail).toMatch(/HEIC/);
     const scan = await json(await analyze(scannedPdf()), 422);
     expect(scan.type).toMatch(/no-text-layer$/);
     const text = await json(await analyze(Buffer.from("just some text")), 422);

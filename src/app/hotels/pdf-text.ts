@@ -3,7 +3,7 @@ import { inflateSync } from "node:zlib";
 /**
  * The text of a text-based PDF: the strings its page content streams show (`Tj`, `TJ`, `'`, `"`),
  * one line per text line. Streams are read uncompressed or Flate-compressed (what nearly every PDF
- * writer produces); other filters (images, JPX, DCT) are skipped. Strings are read as Latin-1, which
+ * writer produces); other filters (images, JPX, DCT) are skipped here. Strings are read as Latin-1, which
  * is right for the standard and WinAnsi encodings word processors use for Western text; a PDF that
  * draws its text with embedded glyph-indexed fonts, or a scan, yields little or nothing, and the
  * caller must say so rather than guess.
@@ -22,9 +22,24 @@ export function isPdf(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.subarray(0, 1024)).toString("latin1").includes("%PDF-");
 }
 
+/**
+ * The pages of a scanned PDF: the JPEG images it carries as they are (a stream whose only filter
+ * is DCTDecode holds a JPEG file byte for byte), for OCR.
+ */
+export function pdfJpegImages(bytes: Uint8Array): Uint8Array[] {
+  const images: Uint8Array[] = [];
+  for (const { dictionary, data } of streams(Buffer.from(bytes).toString("latin1"))) {
+    if (/\/Subtype\s*\/Image/.test(dictionary) && filtersOf(dictionary).join() === "DCTDecode") {
+      images.push(Buffer.from(data, "latin1"));
+    }
+  }
+  return images;
+}
+
 const STREAM = /stream\r?\n/g;
 
-function* contentStreams(raw: string): Generator<string> {
+/** Every stream of the file with the dictionary before it, as Latin-1 text (one char per byte). */
+function* streams(raw: string): Generator<{ dictionary: string; data: string }> {
   STREAM.lastIndex = 0;
   for (let match = STREAM.exec(raw); match; match = STREAM.exec(raw)) {
     const start = match.index + match[0].length;
@@ -32,9 +47,18 @@ function* contentStreams(raw: string): Generator<string> {
     if (end < 0) return;
     const dictionary = raw.slice(Math.max(0, raw.lastIndexOf("obj", match.index)), match.index);
     STREAM.lastIndex = end + "endstream".length;
+    yield { dictionary, data: raw.slice(start, end).replace(/\r?\n$/, "") };
+  }
+}
+
+function filtersOf(dictionary: string): string[] {
+  return [...dictionary.matchAll(/\/(\w+Decode)\b/g)].map((m) => m[1] as string);
+}
+
+function* contentStreams(raw: string): Generator<string> {
+  for (const { dictionary, data } of streams(raw)) {
     if (/\/Subtype\s*\/Image/.test(dictionary)) continue;
-    const data = raw.slice(start, end).replace(/\r?\n$/, "");
-    const filters = [...dictionary.matchAll(/\/(\w+Decode)\b/g)].map((m) => m[1]);
+    const filters = filtersOf(dictionary);
     if (filters.length === 0) yield data;
     else if (filters.length === 1 && filters[0] === "FlateDecode") {
       const inflated = inflate(data);
