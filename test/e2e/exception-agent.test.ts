@@ -270,6 +270,64 @@ describe("approve, reject, execute", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("a mixed-tier group the case raised is split by tier: proposed when the item appears, executed through the queue", async () => {
+    const opened = await json(
+      await call("POST", "/v1/cases", "supervisor@zx.demo", {
+        externalEventId: `exception-agent-mixed-${randomUUID()}`,
+        flight: {
+          number: "ZX990",
+          origin: "JFK",
+          destination: "MAD",
+          scheduledDeparture: "2026-12-01T22:00:00Z",
+          status: "CANCELLED",
+        },
+        nextFlight: { number: "ZX991", scheduledDeparture: "2026-12-02T18:00:00Z" },
+        passengerGroups: [
+          {
+            id: "MIX",
+            pnr: "PNRMIX",
+            passengers: [
+              { id: "m1", lastName: "Rivera", tier: "ECONOMY" },
+              { id: "m2", lastName: "Rivera", tier: "BUSINESS" },
+              { id: "m3", lastName: "Rivera", tier: "ECONOMY" },
+            ],
+          },
+        ],
+      }),
+      201,
+    );
+    const items = t.platform.runtime.documents.collection<{
+      _id: string;
+      urn: string;
+      caseUrn: string;
+      category: string;
+    }>("review-items");
+    await expect
+      .poll(async () => items.findOne({ caseUrn: opened.urn, category: "MIXED_TIER_GROUP" }))
+      .toBeDefined();
+    const item = (await items.findOne({ caseUrn: opened.urn, category: "MIXED_TIER_GROUP" }))!;
+    const result = await triage(item.urn);
+    expect(result.classification.cause).toBe("MIXED_TIERS");
+    expect(result.proposals).toEqual([
+      expect.objectContaining({
+        rank: 1,
+        tool: "split",
+        arguments: { into: [["m1", "m3"], ["m2"]] },
+        irreversible: false,
+      }),
+    ]);
+    const executed = await json(
+      await call("POST", agent(result.proposals[0]!.urn, "execute"), "supervisor@zx.demo"),
+      200,
+    );
+    expect(executed).toMatchObject({ state: "EXECUTED", execution: { as: SUPERVISOR, error: null } });
+    const after = await json(
+      await call("GET", `/v1/booking/manual-review/${enc(item.urn)}`, "supervisor@zx.demo"),
+      200,
+    );
+    expect(after.affectedGroups).toEqual(["MIX-1", "MIX-2"]);
+  });
+
   it("a review queue refusal leaves the action FAILED with the refusal", async () => {
     const { itemUrn } = await itemWithRecommendations(t, tokens["supervisor@zx.demo"]!);
     const [rebook, relax] = (await triage(itemUrn)).proposals;
