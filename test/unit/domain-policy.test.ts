@@ -454,3 +454,35 @@ describe("the meal allowance of a policy", () => {
     expect(patchPolicy(base, { name: "renamed" }, t1).after.mealAllowance).toEqual(allowance);
   });
 });
+
+describe("the prediction rules of a policy (spec 6.1 threshold)", () => {
+  const prediction = { threshold: 0.55, draftCase: true };
+
+  it("are optional, validated, and kept as given", () => {
+    expect(validateCreate({ name: "p", context: {}, prediction })).toBe(true);
+    expect(applyDefaults({ name: "p", context: {}, prediction }).prediction).toEqual(prediction);
+    expect(applyDefaults({ name: "p", context: {} })).not.toHaveProperty("prediction");
+    for (const spoilt of [
+      {},
+      { threshold: 1.5 },
+      { threshold: -0.1 },
+      { draftCase: "yes" },
+      { colour: "red" },
+    ]) {
+      expect(validateCreate({ name: "p", context: {}, prediction: spoilt }), JSON.stringify(spoilt)).toBe(
+        false,
+      );
+    }
+  });
+
+  it("are replaced by a patch and removed by null", () => {
+    expect(validatePatch({ prediction: { threshold: 0.9 } })).toBe(true);
+    expect(validatePatch({ prediction: null })).toBe(true);
+    const base = policy("p", { prediction }, "DRAFT");
+    expect(patchPolicy(base, { prediction: { threshold: 0.9 } }, t1).after.prediction).toEqual({
+      threshold: 0.9,
+    });
+    expect(patchPolicy(base, { prediction: null }, t1).after).not.toHaveProperty("prediction");
+    expect(patchPolicy(base, { name: "renamed" }, t1).after.prediction).toEqual(prediction);
+  });
+});
