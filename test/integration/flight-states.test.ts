@@ -113,6 +113,15 @@ describe.runIf(broker.reachable)("the flight-state stream over RabbitMQ (spec 6.
       storm,
       "{not json",
       { messageId: "m-bad", airline: "urn:airline:ZX" },
+      flightState("m-stranger", "urn:airline:QQ", {
+        flight: {
+          number: "QQ1",
+          origin: "JFK",
+          destination: "MAD",
+          scheduledDeparture: "2026-11-21T22:00:00Z",
+          status: "CANCELLED",
+        },
+      }),
       flightState("m-cancelled", "urn:airline:VQ", {
         flight: {
           number: "VQ9",
@@ -124,6 +133,9 @@ describe.runIf(broker.reachable)("the flight-state stream over RabbitMQ (spec 6.
       }),
     ]);
     await assessed(t, 3);
+    // In order: the unreadable, invalid and unknown-airline messages came before the last one and left nothing.
+    const documents = t.platform.container.resolve<DocumentStore>(TOKENS.documents);
+    expect(await documents.collection(FLIGHT_STATES_COLLECTION).count()).toBe(3);
 
     expect(zx).toHaveLength(1);
     const [detected] = zx;

@@ -15,6 +15,7 @@ import type { Clock } from "../../runtime/clock.js";
 import type { Doc, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
 import { type EventBus, publishEvent } from "../../runtime/event-bus.js";
 import { TOKENS } from "../../runtime/tokens.js";
+import type { Directory } from "../directory.js";
 import { PolicyIndex } from "../policies/policy-index.js";
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module object.
@@ -71,6 +72,7 @@ export class FlightStateIntake {
     @inject(TOKENS.documents) private readonly store: DocumentStore,
     @inject(TOKENS.clock) private readonly clock: Clock,
     @inject(PolicyIndex) private readonly policies: PolicyIndex,
+    @inject(TOKENS.directory) private readonly directory: Directory,
   ) {}
 
   private get assessments() {
@@ -102,6 +104,10 @@ export class FlightStateIntake {
           (e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`,
         ),
       };
+    }
+    // Events travel on the airline's own topic (spec 5.4): only an airline of the directory has one.
+    if (!(await this.directory.findOrganization(state.airline))) {
+      return { kind: "invalid", errors: [`/airline ${state.airline} is not an airline of this service`] };
     }
     const id = `${state.airline}|${state.messageId}`;
     const seen = await this.assessments.get(id);
