@@ -45,6 +45,7 @@ export const walletModule: ServiceModule = {
       cancel: container.resolve(CancelWalletCard),
       webhooks: container.resolve(WalletWebhooks),
       reads: container.resolve(WalletReads),
+      issuance: container.resolve(WalletIssuancePause),
     }),
   start: async ({ container, directory }) => {
     await container.resolve(WalletCardIndex).ensureIndexes();

@@ -1,8 +1,10 @@
 import type { CancelWalletCard } from "../../src/app/wallet/cancel-wallet-card.js";
+import type { WalletIssuancePause } from "../../src/app/wallet/wallet-issuance-pause.js";
 import type { WalletReads } from "../../src/app/wallet/wallet-reads.js";
 import type { WalletWebhooks } from "../../src/app/wallet/wallet-webhooks.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { CALLBACK_HEADERS } from "../../src/domain/notification-callbacks.js";
+import { admins } from "../../src/http/access.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, urnOf } from "../../src/http/schemas/common.js";
@@ -23,10 +25,57 @@ export interface WalletRouteDeps {
   cancel: CancelWalletCard;
   webhooks: WalletWebhooks;
   reads: WalletReads;
+  issuance: WalletIssuancePause;
 }
 
-export function walletRoutes({ cancel, webhooks, reads }: WalletRouteDeps) {
+const issuanceSchema = {
+  type: "object",
+  required: ["status", "vendorErrorCode"],
+  properties: {
+    status: { type: "string", enum: ["RUNNING", "PAUSED"] },
+    vendorErrorCode: {
+      type: ["string", "null"],
+      description: "PAUSED: the issuer's answer that paused issuance (HTTP_401, HTTP_403)",
+    },
+  },
+} as const;
+
+export function walletRoutes({ cancel, webhooks, reads, issuance }: WalletRouteDeps) {
+  const issuanceOf = async (tenant: string) => {
+    const code = await issuance.pausedBecause(tenant);
+    return { status: code ? ("PAUSED" as const) : ("RUNNING" as const), vendorErrorCode: code ?? null };
+  };
   return [
+    defineRoute({
+      method: "GET",
+      path: "/v1/wallet/issuance",
+      operationId: "getWalletIssuance",
+      summary: "Whether the airline's meal cards are being issued, or paused by the issuer's refusal",
+      description:
+        "Spec 7: an issuer that refuses the airline's credentials (401, 403) pauses issuance for the airline; " +
+        "until an administrator resumes it, the saga's wallet leg issues no card (the offers still go out).",
+      tags: TAGS,
+      access: admins,
+      responses: { 200: { description: "The airline's issuance", schema: issuanceSchema } },
+      handler: async ({ principal }) => ({ status: 200, body: await issuanceOf(principal.tenant) }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/wallet/issuance/resume",
+      operationId: "resumeWalletIssuance",
+      summary: "Resume the airline's meal card issuance once its issuer credentials are mended",
+      description:
+        "Audited. Cards are issued again from the next saga run on (an operator's compensation re-runs a " +
+        "group's legs). Resuming issuance that runs changes nothing.",
+      tags: TAGS,
+      access: admins,
+      idempotent: false,
+      responses: { 200: { description: "The airline's issuance, running", schema: issuanceSchema } },
+      handler: async ({ principal }) => {
+        await issuance.resume(principal.tenant);
+        return { status: 200, body: await issuanceOf(principal.tenant) };
+      },
+    }),
     defineRoute({
       method: "POST",
       path: "/v1/wallet/cards/:cardUrn/cancel",

@@ -279,8 +279,26 @@ describe("wallet cards", () => {
       vendorErrorCode: "HTTP_403",
     });
     expect(logLines.some((l) => l.includes("issuance paused"))).toBe(true);
-    const { WalletIssuancePause } = await import("../../src/app/wallet/wallet-issuance-pause.js");
-    await t.platform.container.resolve(WalletIssuancePause).resume(ZX);
+
+    // An administrator sees the pause and resumes issuance once the credentials are mended.
+    const admin = await t.operatorToken("admin@zx.demo");
+    expect(await json(await t.call("GET", "/v1/wallet/issuance", admin))).toEqual({
+      status: "PAUSED",
+      vendorErrorCode: "HTTP_403",
+    });
+    const supervisor = await t.operatorToken("supervisor@zx.demo");
+    expect((await t.call("POST", "/v1/wallet/issuance/resume", supervisor)).status).toBe(403);
+    const vqAdmin = await t.operatorToken("admin@vq.demo");
+    expect(await json(await t.call("GET", "/v1/wallet/issuance", vqAdmin))).toMatchObject({
+      status: "RUNNING",
+    });
+    const resumed = await t.call("POST", "/v1/wallet/issuance/resume", admin);
+    expect(resumed.status).toBe(200);
+    expect(await json(resumed)).toEqual({ status: "RUNNING", vendorErrorCode: null });
+    expect(await issue.issueWalletCard(input("G-PAUSE-3"))).toMatchObject({ outcome: "issued" });
+    const trail = await json(await t.call("GET", "/audit?action=resumeWalletIssuance", supervisor));
+    expect(trail.items).toHaveLength(1);
+    expect(trail.items[0]).toMatchObject({ action: "resumeWalletIssuance", tenant: ZX });
   });
 
   it("raises a review item when the funding pool is exhausted", async () => {
