@@ -500,12 +500,14 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };
-  await runtime.start();
   const startModules = async (context: ModuleContext) => {
     for (const module of MODULES) await module.start?.(context);
   };
-  // Embedded: everything is in this process, so modules start before the first request.
+  // Embedded: everything is in this process, so modules start before the first request, and before
+  // the runtime resumes what a previous process left in the state store (outbox events, reminders,
+  // workflow runs), which needs what they set up: the hotel catalog, the demo policies, the indexes.
   if (runtime.kind === "embedded") await startModules(moduleContext);
+  await runtime.start();
 
   const routes: Route[] = [
     ...(identity ? [serviceTokenRoute((request) => identity.mintServiceToken(request))] : []),
