@@ -87,6 +87,11 @@ export interface Config {
   /** The From header of notification e-mails. */
   mailFrom: string;
   /**
+   * The demo airlines' on-call webhook (DEMO_ALERT_WEBHOOK_URL; src/demo/demo-airlines.ts): where
+   * their pages are POSTed besides their on-call e-mail. A real directory names one per airline.
+   */
+  demoAlertWebhookUrl: string | undefined;
+  /**
    * Webhooks to loopback hosts, over http too (WEBHOOK_ALLOW_LOOPBACK_HTTP); unset: on for the
    * embedded runtime (so the demo's local receiver works), off for the distributed one.
    */
@@ -205,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     smtpSinkPort: integer(env.SMTP_SINK_PORT, 0, "SMTP_SINK_PORT"),
     mailFrom: env.MAIL_FROM || "Disruption care <care@disruption.localhost>",
+    demoAlertWebhookUrl: env.DEMO_ALERT_WEBHOOK_URL || undefined,
     webhookAllowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP
       ? onOff(env.WEBHOOK_ALLOW_LOOPBACK_HTTP, false, "WEBHOOK_ALLOW_LOOPBACK_HTTP")
       : undefined,

@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import type Koa from "koa";
 import type { Logger } from "pino";
 import { container, type DependencyContainer } from "tsyringe";
+import { alertingModule } from "../services/alerting/module.js";
 import { casesModule } from "../services/cases/module.js";
 import { bookingModule } from "../services/booking/module.js";
 import { demoBookingCards } from "../services/booking/booking-settings.js";
@@ -149,6 +150,7 @@ export const MODULES: readonly ServiceModule[] = [
   transportModule,
   walletModule,
   flightStatesModule,
+  alertingModule,
 ];
 
 /**
@@ -393,7 +395,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     if (!moduleContext) throw new Error("An event arrived before the platform finished starting");
     return moduleContext;
   };
-  const directory = createDemoDirectory(clock);
+  const directory = createDemoDirectory(clock, { alertWebhookUrl: config.demoAlertWebhookUrl });
   const organizations = await directory.organizations();
   const tenants = organizations.map((o) => o.airlineUrn);
   const runtime = await createRuntime(config, clock, logger, context, tenants);

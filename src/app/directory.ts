@@ -45,6 +45,19 @@ export interface Organization {
    */
   country?: string;
   airports: Airport[];
+  /** Where on-call is paged (spec 3.5: an SLA breach pages on-call via the tenant alerting channel). */
+  alerting?: AlertContact;
+}
+
+/**
+ * Where alerts reach someone: a signed webhook (HMAC like the partner webhooks, spec 6.1), an
+ * e-mail address, or both.
+ */
+export interface AlertContact {
+  webhookUrl?: string;
+  /** Signs the webhook's body; required with `webhookUrl`. */
+  webhookSecret?: string;
+  email?: string;
 }
 
 /** One role per user per organization (spec 5.1). */
@@ -75,4 +88,6 @@ export interface PartnerRegistration {
   airlineUrn: string;
   scopes: string[];
   tier: 1 | 2 | 3;
+  /** The partner's contact: told of a paused webhook subscription and of PNR-login lockouts (spec 6.1, 8.1). */
+  contact?: AlertContact;
 }

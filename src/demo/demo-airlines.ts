@@ -10,6 +10,8 @@ export const ZEPHYR_AIR: Organization = {
   code: "ZX",
   name: "Zephyr Air (demo)",
   country: "US",
+  // The embedded default's SMTP sink keeps on-call's e-mail; DEMO_ALERT_WEBHOOK_URL adds a webhook.
+  alerting: { email: "oncall@zx.demo", webhookSecret: "demo-alerting-zx" },
   airports: [
     {
       code: "JFK",
@@ -44,6 +46,7 @@ export const VESPER_AIRWAYS: Organization = {
   name: "Vesper Airways (demo)",
   /** Licensed in Spain: an EU carrier, so its flights into Madrid from outside the EU have EU261 too. */
   country: "ES",
+  alerting: { email: "oncall@vq.demo", webhookSecret: "demo-alerting-vq" },
   airports: [
     {
       code: "LHR",

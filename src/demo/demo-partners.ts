@@ -17,6 +17,7 @@ export function demoPartnerRegistrations(now: number): PartnerRegistration[] {
       partnerUrn: "urn:partner:skyhub",
       airlineUrn: "urn:airline:ZX",
       tier: 1,
+      contact: { email: "integrations@skyhub.demo" },
       scopes: [
         "cases.read",
         "cases.events.subscribe",
@@ -53,6 +54,7 @@ export function demoPartnerRegistrations(now: number): PartnerRegistration[] {
       partnerUrn: "urn:partner:tripdesk",
       airlineUrn: "urn:airline:VQ",
       tier: 3,
+      contact: { email: "ops@tripdesk.demo" },
       scopes: ["cases.read", "bookings.read", "vouchers.read", "cases.events.subscribe"],
     },
   ];

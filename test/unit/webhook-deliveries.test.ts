@@ -17,6 +17,8 @@ import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import type { Runtime } from "../../src/runtime/runtime.js";
 import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 import type { ModuleContext } from "../../services/module.js";
+import { topicFor } from "../../src/domain/domain-event.js";
+import { recordEvents } from "../support/event-recorder.js";
 import { webhooksModule } from "../../services/webhooks/module.js";
 import { webhookUseCases } from "../../services/webhooks/webhook-use-cases.js";
 import { moduleContainer } from "../support/container.js";
@@ -92,6 +94,7 @@ async function platform() {
   const directory = createDemoDirectory(clock);
   const container = moduleContainer({
     actors: runtime.actors,
+    bus: runtime.bus,
     documents,
     clock,
     directory,
@@ -173,6 +176,11 @@ async function platform() {
 describe("webhook deliveries", () => {
   it("retry at +1 min, +5 min, +30 min, +2 h, +6 h and +24 h, then pause the subscription", async () => {
     const p = await platform();
+    const paused = recordEvents(p.runtime.bus, {
+      name: "test.paused",
+      topic: topicFor({ tenant: ZX }),
+      types: ["webhook.subscription-paused"],
+    });
     const skyhub = partner("skyhub-zx", p.clock.now());
     await p.webhooks.subscriptions.register(skyhub, { url: "https://hooks.partner.example/in" });
     p.state.status = 503;
@@ -194,8 +202,18 @@ describe("webhook deliveries", () => {
     expect(new Set(attempts.map((post) => post.headers["X-Svc-Event-Urn"]))).toEqual(new Set([eventUrn]));
     const read = await p.webhooks.subscriptions.read(skyhub);
     expect(read).toMatchObject({ status: "PAUSED", deliveries: 0, failures: 7 });
+    // The partner contact is told through alerting (spec 6.1), once.
+    expect(paused.map((e) => e.data)).toEqual([
+      {
+        clientId: "skyhub-zx",
+        partnerUrn: "urn:partner:skyhub",
+        url: "https://hooks.partner.example/in",
+        eventUrn,
+      },
+    ]);
     await p.advance(HOUR * 48);
     expect(p.posts).toHaveLength(7);
+    expect(paused).toHaveLength(1);
   });
 
   it("stops retrying once an attempt succeeds", async () => {

@@ -29,7 +29,7 @@ export class ReviewItemFollowUp {
     if (item) await this.index.record(item);
   }
 
-  /** Spec 3.5: an SLA breach appends an audit entry (the event itself is the page). */
+  /** Spec 3.5: an SLA breach appends an audit entry (services/alerting pages on-call). */
   async slaBreached(event: EventOf<"review-item.sla-breached">): Promise<void> {
     await this.project(event);
     const { data } = event;

@@ -12,7 +12,10 @@ import {
   subscribesTo,
   type WebhookSubscription,
 } from "../../domain/webhooks/webhook-subscription.js";
+import { randomUuid } from "../../domain/uuid.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
+import type { Clock } from "../../runtime/clock.js";
+import { type EventBus, publishEvent } from "../../runtime/event-bus.js";
 import type { DocumentCollection, DocumentStore } from "../../runtime/document-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import type { Directory } from "../directory.js";
@@ -36,6 +39,8 @@ export class WebhookDeliveries {
     @inject(TOKENS.actors) private readonly actors: ActorRuntime,
     @inject(TOKENS.directory) private readonly directory: Directory,
     @inject(TOKENS.logger) private readonly logger: Logger,
+    @inject(TOKENS.bus) private readonly bus: EventBus,
+    @inject(TOKENS.clock) private readonly clock: Clock,
     @inject(TOKENS.documents) documents: DocumentStore,
     @inject(WebhookSubscriptionStore) private readonly subscriptions: WebhookSubscriptionStore,
     @inject(WebhookEventLog) private readonly log: WebhookEventLog,
@@ -191,8 +196,8 @@ export class WebhookDeliveries {
 
   /**
    * The 7th attempt failed: the subscription is paused, the event held with whatever comes next,
-   * and the partner's contact told (spec 6.1). The registrations name no contact address yet, so
-   * the operators' log carries it.
+   * and the partner's contact told (spec 6.1) through `webhook.subscription-paused`, which
+   * alerting sends on (services/alerting).
    */
   private async pause(subscription: WebhookSubscription, event: DomainEvent): Promise<void> {
     await this.holdBack(subscription, event);
@@ -205,8 +210,21 @@ export class WebhookDeliveries {
           url: subscription.url,
           eventUrn: event.id,
         },
-        "webhook subscription paused after 7 failed attempts; partner contact to be told: a successful POST /partner/v1/webhooks/test re-enables it",
+        "webhook subscription paused after 7 failed attempts; a successful POST /partner/v1/webhooks/test re-enables it",
       );
+      await publishEvent(this.bus, {
+        id: randomUuid("urn:event:"),
+        type: "webhook.subscription-paused",
+        tenant: subscription.tenant,
+        occurredAt: new Date(this.clock.now()).toISOString(),
+        correlationUrn: event.correlationUrn,
+        data: {
+          clientId: subscription.clientId,
+          partnerUrn: subscription.partnerUrn,
+          url: subscription.url,
+          eventUrn: event.id,
+        },
+      });
     }
   }
 

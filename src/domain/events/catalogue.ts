@@ -171,6 +171,7 @@ export const EVENT_CATALOGUE = {
 
   // Webhook retries (spec 6.1)
   "webhook.delivery-due": internal,
+  "webhook.subscription-paused": internal,
 
   // Ground transport (TransportSegmentActor, src/domain/transport/)
   "transport.segment-requested": internal,

@@ -11,6 +11,19 @@ export interface WebhookDeliveryDueData {
   attempt: number;
 }
 
+/**
+ * `webhook.subscription-paused`: the 7th attempt of a delivery failed and the registration's
+ * subscription is paused (spec 6.1); the partner contact is told. Internal.
+ */
+export interface WebhookSubscriptionPausedData {
+  clientId: string;
+  partnerUrn: string;
+  url: string;
+  /** The event whose 7th attempt failed. */
+  eventUrn: string;
+}
+
 export interface WebhookEventDataByType {
   "webhook.delivery-due": WebhookDeliveryDueData;
+  "webhook.subscription-paused": WebhookSubscriptionPausedData;
 }
