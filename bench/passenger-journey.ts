@@ -28,10 +28,10 @@
 import "reflect-metadata";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
-import { type DomainEvent, topicFor } from "../src/domain/domain-event.js";
 import { freePort, startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { MEASUREMENT, measureAlternating, startServer, target } from "./alternating-slices.js";
 import { FLIGHT_GROUPS, flightDisruptionPush } from "./flight-disruption.js";
+import { OfferWatch } from "./offer-watch.js";
 import { percentile, printTable, round } from "./stats.js";
 
 const TENANT = "urn:airline:ZX";
@@ -70,80 +70,6 @@ function post(agent: Agent, url: string, token: string, body: unknown): Promise<
   });
 }
 
-/**
- * Per case, as the tenant's topic tells: the groups booked (`reservation.confirmed`), whether the
- * wave's booking settled, and the sub-cases offered (`subcase.offer-ready`).
- */
-class OfferWatch {
-  private readonly booked = new Map<string, Set<string>>();
-  private readonly settled = new Set<string>();
-  private readonly offered = new Map<string, Set<string>>();
-  private readonly waiters = new Set<() => void>();
-
-  constructor(t: TestPlatform) {
-    t.platform.runtime.bus.subscribe({
-      name: "bench.passenger-journey",
-      topic: topicFor({ tenant: TENANT }),
-      handler: async (event: DomainEvent) => {
-        const data = event.data as { caseUrn?: string; groupId?: string; subCaseUrn?: string };
-        const caseUrn = event.caseUrn ?? data.caseUrn;
-        if (!caseUrn) return "SUCCESS";
-        if (event.type === "reservation.confirmed") add(this.booked, caseUrn, data.groupId!);
-        else if (event.type === "booking.wave-settled") this.settled.add(caseUrn);
-        else if (event.type === "subcase.offer-ready") add(this.offered, caseUrn, data.subCaseUrn!);
-        else return "SUCCESS";
-        for (const wake of this.waiters) wake();
-        return "SUCCESS";
-      },
-    });
-  }
-
-  resetOffers(caseUrns: readonly string[]): void {
-    for (const caseUrn of caseUrns) this.offered.delete(caseUrn);
-  }
-
-  offeredCount(caseUrns: readonly string[]): number {
-    return caseUrns.reduce((sum, caseUrn) => sum + (this.offered.get(caseUrn)?.size ?? 0), 0);
-  }
-
-  bookedCount(caseUrns: readonly string[]): number {
-    return caseUrns.reduce((sum, caseUrn) => sum + (this.booked.get(caseUrn)?.size ?? 0), 0);
-  }
-
-  /**
-   * Resolves when the cases' booking settled and every booked group's sub-case is offered (the
-   * groups no hotel could take wait in a review item, with no offer); rejects after WAIT_MS.
-   */
-  untilAllOffered(caseUrns: readonly string[]): Promise<void> {
-    const done = () =>
-      caseUrns.every((c) => this.settled.has(c)) && this.offeredCount(caseUrns) >= this.bookedCount(caseUrns);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(
-          new Error(
-            `${this.offeredCount(caseUrns)} of ${this.bookedCount(caseUrns)} booked sub-cases offered in ${WAIT_MS} ms`,
-          ),
-        );
-      }, WAIT_MS);
-      const check = () => {
-        if (!done()) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-      check();
-    });
-  }
-}
-
-function add(sets: Map<string, Set<string>>, key: string, value: string): void {
-  const set = sets.get(key) ?? new Set();
-  set.add(value);
-  sets.set(key, set);
-}
-
 function push(n: number) {
   return flightDisruptionPush({
     externalEventId: `bench-passenger-journey-${n}`,
@@ -179,7 +105,7 @@ const t = await startTestPlatform({
   env: { VENDOR_RATE_LIMIT_SCALE: "100000", RATE_LIMIT_SCALE: "1000" },
 });
 try {
-  const watch = new OfferWatch(t);
+  const watch = new OfferWatch(t, TENANT, WAIT_MS);
   const partner = await t.partnerToken(t.credentials.tenants[0]!.partners[0]!.clientId);
   const supervisor = await t.operatorToken("supervisor@zx.demo");
 

@@ -80,6 +80,11 @@ export interface Config {
   vendorReconciliationMinutes: number;
   /** Base URL of the vendor-sim app (distributed runtime); unset = simulators in process. */
   vendorSimUrl: string | undefined;
+  /**
+   * Hotels the simulated vendors' catalog places at every demo airport; unset = 25 to 40 drawn per
+   * airport. Benchmarks raise it to search and allocate over thousands of offers.
+   */
+  simulatedHotelsPerAirport: number | undefined;
   /** The SMTP relay notifications are e-mailed through; unset = the in-process SMTP sink. */
   smtpUrl: string | undefined;
   /** Port of the in-process SMTP sink (0: a free one) when SMTP_URL is unset. */
@@ -207,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "VENDOR_RECONCILIATION_MINUTES",
     ),
     vendorSimUrl: env.VENDOR_SIM_URL?.replace(/\/+$/, "") || undefined,
+    simulatedHotelsPerAirport:
+      integer(env.SIMULATED_HOTELS_PER_AIRPORT, 0, "SIMULATED_HOTELS_PER_AIRPORT") || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     smtpSinkPort: integer(env.SMTP_SINK_PORT, 0, "SMTP_SINK_PORT"),
     mailFrom: env.MAIL_FROM || "Disruption care <care@disruption.localhost>",

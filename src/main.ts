@@ -59,7 +59,7 @@ import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/ad
 import { platformModule } from "../services/operator-api/module.js";
 import { healthRoutes } from "../services/operator-api/health-routes.js";
 import { backgroundHost, operatorHost, passengerHost } from "../services/hosts.js";
-import type { SimulatedVendorId } from "../services/vendor-sim/catalog.js";
+import { buildCatalog, type SimulatedVendorId } from "../services/vendor-sim/catalog.js";
 import { createVendorSimulators, type VendorSimulators } from "../services/vendor-sim/simulators.js";
 import { DEMO_INVENTORY_SEED, vendorSimulatorsApp } from "../services/vendor-sim/vendor-sim-service.js";
 import { type RunningServer, listen } from "../services/http-server.js";
@@ -451,7 +451,14 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
 
   // The simulators give the hotel catalog even when the vendor-sim app takes the traffic: it sells
   // the same seeded inventory.
-  const simulators = createVendorSimulators({ seed: DEMO_INVENTORY_SEED, clock });
+  const hotels = config.simulatedHotelsPerAirport;
+  const simulators = createVendorSimulators({
+    seed: DEMO_INVENTORY_SEED,
+    clock,
+    ...(hotels
+      ? { catalog: buildCatalog({ seed: DEMO_INVENTORY_SEED, hotelsPerAirport: [hotels, hotels] }) }
+      : {}),
+  });
   platform.register(TOKENS.audit, { useValue: audit });
   platform.register(TOKENS.directory, { useValue: directory });
   platform.register(TOKENS.passengers, { useValue: passengers });

@@ -1,0 +1,270 @@
+/**
+ * A hub meltdown (spec 8.2): a whole evening's departures cancelled at one airport at once. 50
+ * flights of 300 passengers (15,000 passengers in 7,500 PNR groups) are pushed within one second at
+ * JFK, whose simulated vendors sell 2,000 hotels (SIMULATED_HOTELS_PER_AIRPORT), at zero latency
+ * with their throttles lifted (VENDOR_RATE_LIMIT_SCALE=100000) and rate limits raised. Everything
+ * runs on the embedded default with automatic demand, allocation and booking on, as `npm start`.
+ *
+ *   all_offers_ms   the first push sent -> every case's booking settled and every booked group's
+ *                   offer notification sent (`subcase.offer-ready`: the saga notifies before it
+ *                   offers; groups no hotel took wait in a review item, with no offer).
+ *                   Target < 10,000.
+ *   peak_rss_mb     the process's maximum resident set over the run. Target < 2,048.
+ *   read_p99_ms     an operator reading a case (`GET /v1/cases/{urn}`, one at a time, back to back)
+ *                   while the storm runs. Target < 100.
+ *   events_per_s    events the airline's topic carried, per second of all_offers_ms.
+ *
+ * It runs twice, each in a process of its own (so each has its own peak): on the memory state store
+ * and on Redis (STATE_STORE=redis at REDIS_URL), the durable single node an airline would run; the
+ * durable node's time should be within 2x of memory's. MELTDOWN_STORES picks the stores (default
+ * `memory,redis`; Redis is skipped with a printed reason when unreachable), MELTDOWN_FLIGHTS the
+ * flights (default 50), MELTDOWN_HOTELS the hotels (default 2,000), MELTDOWN_WAIT_S how long to
+ * wait for the offers (default 600). It measures; it does not assert targets. The last line is the
+ * figures as JSON, memory's at the top level and Redis's under `redis_*`.
+ */
+import "reflect-metadata";
+import { spawnSync } from "node:child_process";
+import { dirname } from "node:path";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { createClient } from "redis";
+import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
+import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
+import { OfferWatch } from "./offer-watch.js";
+import { serviceNodeFlags } from "./service-node-flags.js";
+import { percentile, printTable, round } from "./stats.js";
+
+const FLIGHTS = Number(process.env.MELTDOWN_FLIGHTS ?? 50);
+const HOTELS = Number(process.env.MELTDOWN_HOTELS ?? 2000);
+const WAIT_MS = Number(process.env.MELTDOWN_WAIT_S ?? 600) * 1000;
+const STORES = (process.env.MELTDOWN_STORES ?? "memory,redis").split(",").map((s) => s.trim());
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const PUSH_WINDOW_MS = 1000;
+const TENANT = "urn:airline:ZX";
+const ORIGIN = "JFK";
+const enc = encodeURIComponent;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface StoreFigures {
+  store: string;
+  complete: boolean;
+  all_offers_ms: number;
+  peak_rss_mb: number;
+  read_p99_ms: number;
+  read_p50_ms: number;
+  reads: number;
+  read_failures: number;
+  events_per_s: number;
+  event_loop_delay_p99_ms: number;
+  cases: number;
+  cases_settled: number;
+  groups_booked: number;
+  groups_offered: number;
+  push_202_p99_ms: number;
+  closed: boolean;
+}
+
+/** Flight `n` of the run `run`: every flight leaves JFK the same evening, so all compete for the same nights. */
+function push(run: string, n: number) {
+  return flightDisruptionPush({
+    externalEventId: `bench-meltdown-${run}-${n}`,
+    tenant: TENANT,
+    origin: ORIGIN,
+    designator: `ZX${5000 + n}`,
+    departure: new Date(Date.UTC(2027, 5, 15, 20, 0) + n * 2 * 60_000),
+    pnrOf: (group) => `M${(n * FLIGHT_GROUPS + group).toString(36).toUpperCase().padStart(5, "0")}`,
+    emailPrefix: `m${run}-${n}`,
+  });
+}
+
+/** Operator case reads, one after another, until `stop` says so; latencies in ms. */
+async function readWhile(t: TestPlatform, token: string, caseUrn: () => string | undefined, stop: () => boolean) {
+  const latencies: number[] = [];
+  let failures = 0;
+  while (!stop()) {
+    const urn = caseUrn();
+    if (!urn) {
+      await sleep(5);
+      continue;
+    }
+    const started = performance.now();
+    const response = await t.call("GET", `/v1/cases/${enc(urn)}`, token);
+    await response.arrayBuffer();
+    latencies.push(performance.now() - started);
+    if (response.status !== 200) failures++;
+    await sleep(10);
+  }
+  return { latencies: latencies.sort((a, b) => a - b), failures };
+}
+
+async function closeWithin(t: TestPlatform, ms: number): Promise<boolean> {
+  return Promise.race([t.close().then(() => true), sleep(ms).then(() => false)]);
+}
+
+/** One store's run, in this process. */
+async function meltdown(store: string): Promise<StoreFigures> {
+  const t = await startTestPlatform({
+    env: {
+      STATE_STORE: store,
+      REDIS_URL,
+      RATE_LIMIT_SCALE: "100000",
+      VENDOR_RATE_LIMIT_SCALE: "100000",
+      DEMAND_ON_INTAKE: "on",
+      DEMO_POLICIES: "on",
+      SIMULATED_HOTELS_PER_AIRPORT: String(HOTELS),
+    },
+  });
+  const watch = new OfferWatch(t, TENANT, WAIT_MS);
+  const partner = await t.partnerToken("skyhub-zx");
+  const supervisor = await t.operatorToken("supervisor@zx.demo");
+  // Unique per run: Redis keeps what earlier runs stored.
+  const run = Date.now().toString(36);
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+
+  const caseUrns: string[] = [];
+  const accepts: number[] = [];
+  let done = false;
+  const started = performance.now();
+  const reads = readWhile(
+    t,
+    supervisor,
+    () => caseUrns[0],
+    () => done,
+  );
+  await Promise.all(
+    Array.from({ length: FLIGHTS }, async (_, n) => {
+      await sleep((n * PUSH_WINDOW_MS) / FLIGHTS);
+      const sent = performance.now();
+      const response = await t.call("POST", "/partner/v1/disruptions", partner, push(run, n));
+      const body = (await response.json()) as { caseUrn?: string };
+      accepts.push(performance.now() - sent);
+      if (response.status !== 202 || !body.caseUrn) {
+        throw new Error(`push ${n} answered ${response.status}: ${JSON.stringify(body)}`);
+      }
+      caseUrns.push(body.caseUrn);
+    }),
+  );
+  const complete = await watch.untilAllOffered(caseUrns).then(
+    () => true,
+    (error: Error) => {
+      console.error(`${store}: ${error.message}`);
+      return false;
+    },
+  );
+  const allOffersMs = performance.now() - started;
+  const events = watch.eventsHeard;
+  done = true;
+  const { latencies, failures } = await reads;
+  delay.disable();
+  accepts.sort((a, b) => a - b);
+  const figures = {
+    store,
+    complete,
+    all_offers_ms: round(allOffersMs),
+    peak_rss_mb: round(process.resourceUsage().maxRSS / 1024),
+    read_p99_ms: round(percentile(latencies, 99), 2),
+    read_p50_ms: round(percentile(latencies, 50), 2),
+    reads: latencies.length,
+    read_failures: failures,
+    events_per_s: Math.round(events / (allOffersMs / 1000)),
+    event_loop_delay_p99_ms: round(delay.percentile(99) / 1e6, 1),
+    cases: caseUrns.length,
+    cases_settled: watch.settledCount(caseUrns),
+    groups_booked: watch.bookedCount(caseUrns),
+    groups_offered: watch.offeredCount(caseUrns),
+    push_202_p99_ms: round(percentile(accepts, 99)),
+    closed: false,
+  };
+  figures.closed = await closeWithin(t, 30_000);
+  return figures;
+}
+
+async function redisReachable(): Promise<string | undefined> {
+  const client = createClient({ url: REDIS_URL, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    await client.close();
+    return undefined;
+  } catch (error) {
+    client.destroy();
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Runs one store in a child process (with the flags the service runs with) and reads its last line. */
+function inChild(store: string): StoreFigures | undefined {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, [...serviceNodeFlags(), "--import", "tsx", script, store], {
+    stdio: ["ignore", "pipe", "inherit"],
+    cwd: dirname(dirname(script)),
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const last = child.stdout.trim().split("\n").at(-1);
+  if (child.status !== 0 || !last?.startsWith("{")) {
+    console.log(`${store}: the run failed (exit ${child.status})\n${child.stdout}`);
+    return undefined;
+  }
+  return JSON.parse(last) as StoreFigures;
+}
+
+const childStore = process.argv[2];
+if (childStore) {
+  console.log(JSON.stringify(await meltdown(childStore)));
+  process.exit(0);
+}
+
+const results: StoreFigures[] = [];
+for (const store of STORES) {
+  if (store === "redis") {
+    const unreachable = await redisReachable();
+    if (unreachable) {
+      console.log(`redis: skipped, Redis at ${REDIS_URL} is unreachable (${unreachable})`);
+      continue;
+    }
+  }
+  const figures = inChild(store);
+  if (figures) results.push(figures);
+}
+printTable(
+  `Hub meltdown: ${FLIGHTS} flights of ${FLIGHT_PASSENGERS} passengers (${FLIGHTS * FLIGHT_GROUPS} groups) pushed ` +
+    `within ${PUSH_WINDOW_MS} ms at ${ORIGIN}, ${HOTELS} hotels, zero-latency simulators, throttles lifted`,
+  (Object.keys(results[0] ?? {}) as Array<keyof StoreFigures>)
+    .filter((key) => key !== "store")
+    .map((key) => ({
+      figure: key,
+      ...Object.fromEntries(results.map((r) => [r.store, String(r[key])])),
+    })),
+);
+for (const r of results) {
+  if (!r.complete) console.log(`${r.store}: not every booked group was offered within ${WAIT_MS / 1000} s`);
+  if (!r.closed) console.log(`${r.store}: the platform had not closed 30 s after close()`);
+}
+const memory = results.find((r) => r.store === "memory");
+const redis = results.find((r) => r.store === "redis");
+const figuresOf = (r: StoreFigures | undefined, prefix: string) =>
+  r
+    ? {
+        [`${prefix}all_offers_ms`]: r.complete ? r.all_offers_ms : null,
+        [`${prefix}peak_rss_mb`]: r.peak_rss_mb,
+        [`${prefix}read_p99_ms`]: r.read_p99_ms,
+        [`${prefix}events_per_s`]: r.events_per_s,
+      }
+    : {};
+console.log(
+  JSON.stringify({
+    bench: "meltdown",
+    flights: FLIGHTS,
+    passengers: FLIGHTS * FLIGHT_PASSENGERS,
+    hotels: HOTELS,
+    ...figuresOf(memory, ""),
+    ...figuresOf(redis, "redis_"),
+    ...(memory?.complete && redis?.complete
+      ? { durable_ratio: round(redis.all_offers_ms / memory.all_offers_ms, 2) }
+      : {}),
+  }),
+);
+process.exit(0);
