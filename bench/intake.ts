@@ -27,6 +27,7 @@ import { startTestPlatform, type TestPlatform } from "../test/support/platform.j
 import { serviceNodeFlags } from "./service-node-flags.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { percentile, printTable, round } from "./stats.js";
+import { storeEnvironment } from "./store-environment.js";
 
 // The heap is only comparable after a full collection: without --expose-gc, run again with it (and
 // with the flags the service runs with).
@@ -368,7 +369,12 @@ async function lockRelease(t: TestPlatform, caseUrn: string, pnrs: string[]) {
 /** The whole service in this process, silent, with rate limits out of the way. */
 async function startBenchPlatform(automation: "on" | "off"): Promise<BenchPlatform> {
   const t = await startTestPlatform({
-    env: { RATE_LIMIT_SCALE: "100000", DEMAND_ON_INTAKE: automation, DEMO_POLICIES: automation },
+    env: {
+      ...storeEnvironment(),
+      RATE_LIMIT_SCALE: "100000",
+      DEMAND_ON_INTAKE: automation,
+      DEMO_POLICIES: automation,
+    },
   });
   const watch = new SubCaseWatch(t.platform.runtime.documents.collection(SUB_CASE_COLLECTION));
   return { t, token: await t.partnerToken("skyhub-zx"), watch };

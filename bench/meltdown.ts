@@ -78,7 +78,12 @@ function push(run: string, n: number) {
 }
 
 /** Operator case reads, one after another, until `stop` says so; latencies in ms. */
-async function readWhile(t: TestPlatform, token: string, caseUrn: () => string | undefined, stop: () => boolean) {
+async function readWhile(
+  t: TestPlatform,
+  token: string,
+  caseUrn: () => string | undefined,
+  stop: () => boolean,
+) {
   const latencies: number[] = [];
   let failures = 0;
   while (!stop()) {

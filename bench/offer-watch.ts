@@ -86,4 +86,3 @@ function add(sets: Map<string, Set<string>>, key: string, value: string): void {
   set.add(value);
   sets.set(key, set);
 }
-

@@ -33,6 +33,7 @@ import { MEASUREMENT, measureAlternating, startServer, target } from "./alternat
 import { FLIGHT_GROUPS, flightDisruptionPush } from "./flight-disruption.js";
 import { OfferWatch } from "./offer-watch.js";
 import { percentile, printTable, round } from "./stats.js";
+import { storeEnvironment } from "./store-environment.js";
 
 const TENANT = "urn:airline:ZX";
 const ORIGIN = "JFK";
@@ -102,7 +103,7 @@ const pushes: number[] = [];
 const rates: number[] = [];
 const latencies: number[] = [];
 const t = await startTestPlatform({
-  env: { VENDOR_RATE_LIMIT_SCALE: "100000", RATE_LIMIT_SCALE: "1000" },
+  env: { ...storeEnvironment(), VENDOR_RATE_LIMIT_SCALE: "100000", RATE_LIMIT_SCALE: "1000" },
 });
 try {
   const watch = new OfferWatch(t, TENANT, WAIT_MS);

@@ -35,6 +35,7 @@ import type { VendorOperation } from "../services/vendor-sim/fault-injection.js"
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { percentile, printTable, round } from "./stats.js";
+import { storeEnvironment } from "./store-environment.js";
 
 const WARMUP_RUNS = 1;
 const MEASURED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -155,6 +156,7 @@ interface BenchPlatform {
 async function startBenchPlatform(vendorScale: number): Promise<BenchPlatform> {
   const t = await startTestPlatform({
     env: {
+      ...storeEnvironment(),
       RATE_LIMIT_SCALE: "100000",
       DEMAND_ON_INTAKE: "off",
       DEMO_POLICIES: "on",
