@@ -5,11 +5,9 @@
  *   fail-next {times}, recipient {to, behaviour}, reply {messageId, text}, opt-out {messageId}.
  */
 import type { Middleware } from "koa";
-import type { WireMethod } from "../../src/vendors/wire.js";
 import type { MessageProviderSimulators, RecipientBehaviour } from "./message-provider.js";
 import { readBody } from "./request-body.js";
-
-const MAX_BODY_BYTES = 100_000;
+import { answerOnWire, controlInput, MAX_SIMULATOR_BODY_BYTES } from "./wire-route.js";
 
 /** Answers the providers' paths; passes anything else on. */
 export function messageProviderRoutes(providers: MessageProviderSimulators): Middleware {
@@ -18,9 +16,9 @@ export function messageProviderRoutes(providers: MessageProviderSimulators): Mid
     const sim = providers.byId(providerId);
     if (!sim || !["GET", "POST"].includes(ctx.method)) return next();
     const path = `/${rest.join("/")}`;
-    const body = await readBody(ctx.req, MAX_BODY_BYTES);
+    const body = await readBody(ctx.req, MAX_SIMULATOR_BODY_BYTES);
     if (path.startsWith("/_sim/")) {
-      const input = parse(body);
+      const input = controlInput(body);
       ctx.status = 204;
       if (path === "/_sim/fail-next") sim.failNext(Number(input.times ?? 1));
       else if (path === "/_sim/recipient")
@@ -31,27 +29,6 @@ export function messageProviderRoutes(providers: MessageProviderSimulators): Mid
       else ctx.status = 404;
       return;
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(ctx.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    const response = await sim.handle({
-      method: ctx.method as WireMethod,
-      path: ctx.querystring ? `${path}?${ctx.querystring}` : path,
-      headers,
-      ...(body ? { body } : {}),
-    });
-    ctx.status = response.status;
-    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    ctx.body = response.body;
+    await answerOnWire(ctx, sim, path, body);
   };
-}
-
-function parse(body: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(body || "{}");
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

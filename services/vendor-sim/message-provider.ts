@@ -13,14 +13,10 @@
  * `reply` and `optOut` (tests, demos, `/_sim/...` on the vendor-sim app) make the passenger answer.
  * A callback that gets no 2xx is sent again a few times, as providers do.
  */
-import {
-  CALLBACK_HEADERS,
-  type DeliveryCallback,
-  type DeliveryStatus,
-  callbackSignature,
-} from "../../src/domain/notification-callbacks.js";
+import { type DeliveryCallback, type DeliveryStatus } from "../../src/domain/notification-callbacks.js";
 import { randomUuid } from "../../src/domain/uuid.js";
 import type { Clock } from "../../src/runtime/clock.js";
+import { type CallbackPoster, deliverSignedCallback, fetchPoster } from "./signed-callback.js";
 import {
   type WireEndpoint,
   type WireRequest,
@@ -57,18 +53,6 @@ export interface SimulatedMessage {
   callbacks: SentCallback[];
 }
 
-/** How a callback reaches the service; resolves with the status, rejects when no answer came. */
-export type CallbackPoster = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
-
-/** Posts a signed callback over HTTP, as a provider does (also the wallet issuer's webhooks). */
-export const fetchPoster: CallbackPoster = async (url, headers, body) => {
-  const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
-  await response.arrayBuffer();
-  return response.status;
-};
-
-/** Delays before each retry of a callback that got no 2xx. */
-const CALLBACK_RETRY_DELAYS_MS = [200, 1_000, 5_000, 15_000];
 const MAX_MESSAGES_KEPT = 10_000;
 
 export class MessageProviderSimulator implements WireEndpoint {
@@ -173,21 +157,21 @@ export class MessageProviderSimulator implements WireEndpoint {
     };
     const sent: SentCallback = { eventId: callback.eventId, type, status: null, tries: 0 };
     message.callbacks.push(sent);
-    const body = JSON.stringify(callback);
-    for (let attempt = 0; ; attempt++) {
-      const timestamp = String(Math.floor(this.clock.now() / 1000));
-      const headers = {
-        "content-type": "application/json",
-        [CALLBACK_HEADERS.signature]: callbackSignature(this.settings.callbackSecret, timestamp, body),
-        [CALLBACK_HEADERS.timestamp]: timestamp,
-        [CALLBACK_HEADERS.eventId]: callback.eventId,
-      };
-      sent.tries++;
-      sent.status = await this.post(message.statusCallback, headers, body).catch(() => null);
-      const delay = CALLBACK_RETRY_DELAYS_MS[attempt];
-      if ((sent.status !== null && sent.status < 300) || delay === undefined) return sent;
-      await new Promise<void>((resolve) => this.clock.setTimer(resolve, delay));
-    }
+    await deliverSignedCallback(
+      {
+        url: message.statusCallback,
+        eventId: callback.eventId,
+        body: JSON.stringify(callback),
+        secret: this.settings.callbackSecret,
+      },
+      sent,
+      {
+        now: () => this.clock.now(),
+        post: this.post,
+        wait: (ms) => new Promise<void>((resolve) => this.clock.setTimer(resolve, ms)),
+      },
+    );
+    return sent;
   }
 }
 

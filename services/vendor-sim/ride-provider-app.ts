@@ -5,12 +5,10 @@
  * complete {rideId}, cancel {rideId, code}.
  */
 import type { Middleware } from "koa";
-import type { WireMethod } from "../../src/vendors/wire.js";
 import type { FaultKind } from "./fault-injection.js";
 import { readBody } from "./request-body.js";
+import { answerOnWire, controlInput, MAX_SIMULATOR_BODY_BYTES } from "./wire-route.js";
 import type { RideProviderSimulator } from "./ride-provider.js";
-
-const MAX_BODY_BYTES = 100_000;
 
 /** Answers the provider's paths; passes anything else on. */
 export function rideProviderRoutes(simulator: RideProviderSimulator): Middleware {
@@ -18,9 +16,9 @@ export function rideProviderRoutes(simulator: RideProviderSimulator): Middleware
     const [, providerId = "", ...rest] = ctx.path.split("/");
     if (providerId !== simulator.id || !["GET", "POST"].includes(ctx.method)) return next();
     const path = `/${rest.join("/")}`;
-    const body = await readBody(ctx.req, MAX_BODY_BYTES);
+    const body = await readBody(ctx.req, MAX_SIMULATOR_BODY_BYTES);
     if (path.startsWith("/_sim/")) {
-      const input = parse(body);
+      const input = controlInput(body);
       const rideId = String(input.rideId ?? "");
       ctx.status = 204;
       if (path === "/_sim/decline-next") simulator.declineNext(Number(input.times ?? 1));
@@ -36,27 +34,6 @@ export function rideProviderRoutes(simulator: RideProviderSimulator): Middleware
       else ctx.status = 404;
       return;
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(ctx.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    const response = await simulator.handle({
-      method: ctx.method as WireMethod,
-      path: ctx.querystring ? `${path}?${ctx.querystring}` : path,
-      headers,
-      ...(body ? { body } : {}),
-    });
-    ctx.status = response.status;
-    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    ctx.body = response.body;
+    await answerOnWire(ctx, simulator, path, body);
   };
-}
-
-function parse(body: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(body || "{}");
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -1,27 +1,3 @@
-/**
- * A simulated ride provider (the ground-transport vendor of spec 4.1), with the HTTP API
- * src/vendors/ride-provider-client.ts speaks; in process on the embedded default, under
- * `/rides` in the vendor-sim app on the distributed runtime.
- *
- *   POST /v1/quotes              → 200 {quoteId, price, vehicleType, expiresAt}
- *   POST /v1/rides               → 201 the ride (200 the same ride for a reference booked before)
- *   POST /v1/rides/<id>/amend    → 200 the ride with its new pickup time or vehicle (and driver)
- *   POST /v1/rides/<id>/cancel   → 200 the cancelled ride (again: the same answer)
- *   GET  /v1/rides/<id>          → 200 the ride
- *   401 bad key; 400 bad body; 404 unknown ride; 409 NO_VEHICLE_AVAILABLE; 409 RIDE_NOT_CHANGEABLE
- *
- * Latency and infrastructure faults come from the same injector as the hotel vendors'
- * (fault-injection.ts: 500, 503, 429, timeouts, dropped connections); `declineNext` makes the
- * next bookings refuse with NO_VEHICLE_AVAILABLE.
- *
- * Progress is pushed, not polled: each ride's reports go to the `callbackUrl` its booking gave,
- * signed with the provider's callback secret (src/domain/transport/ride-callbacks.ts), retried a
- * few times when they get no 2xx, as the message providers do. Pushing lets the passenger's ETA
- * move the moment the provider knows it, with no polling load on either side. Right after a
- * booking the provider assigns a driver and vehicle (`driver-assigned`, with an ETA); `reportEta`,
- * `complete` and `cancelByProvider` (tests, demos, `/rides/_sim/...`) report the rest.
- */
-import { callbackSignature, CALLBACK_HEADERS } from "../../src/domain/notification-callbacks.js";
 import { money } from "../../src/domain/money.js";
 import { SeededRandom } from "../../src/domain/seeded-random.js";
 import type { RideCallback, RideCallbackType } from "../../src/domain/transport/ride-callbacks.js";
@@ -36,7 +12,7 @@ import {
   type WireResponse,
 } from "../../src/vendors/wire.js";
 import { type FaultKind, FaultInjector, type FaultSettings } from "./fault-injection.js";
-import type { CallbackPoster } from "./message-provider.js";
+import { type CallbackPoster, deliverSignedCallback } from "./signed-callback.js";
 import { ConnectionReset } from "./simulated-failure.js";
 
 export interface RideProviderSettings {
@@ -64,7 +40,6 @@ const BASE_FARE_MINOR: Record<VehicleType, number> = {
 const SHUTTLE_SEAT_MINOR = 500;
 /** How far ahead of the pickup the assigned driver is announced. */
 const ETA_AHEAD_MS = 5 * 60_000;
-const CALLBACK_RETRY_DELAYS_MS = [200, 1_000, 5_000, 15_000];
 const RETRY_AFTER_SECONDS = 1;
 
 export interface SimulatedRide extends Ride {
@@ -288,23 +263,16 @@ export class RideProviderSimulator implements WireEndpoint {
     };
     const sent = { eventId: callback.eventId, type, status: null as number | null, tries: 0 };
     ride.callbacks.push(sent);
-    const body = JSON.stringify(callback);
-    const delivery = (async () => {
-      for (let attempt = 0; ; attempt++) {
-        const timestamp = String(Math.floor(this.clock.now() / 1000));
-        const headers = {
-          "content-type": "application/json",
-          [CALLBACK_HEADERS.signature]: callbackSignature(this.settings.callbackSecret, timestamp, body),
-          [CALLBACK_HEADERS.timestamp]: timestamp,
-          [CALLBACK_HEADERS.eventId]: callback.eventId,
-        };
-        sent.tries++;
-        sent.status = await this.post(ride.callbackUrl, headers, body).catch(() => null);
-        const delay = CALLBACK_RETRY_DELAYS_MS[attempt];
-        if ((sent.status !== null && sent.status < 300) || delay === undefined) return;
-        await this.wait(delay);
-      }
-    })();
+    const delivery = deliverSignedCallback(
+      {
+        url: ride.callbackUrl,
+        eventId: callback.eventId,
+        body: JSON.stringify(callback),
+        secret: this.settings.callbackSecret,
+      },
+      sent,
+      { now: () => this.clock.now(), post: this.post, wait: (ms) => this.wait(ms) },
+    );
     this.pending.add(delivery);
     return delivery.finally(() => this.pending.delete(delivery));
   }

@@ -6,11 +6,9 @@
  * operator host under `/vendor-sim/wallet-sim/reveal/`, since the simulator runs in process.
  */
 import type { Middleware } from "koa";
-import type { WireMethod } from "../../src/vendors/wire.js";
 import { readBody } from "./request-body.js";
+import { answerOnWire, controlInput, MAX_SIMULATOR_BODY_BYTES } from "./wire-route.js";
 import type { WalletFault, WalletIssuerSimulator } from "./wallet-issuer.js";
-
-const MAX_BODY_BYTES = 100_000;
 
 /** Answers `/<sim id>/...`; passes anything else on. */
 export function walletIssuerRoutes(sim: WalletIssuerSimulator): Middleware {
@@ -18,9 +16,9 @@ export function walletIssuerRoutes(sim: WalletIssuerSimulator): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith(`${prefix}/`) || !["GET", "POST"].includes(ctx.method)) return next();
     const path = ctx.path.slice(prefix.length);
-    const body = await readBody(ctx.req, MAX_BODY_BYTES);
+    const body = await readBody(ctx.req, MAX_SIMULATOR_BODY_BYTES);
     if (path.startsWith("/_sim/")) {
-      const input = parse(body);
+      const input = controlInput(body);
       ctx.status = 204;
       if (path === "/_sim/fail-next") sim.failNext(input.fault as WalletFault, Number(input.times ?? 1));
       else if (path === "/_sim/funding-pool")
@@ -29,19 +27,7 @@ export function walletIssuerRoutes(sim: WalletIssuerSimulator): Middleware {
       else ctx.status = 404;
       return;
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(ctx.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    const response = await sim.handle({
-      method: ctx.method as WireMethod,
-      path: ctx.querystring ? `${path}?${ctx.querystring}` : path,
-      headers,
-      ...(body ? { body } : {}),
-    });
-    ctx.status = response.status;
-    for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-    ctx.body = response.body;
+    await answerOnWire(ctx, sim, path, body);
   };
 }
 
@@ -59,13 +45,4 @@ export function walletRevealPages(sim: WalletIssuerSimulator, prefix: string): M
     for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
     ctx.body = response.body;
   };
-}
-
-function parse(body: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(body || "{}");
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

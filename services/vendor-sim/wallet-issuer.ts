@@ -40,7 +40,7 @@ import {
   jsonResponse,
 } from "../../src/vendors/wire.js";
 import { presentedCredentials } from "./client-authentication.js";
-import { type CallbackPoster, fetchPoster } from "./message-provider.js";
+import { type CallbackPoster, fetchPoster } from "./signed-callback.js";
 import { TokenIssuer } from "./token-issuer.js";
 
 export const WALLET_SIM_ID = DEMO_WALLET_VENDOR;
