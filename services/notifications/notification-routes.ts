@@ -1,3 +1,4 @@
+import { signedCallbackOf } from "../../src/http/signed-callback.js";
 import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import type { CaseChanges } from "../../src/app/cases/case-changes.js";
 import type { DeliveryCallbacks } from "../../src/app/notifications/delivery-callbacks.js";
@@ -5,7 +6,7 @@ import type { NotificationLog } from "../../src/app/notifications/notification-l
 import type { PartnerNotifications } from "../../src/app/notifications/partner-notifications.js";
 import { PARTNER_WRITE_BOUNDS } from "../../src/app/partner-write-bounds.js";
 import type { ResendNotifications } from "../../src/app/notifications/resend-notifications.js";
-import { CALLBACK_HEADERS, DELIVERY_STATUSES } from "../../src/domain/notification-callbacks.js";
+import { DELIVERY_STATUSES } from "../../src/domain/notification-callbacks.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { tooManyRequests } from "../../src/http/rate-limit.js";
 import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
@@ -235,14 +236,7 @@ export function notificationRoutes({ cases, log, resend, callbacks, partner }: N
         404: { description: "No such provider, or no message of this provider with that id" },
       },
       handler: async ({ params, ctx, correlationUrn }) => {
-        const raw = (ctx.request as { rawBody?: string }).rawBody ?? "";
-        const outcome = await callbacks.receive(params.provider, {
-          rawBody: raw,
-          signature: ctx.get(CALLBACK_HEADERS.signature) || undefined,
-          timestamp: ctx.get(CALLBACK_HEADERS.timestamp) || undefined,
-          eventId: ctx.get(CALLBACK_HEADERS.eventId) || undefined,
-          correlationUrn,
-        });
+        const outcome = await callbacks.receive(params.provider, signedCallbackOf(ctx, correlationUrn));
         if (outcome.outcome === "bad-signature") {
           throw new UnauthorizedError("invalid_token", "The callback's signature is not the provider's");
         }

@@ -1,7 +1,7 @@
+import { signedCallbackOf } from "../../src/http/signed-callback.js";
 import type { CaseTransfers } from "../../src/app/transport/case-transfers.js";
 import type { RideCallbacks } from "../../src/app/transport/ride-callbacks.js";
 import type { TransportSegments } from "../../src/app/transport/transport-segments.js";
-import { CALLBACK_HEADERS } from "../../src/domain/notification-callbacks.js";
 import type { TransportSegment } from "../../src/domain/transport/transport-segment.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { defineRoute } from "../../src/http/route.js";
@@ -226,13 +226,7 @@ export function transportRoutes({ segments, transfers, callbacks }: TransportRou
         404: { description: "No such provider, or no segment rides in that ride" },
       },
       handler: async ({ params, ctx, correlationUrn }) => {
-        const outcome = await callbacks.receive(params.provider, {
-          rawBody: (ctx.request as { rawBody?: string }).rawBody ?? "",
-          signature: ctx.get(CALLBACK_HEADERS.signature) || undefined,
-          timestamp: ctx.get(CALLBACK_HEADERS.timestamp) || undefined,
-          eventId: ctx.get(CALLBACK_HEADERS.eventId) || undefined,
-          correlationUrn,
-        });
+        const outcome = await callbacks.receive(params.provider, signedCallbackOf(ctx, correlationUrn));
         if (outcome.outcome === "bad-signature") {
           throw new UnauthorizedError("invalid_token", "The callback's signature is not the provider's");
         }

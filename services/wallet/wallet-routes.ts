@@ -1,3 +1,4 @@
+import { signedCallbackOf } from "../../src/http/signed-callback.js";
 import type { CancelWalletCard } from "../../src/app/wallet/cancel-wallet-card.js";
 import type { WalletIssuancePause } from "../../src/app/wallet/wallet-issuance-pause.js";
 import type { WalletReads } from "../../src/app/wallet/wallet-reads.js";
@@ -173,12 +174,9 @@ export function walletRoutes({ cancel, webhooks, reads, issuance }: WalletRouteD
           );
         }
         const outcome = await webhooks.receive(params.vendor, {
-          rawBody: (ctx.request as { rawBody?: string }).rawBody ?? "",
+          ...signedCallbackOf(ctx, correlationUrn),
           body,
-          signature: ctx.get(CALLBACK_HEADERS.signature) || undefined,
-          timestamp: ctx.get(CALLBACK_HEADERS.timestamp) || undefined,
           eventId,
-          correlationUrn,
         });
         if (outcome.outcome === "bad-signature") {
           throw new UnauthorizedError("invalid_token", "The webhook's signature is not the issuer's");
