@@ -193,32 +193,38 @@ describe("PNR-login hard limit (spec 8.1)", () => {
 });
 
 describe("wallet issuance paused (spec 7)", () => {
-  it("alerts on-call when the issuer refuses the airline's credentials", async () => {
-    t.platform.container.resolve(WalletIssuerSimulator).failNext("forbidden", 1);
-    const outcome = await t.platform.container.resolve(IssueWalletCard).issueWalletCard({
-      tenant: ZX,
-      caseUrn: "urn:case:7d0c2a8e-51d4-4c52-9c8a-3f6f1b0c9e12",
-      groupId: "G-ALERT",
-      airport: "JFK",
-      amount: 4_000,
-      currency: "USD",
-      scheduledDrops: false,
-      requestedBy: "urn:system:test",
-      correlationUrn: "urn:trace:alerting-wallet",
-    });
-    expect(outcome).toEqual({ outcome: "paused", vendorErrorCode: "HTTP_403" });
+  it("alerts on-call once when the issuer refuses the airline's credentials, however many issues it refused", async () => {
+    t.platform.container.resolve(WalletIssuerSimulator).failNext("forbidden", 2);
+    const issue = (groupId: string) =>
+      t.platform.container.resolve(IssueWalletCard).issueWalletCard({
+        tenant: ZX,
+        caseUrn: "urn:case:7d0c2a8e-51d4-4c52-9c8a-3f6f1b0c9e12",
+        groupId,
+        airport: "JFK",
+        amount: 4_000,
+        currency: "USD",
+        scheduledDrops: false,
+        requestedBy: "urn:system:test",
+        correlationUrn: "urn:trace:alerting-wallet",
+      });
+    // Two issues refused at once: issuance is paused once, and on-call hears of it once.
+    expect(await Promise.all([issue("G-ALERT-1"), issue("G-ALERT-2")])).toEqual([
+      { outcome: "paused", vendorErrorCode: "HTTP_403" },
+      { outcome: "paused", vendorErrorCode: "HTTP_403" },
+    ]);
     const mail = await sink.waitFor(
       (m) => m.envelope.to.includes("oncall@zx.demo") && m.subject.startsWith("Wallet card issuance paused"),
     );
     expect(mail.subject).toBe("Wallet card issuance paused: the issuer answered HTTP_403");
-    await expect
-      .poll(
-        () =>
-          receiver
-            .ofType("alert.raised")
-            .filter((r) => (r.body as unknown as { kind: string }).kind === "wallet.issuance-paused").length,
-      )
-      .toBe(1);
+    const walletPages = () =>
+      receiver
+        .ofType("alert.raised")
+        .filter((r) => (r.body as unknown as { kind: string }).kind === "wallet.issuance-paused");
+    await expect.poll(() => walletPages().length).toBe(1);
+    await expect.poll(async () => (await alertAudit({ kind: "wallet.issuance-paused" })).length).toBe(1);
+    expect(mailsTo("oncall@zx.demo", "Wallet card issuance paused")).toHaveLength(1);
+    const pauses = await t.platform.audit.query({ tenant: ZX, action: "wallet.issuance-pause", limit: 10 });
+    expect(pauses.items).toHaveLength(1);
     await t.platform.container.resolve(WalletIssuancePause).resume(ZX);
   });
 });

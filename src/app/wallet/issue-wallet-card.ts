@@ -157,7 +157,10 @@ export class IssueWalletCard {
   ): Promise<IssueWalletCardOutcome> {
     const code = error.vendorCode;
     if (error.httpStatus === 401 || error.httpStatus === 403) {
-      await this.pause.pause(input.tenant, code);
+      // Concurrent refusals pause once; the first one logs, audits and alerts.
+      if (!(await this.pause.pause(input.tenant, code))) {
+        return { outcome: "paused", vendorErrorCode: (await this.pause.pausedBecause(input.tenant)) ?? code };
+      }
       this.logger.error(
         { tenant: input.tenant, vendor: error.vendor, vendorErrorCode: code },
         "wallet issuer refused the tenant's credentials: issuance paused for the tenant",

@@ -13,8 +13,12 @@ const PAUSE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 export class WalletIssuancePause {
   constructor(@inject(TOKENS.counters) private readonly counters: CounterStore) {}
 
-  async pause(tenant: string, vendorErrorCode: string): Promise<void> {
-    await this.counters.set(keyOf(tenant), vendorErrorCode, PAUSE_TTL_MS);
+  /**
+   * True when this call paused issuance; false when it was paused already (another replica's or a
+   * concurrent refusal), so operations are alerted once per pause.
+   */
+  async pause(tenant: string, vendorErrorCode: string): Promise<boolean> {
+    return this.counters.setIfAbsent(keyOf(tenant), vendorErrorCode, PAUSE_TTL_MS);
   }
 
   /** The issuer's code that paused issuance, or undefined while it runs. */
