@@ -19,10 +19,11 @@ import {
   DEFAULT_BREAKER,
 } from "./circuit-breaker.js";
 import { BOOKING_RETRY, type RetryPolicy, SEARCH_RETRY, withRetry } from "./retry.js";
+import { timedExchange } from "./timed-exchange.js";
 import { TokenBucket } from "./token-bucket.js";
 import { type FetchedToken, TokenCache } from "./token-cache.js";
 import type { ClientCredentials, VendorAdapter } from "./vendor-adapter.js";
-import { MALFORMED_RESPONSE, NETWORK_ERROR, TIMEOUT, VendorError } from "./vendor-error.js";
+import { MALFORMED_RESPONSE, VendorError } from "./vendor-error.js";
 import type {
   BookingRequest,
   CancelRequest,
@@ -169,36 +170,7 @@ export class VendorClient implements InventoryVendor {
 
   /** One exchange under the domain's timeout; no answer at all becomes a transient VendorError. */
   private exchange(request: WireRequest, domain: VendorDomain): Promise<WireResponse> {
-    const timeoutMs = this.timeoutsMs[domain];
-    const abort = new AbortController();
-    return new Promise((resolve, reject) => {
-      const timer = this.clock.setTimer(() => {
-        abort.abort();
-        reject(
-          new VendorError({
-            vendor: this.id,
-            code: TIMEOUT,
-            message: `${this.id} did not answer in ${timeoutMs} ms`,
-          }),
-        );
-      }, timeoutMs);
-      this.transport.send(request, abort.signal).then(
-        (response) => {
-          timer.cancel();
-          resolve(response);
-        },
-        (error: unknown) => {
-          timer.cancel();
-          reject(
-            new VendorError({
-              vendor: this.id,
-              code: NETWORK_ERROR,
-              message: `${this.id} could not be reached: ${(error as Error)?.message ?? String(error)}`,
-            }),
-          );
-        },
-      );
-    });
+    return timedExchange(this.transport, request, this.id, this.timeoutsMs[domain], this.clock);
   }
 
   private failure(response: WireResponse): VendorError {

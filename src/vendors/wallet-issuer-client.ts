@@ -16,10 +16,11 @@ import {
   type WalletTransactionType,
 } from "../domain/wallet/wallet-card.js";
 import type { Clock } from "../runtime/clock.js";
+import { timedExchange } from "./timed-exchange.js";
 import { TokenCache } from "./token-cache.js";
 import { clientCredentialsTokenRequest } from "./token-request.js";
 import type { ClientCredentials } from "./vendor-adapter.js";
-import { MALFORMED_RESPONSE, NETWORK_ERROR, TIMEOUT, VendorError } from "./vendor-error.js";
+import { MALFORMED_RESPONSE, VendorError } from "./vendor-error.js";
 import type { VendorTransport } from "./vendor-transport.js";
 import { type WireRequest, type WireResponse, jsonRequest, readJson } from "./wire.js";
 import type { IssueCardRequest, LoadCardRequest, RevealSession, WalletIssuer } from "./wallet-issuer-port.js";
@@ -115,31 +116,7 @@ export class WalletIssuerClient implements WalletIssuer {
 
   private exchange(request: WireRequest): Promise<WireResponse> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const abort = new AbortController();
-    return new Promise((resolve, reject) => {
-      const timer = this.options.clock.setTimer(() => {
-        abort.abort();
-        reject(
-          new VendorError({ vendor: this.vendor, code: TIMEOUT, message: `${this.vendor} did not answer` }),
-        );
-      }, timeoutMs);
-      this.options.transport.send(request, abort.signal).then(
-        (response) => {
-          timer.cancel();
-          resolve(response);
-        },
-        (error: unknown) => {
-          timer.cancel();
-          reject(
-            new VendorError({
-              vendor: this.vendor,
-              code: NETWORK_ERROR,
-              message: `${this.vendor} could not be reached: ${(error as Error)?.message ?? String(error)}`,
-            }),
-          );
-        },
-      );
-    });
+    return timedExchange(this.options.transport, request, this.vendor, timeoutMs, this.options.clock);
   }
 
   /** The issuer's code when it gives one in upper case (FUNDING_POOL_EXHAUSTED); else HTTP_<status>. */
