@@ -4,8 +4,8 @@ import { eventSubscription } from "../../src/runtime/subscription-policy.js";
 import { registerSingletons, type ServiceModule } from "../module.js";
 
 /**
- * Alerting: the events that call for a person (an SLA breach, paused wallet issuance, a PNR-login
- * hard limit, a paused webhook subscription; src/domain/alert.ts) page the tenant's on-call or tell
+ * Alerting: the events that call for a person (an SLA breach, paused wallet issuance, a wallet card
+ * drifted from its issuer, a PNR-login hard limit, a paused webhook subscription; src/domain/alert.ts) page the tenant's on-call or tell
  * the partner contact, through a signed webhook and e-mail. Each alert is sent once per channel,
  * however often its event comes; a channel that fails is retried with the event.
  */
@@ -20,7 +20,10 @@ export const alertingModule: ServiceModule = {
         types: [...ALERTING_EVENT_TYPES],
         onFailure: "retry-with-backoff",
         log: () => context().logger,
-        handle: (event) => context().container.resolve(RaiseAlert).raise(alertOf(event)),
+        handle: async (event) => {
+          const alert = alertOf(event);
+          if (alert) await context().container.resolve(RaiseAlert).raise(alert);
+        },
       }),
     ),
   }),

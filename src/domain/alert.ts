@@ -2,6 +2,8 @@
  * What pages someone, and whom, from the events that call for it:
  * - an SLA breach of a manual-review item pages on-call via the tenant alerting channel (spec 3.5);
  * - the wallet issuer refusing the tenant's credentials alerts operations (spec 7);
+ * - the daily wallet reconciliation finding a card's balance or status drifted alerts operations
+ *   (spec 6.3; a backfilled transaction alone does not);
  * - a PNR-login hard limit alerts the partner contact (spec 8.1);
  * - a webhook subscription paused after its 7th failed attempt notifies the partner contact (spec 6.1).
  * Pure: the alerting use case resolves the recipients' addresses and sends.
@@ -11,6 +13,7 @@ import type { EventOf } from "./events/catalogue.js";
 export const ALERTING_EVENT_TYPES = [
   "review-item.sla-breached",
   "wallet.issuance-paused",
+  "wallet.card-reconciled",
   "passenger.login-locked",
   "webhook.subscription-paused",
 ] as const;
@@ -44,8 +47,8 @@ export interface Alert {
   data: object;
 }
 
-/** The alert an event raises; the same event always gives the same alert. */
-export function alertOf(event: EventOf<AlertingEventType>): Alert {
+/** The alert an event raises, if any; the same event always gives the same alert. */
+export function alertOf(event: EventOf<AlertingEventType>): Alert | undefined {
   const common = {
     urn: `urn:alert:${event.id.replace(/^urn:event:/, "")}`,
     tenant: event.tenant,
@@ -98,6 +101,27 @@ export function alertOf(event: EventOf<AlertingEventType>): Alert {
           caseUrn: d.caseUrn,
           groupId: d.groupId,
         },
+      };
+    }
+    case "wallet.card-reconciled": {
+      const d = event.data;
+      const drift = d.corrections.filter((c) => c.kind !== "missing-transaction");
+      if (drift.length === 0) return undefined;
+      const described = drift.map((c) =>
+        c.kind === "balance"
+          ? `${c.field} was ${c.local}, the issuer says ${c.issuer}`
+          : `status was ${c.local}, the issuer says ${c.issuer}`,
+      );
+      return {
+        ...common,
+        caseUrn: d.caseUrn,
+        recipient: { kind: "on-call" },
+        entityUrn: d.cardUrn,
+        subject: `Wallet card drift corrected from the issuer: ${d.cardUrn}`,
+        text:
+          `The daily reconciliation found the wallet card ${d.cardUrn} of group ${d.groupId} of case ` +
+          `${d.caseUrn} out of step with the issuer and corrected it from the issuer: ${described.join("; ")}.`,
+        data: { cardUrn: d.cardUrn, caseUrn: d.caseUrn, groupId: d.groupId, corrections: drift },
       };
     }
     case "passenger.login-locked": {

@@ -12,6 +12,7 @@ import type { AuditEntry } from "../../src/app/audit-entry.js";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import { IssueWalletCard } from "../../src/app/wallet/issue-wallet-card.js";
 import { WalletIssuancePause } from "../../src/app/wallet/wallet-issuance-pause.js";
+import { WalletReconciliation } from "../../src/app/wallet/wallet-reconciliation.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import type { PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { ManualClock } from "../../src/runtime/clock.js";
@@ -226,6 +227,29 @@ describe("wallet issuance paused (spec 7)", () => {
     const pauses = await t.platform.audit.query({ tenant: ZX, action: "wallet.issuance-pause", limit: 10 });
     expect(pauses.items).toHaveLength(1);
     await t.platform.container.resolve(WalletIssuancePause).resume(ZX);
+  });
+});
+
+describe("wallet reconciliation drift (spec 6.3)", () => {
+  it("alerts on-call of a card the issuer cancelled behind the service's back", async () => {
+    const outcome = await t.platform.container.resolve(IssueWalletCard).issueWalletCard({
+      tenant: ZX,
+      caseUrn: "urn:case:7d0c2a8e-51d4-4c52-9c8a-3f6f1b0c9e13",
+      groupId: "G-DRIFT",
+      airport: "JFK",
+      amount: 4_000,
+      currency: "USD",
+      scheduledDrops: false,
+      requestedBy: "urn:system:test",
+      correlationUrn: "urn:trace:alerting-drift",
+    });
+    if (outcome.outcome !== "issued") throw new Error(`not issued: ${JSON.stringify(outcome)}`);
+    t.platform.container.resolve(WalletIssuerSimulator).cancelQuietly(outcome.card.issuerCardId);
+    await t.platform.container.resolve(WalletReconciliation).reconcile(ZX, "urn:trace:alerting-reconcile");
+    const mail = await sink.waitFor(
+      (m) => m.envelope.to.includes("oncall@zx.demo") && m.subject.includes(outcome.card.urn),
+    );
+    expect(mail.text).toContain("status was LOADED, the issuer says CANCELLED");
   });
 });
 

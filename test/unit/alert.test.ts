@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alertOf } from "../../src/domain/alert.js";
+import type { Correction } from "../../src/domain/wallet/wallet-card.js";
 
 const envelope = {
   id: "urn:event:0b6f1c1e-4d7a-4c57-9d0f-5d1f8a2b3c4d",
@@ -28,7 +29,7 @@ describe("alertOf", () => {
         slaDueAt: "2026-11-27T10:15:00.000Z",
       },
     };
-    const alert = alertOf(event);
+    const alert = alertOf(event)!;
     expect(alert).toMatchObject({
       urn: "urn:alert:0b6f1c1e-4d7a-4c57-9d0f-5d1f8a2b3c4d",
       kind: "review-item.sla-breached",
@@ -47,7 +48,7 @@ describe("alertOf", () => {
       ...envelope,
       type: "passenger.login-locked",
       data: { pnr: "A****1", ip: "203.0.113.9", attempts: 10, lockedUntil: "2026-11-28T09:00:00.000Z" },
-    });
+    })!;
     expect(alert).toMatchObject({
       recipient: { kind: "partners" },
       subject: "PNR login locked: booking A****1",
@@ -88,5 +89,34 @@ describe("alertOf", () => {
       recipient: { kind: "on-call" },
       subject: "Wallet card issuance paused: the issuer answered HTTP_401",
     });
+  });
+
+  it("pages on-call for a wallet card's balance or status drift, not for a backfilled transaction alone", () => {
+    const card = {
+      cardUrn: "urn:wallet-card:w1.1",
+      caseUrn: "urn:case:c1",
+      groupId: "G1",
+      status: "LOADED" as const,
+      currency: "USD",
+      initialBalance: 4000,
+      currentBalance: 800,
+      availableBalance: 800,
+      version: 4,
+    };
+    const reconciled = (corrections: Correction[]) =>
+      alertOf({ ...envelope, type: "wallet.card-reconciled", data: { ...card, corrections } });
+    expect(
+      reconciled([{ kind: "missing-transaction", eventId: "e1", type: "CAPTURE", amount: 200 }]),
+    ).toBeUndefined();
+    const alert = reconciled([
+      { kind: "missing-transaction", eventId: "e1", type: "CAPTURE", amount: 200 },
+      { kind: "balance", field: "currentBalance", local: 1000, issuer: 800 },
+    ])!;
+    expect(alert).toMatchObject({
+      recipient: { kind: "on-call" },
+      entityUrn: "urn:wallet-card:w1.1",
+      data: { corrections: [{ kind: "balance", field: "currentBalance", local: 1000, issuer: 800 }] },
+    });
+    expect(alert.text).toContain("currentBalance was 1000, the issuer says 800");
   });
 });
