@@ -1,3 +1,4 @@
+import { recordRankedWave } from "../support/ranked-wave.js";
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
@@ -36,42 +37,7 @@ export async function itemWithRecommendations(t: TestPlatform, supervisorToken: 
   );
   const caseUrn = opened.urn as string;
   const groups = [`A${n}`, `B${n}`];
-  const verdict = (
-    hotel: string,
-    groupIds: string[] | null,
-    reasons: string[],
-    score: number | null,
-    km: number,
-  ) => ({
-    groupIds,
-    hotelUrn: `urn:hotel:${hotel}`,
-    provider: "vendor-a",
-    providerOfferId: `offer-${hotel}`,
-    outcome: reasons[0] === "assigned" ? "selected" : "discarded",
-    reasons,
-    weightedScore: score,
-    normalized: null,
-    raw: {
-      cost: null,
-      nightlyRate: { amountMinor: 12000, currency: "USD" },
-      distanceKm: km,
-      consolidation: 1,
-    },
-  });
-  await t.platform.runtime.documents.collection<{ _id: string } & Record<string, unknown>>("waves").put({
-    _id: `urn:wave:${randomUUID()}`,
-    tenant: ZX,
-    caseUrn,
-    status: "COMPLETED",
-    createdAt: "2999-01-01T00:00:00.000Z",
-    rankingInputs: [
-      verdict("full-one", [groups[1]!], ["assigned"], 0.2, 2),
-      verdict("spare", groups, ["better-score-elsewhere"], 0.4, 6),
-      verdict("far", null, ["too-far"], null, 31.2),
-    ],
-    allocations: [],
-    unallocated: [],
-  });
+  await recordRankedWave(t.platform, ZX, caseUrn, [groups[0]!, groups[1]!]);
   const id = `urn:event:${randomUUID()}`;
   await t.platform.runtime.bus.publish(topicFor({ tenant: ZX }), {
     id,

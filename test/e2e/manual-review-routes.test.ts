@@ -1,3 +1,4 @@
+import { recordRankedWave } from "../support/ranked-wave.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaseActor } from "../../actors/CaseActor.js";
@@ -221,43 +222,7 @@ describe("items entering the queue", () => {
 
   it("the queue shows the agent's recommendations from the case's latest wave", async () => {
     const open = await openCase();
-    const wave = (
-      hotel: string,
-      groupIds: string[] | null,
-      reasons: string[],
-      score: number | null,
-      km: number,
-    ) => ({
-      groupIds,
-      hotelUrn: `urn:hotel:${hotel}`,
-      provider: "vendor-a",
-      providerOfferId: `offer-${hotel}`,
-      outcome: reasons[0] === "assigned" ? "selected" : "discarded",
-      reasons,
-      weightedScore: score,
-      normalized: null,
-      raw: {
-        cost: null,
-        nightlyRate: { amountMinor: 12000, currency: "USD" },
-        distanceKm: km,
-        consolidation: 1,
-      },
-    });
-    await t.platform.runtime.documents.collection<{ _id: string } & Record<string, unknown>>("waves").put({
-      _id: `urn:wave:${randomUUID()}`,
-      tenant: ZX,
-      caseUrn: open.caseUrn,
-      status: "COMPLETED",
-      // Later than any wave allocation may have written for this case.
-      createdAt: "2999-01-01T00:00:00.000Z",
-      rankingInputs: [
-        wave("full-one", [open.groups[1]!], ["assigned"], 0.2, 2),
-        wave("spare", [open.groups[0]!, open.groups[1]!], ["better-score-elsewhere"], 0.4, 6),
-        wave("far", null, ["too-far"], null, 31.2),
-      ],
-      allocations: [],
-      unallocated: [],
-    });
+    await recordRankedWave(t.platform, ZX, open.caseUrn, [open.groups[0]!, open.groups[1]!]);
     const urn = await requestItem(open);
     const item = await json(await call("GET", v1(urn), "supervisor@zx.demo"), 200);
     expect(item.recommendations).toEqual([
