@@ -90,8 +90,11 @@ describe("the platform container", () => {
 
   it("binds every token, with the adapters the composition root chose", () => {
     const { platform } = first;
-    for (const token of Object.values(TOKENS))
-      expect(platform.container.isRegistered(token, true)).toBe(true);
+    // The flight-state stream is bound only when FLIGHT_STATE_SOURCE names one (off by default).
+    const optional: symbol[] = [TOKENS.flightStateSource];
+    for (const token of Object.values(TOKENS)) {
+      expect(platform.container.isRegistered(token, true)).toBe(!optional.includes(token));
+    }
     expect(platform.container.resolve(TOKENS.runtime)).toBe(platform.runtime);
     expect(platform.container.resolve(TOKENS.documents)).toBe(platform.runtime.documents);
     expect(platform.container.resolve(TOKENS.actors)).toBe(platform.runtime.actors);
