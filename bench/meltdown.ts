@@ -19,7 +19,8 @@
  * durable node's time should be within 2x of memory's. MELTDOWN_STORES picks the stores (default
  * `memory,redis`; Redis is skipped with a printed reason when unreachable), MELTDOWN_FLIGHTS the
  * flights (default 50), MELTDOWN_HOTELS the hotels (default 2,000), MELTDOWN_WAIT_S how long to
- * wait for the offers (default 600). It measures; it does not assert targets. The last line is the
+ * wait for the offers (default 600), MELTDOWN_LOG a log level for the platform's own log on stderr
+ * (silent by default). It measures; it does not assert targets. The last line is the
  * figures as JSON, memory's at the top level and Redis's under `redis_*`.
  */
 import "reflect-metadata";
@@ -27,6 +28,7 @@ import { spawnSync } from "node:child_process";
 import { dirname } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { pino } from "pino";
 import { createClient } from "redis";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
@@ -39,6 +41,8 @@ const HOTELS = Number(process.env.MELTDOWN_HOTELS ?? 2000);
 const WAIT_MS = Number(process.env.MELTDOWN_WAIT_S ?? 600) * 1000;
 const STORES = (process.env.MELTDOWN_STORES ?? "memory,redis").split(",").map((s) => s.trim());
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+/** MELTDOWN_LOG=warn shows the platform's warnings and errors on stderr (silent by default). */
+const LOG_LEVEL = process.env.MELTDOWN_LOG;
 const PUSH_WINDOW_MS = 1000;
 const TENANT = "urn:airline:ZX";
 const ORIGIN = "JFK";
@@ -118,6 +122,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
       DEMO_POLICIES: "on",
       SIMULATED_HOTELS_PER_AIRPORT: String(HOTELS),
     },
+    ...(LOG_LEVEL ? { logger: pino({ level: LOG_LEVEL }, pino.destination(2)) } : {}),
   });
   const watch = new OfferWatch(t, TENANT, WAIT_MS);
   const partner = await t.partnerToken("skyhub-zx");
