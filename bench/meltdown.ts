@@ -30,6 +30,8 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { createClient } from "redis";
+import { topicFor } from "../src/domain/domain-event.js";
+import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { OfferWatch } from "./offer-watch.js";
@@ -65,6 +67,7 @@ interface StoreFigures {
   groups_booked: number;
   groups_offered: number;
   push_202_p99_ms: number;
+  groups_in_review_items: string;
   closed: boolean;
 }
 
@@ -125,6 +128,19 @@ async function meltdown(store: string): Promise<StoreFigures> {
     ...(LOG_LEVEL ? { logger: pino({ level: LOG_LEVEL }, pino.destination(2)) } : {}),
   });
   const watch = new OfferWatch(t, TENANT, WAIT_MS);
+  // Why groups went without a room: the review items' categories, counted by group.
+  const reviewed = new Map<string, number>();
+  t.platform.runtime.bus.subscribe({
+    name: "bench.meltdown.review-items",
+    topic: topicFor({ tenant: TENANT }),
+    types: [BOOKING_EVENTS.reviewItemRequested],
+    handler: async (event) => {
+      const data = event.data as { category?: string; affectedGroups?: string[] };
+      const category = data.category ?? "?";
+      reviewed.set(category, (reviewed.get(category) ?? 0) + (data.affectedGroups?.length ?? 0));
+      return "SUCCESS";
+    },
+  });
   const partner = await t.partnerToken("skyhub-zx");
   const supervisor = await t.operatorToken("supervisor@zx.demo");
   // Unique per run: Redis keeps what earlier runs stored.
@@ -184,6 +200,8 @@ async function meltdown(store: string): Promise<StoreFigures> {
     groups_booked: watch.bookedCount(caseUrns),
     groups_offered: watch.offeredCount(caseUrns),
     push_202_p99_ms: round(percentile(accepts, 99)),
+    groups_in_review_items:
+      [...reviewed].map(([category, groups]) => `${category} ${groups}`).join(", ") || "none",
     closed: false,
   };
   figures.closed = await closeWithin(t, 30_000);
