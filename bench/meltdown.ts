@@ -32,6 +32,9 @@ import { pino } from "pino";
 import { createClient } from "redis";
 import { topicFor } from "../src/domain/domain-event.js";
 import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
+import { TOKENS } from "../src/runtime/tokens.js";
+import type { TenantInventoryVendors } from "../src/vendors/tenant-vendors.js";
+import { VendorClient } from "../src/vendors/vendor-client.js";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { OfferWatch } from "./offer-watch.js";
@@ -67,6 +70,7 @@ interface StoreFigures {
   groups_booked: number;
   groups_offered: number;
   push_202_p99_ms: number;
+  circuits_seen_open: string;
   groups_in_review_items: string;
   closed: boolean;
 }
@@ -109,6 +113,32 @@ async function readWhile(
   return { latencies: latencies.sort((a, b) => a - b), failures };
 }
 
+/**
+ * Which vendor circuits (spec 8.3: inventory reads, booking writes) were seen open, sampled every
+ * 100 ms: a busy event loop makes even zero-latency simulators miss their call timeouts, and an
+ * open circuit holds groups back for its cool-down.
+ */
+function watchCircuits(t: TestPlatform) {
+  const vendors = t.platform.container.resolve<TenantInventoryVendors>(TOKENS.vendors);
+  const open = new Map<string, number>();
+  const timer = setInterval(() => {
+    for (const vendor of vendors.forTenant(TENANT)) {
+      if (!(vendor instanceof VendorClient)) continue;
+      for (const domain of ["inventory", "booking"] as const) {
+        if (vendor.circuitState(domain) === "closed") continue;
+        const key = `${vendor.id} ${domain}`;
+        open.set(key, (open.get(key) ?? 0) + 1);
+      }
+    }
+  }, 100);
+  return {
+    stop: () => clearInterval(timer),
+    /** `vendor domain seconds` per circuit seen open or half-open. */
+    seenOpen: () =>
+      [...open].map(([key, samples]) => `${key} ${round(samples / 10, 1)} s`).join(", ") || "none",
+  };
+}
+
 async function closeWithin(t: TestPlatform, ms: number): Promise<boolean> {
   return Promise.race([t.close().then(() => true), sleep(ms).then(() => false)]);
 }
@@ -147,6 +177,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
   const run = Date.now().toString(36);
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  const circuits = watchCircuits(t);
 
   const caseUrns: string[] = [];
   const accepts: number[] = [];
@@ -181,6 +212,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
   const allOffersMs = performance.now() - started;
   const events = watch.eventsHeard;
   done = true;
+  circuits.stop();
   const { latencies, failures } = await reads;
   delay.disable();
   accepts.sort((a, b) => a - b);
@@ -200,6 +232,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
     groups_booked: watch.bookedCount(caseUrns),
     groups_offered: watch.offeredCount(caseUrns),
     push_202_p99_ms: round(percentile(accepts, 99)),
+    circuits_seen_open: circuits.seenOpen(),
     groups_in_review_items:
       [...reviewed].map(([category, groups]) => `${category} ${groups}`).join(", ") || "none",
     closed: false,
