@@ -38,6 +38,33 @@ const refusals = {
  * or rejects, execute runs the action through the review queue as the approving operator.
  */
 export function agentRoutes(triage: AgentTriage, decisions: AgentActionDecisions) {
+  /** Approve and reject: an operator's decision on an action, with an optional reason. */
+  const decisionRoute = (decision: "approve" | "reject", summary: string) =>
+    defineRoute({
+      method: "POST",
+      path: `/v1/agent/:actionUrn/${decision}`,
+      operationId: `${decision}AgentAction`,
+      summary,
+      tags,
+      access: supervisors,
+      params: agentActionParams,
+      body: decisionBody,
+      responses: {
+        200: actionResponse(decision === "approve" ? "The approved action" : "The rejected action"),
+        ...refusals,
+      },
+      handler: async ({ params, body, principal, correlationUrn }) => ({
+        status: 200,
+        body: toWire(
+          await decisions[decision]({
+            caller: principal,
+            urn: params.actionUrn,
+            correlationUrn,
+            reason: body.reason ?? null,
+          }),
+        ),
+      }),
+    });
   return [
     defineRoute({
       method: "POST",
@@ -75,50 +102,11 @@ export function agentRoutes(triage: AgentTriage, decisions: AgentActionDecisions
         };
       },
     }),
-    defineRoute({
-      method: "POST",
-      path: "/v1/agent/:actionUrn/approve",
-      operationId: "approveAgentAction",
-      summary: "Approve an agent action; an irreversible one then executes as the approving operator",
-      tags,
-      access: supervisors,
-      params: agentActionParams,
-      body: decisionBody,
-      responses: { 200: actionResponse("The approved action"), ...refusals },
-      handler: async ({ params, body, principal, correlationUrn }) => ({
-        status: 200,
-        body: toWire(
-          await decisions.approve({
-            caller: principal,
-            urn: params.actionUrn,
-            correlationUrn,
-            reason: body.reason ?? null,
-          }),
-        ),
-      }),
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/v1/agent/:actionUrn/reject",
-      operationId: "rejectAgentAction",
-      summary: "Reject an agent action",
-      tags,
-      access: supervisors,
-      params: agentActionParams,
-      body: decisionBody,
-      responses: { 200: actionResponse("The rejected action"), ...refusals },
-      handler: async ({ params, body, principal, correlationUrn }) => ({
-        status: 200,
-        body: toWire(
-          await decisions.reject({
-            caller: principal,
-            urn: params.actionUrn,
-            correlationUrn,
-            reason: body.reason ?? null,
-          }),
-        ),
-      }),
-    }),
+    decisionRoute(
+      "approve",
+      "Approve an agent action; an irreversible one then executes as the approving operator",
+    ),
+    decisionRoute("reject", "Reject an agent action"),
     defineRoute({
       method: "POST",
       path: "/v1/agent/:actionUrn/execute",

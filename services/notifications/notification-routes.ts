@@ -1,4 +1,4 @@
-import { signedCallbackOf } from "../../src/http/signed-callback.js";
+import { receiveSignedCallback } from "../../src/http/signed-callback.js";
 import { caseRefOf } from "../../src/app/cases/case-changes.js";
 import type { CaseChanges } from "../../src/app/cases/case-changes.js";
 import type { DeliveryCallbacks } from "../../src/app/notifications/delivery-callbacks.js";
@@ -7,7 +7,6 @@ import type { PartnerNotifications } from "../../src/app/notifications/partner-n
 import { PARTNER_WRITE_BOUNDS } from "../../src/app/partner-write-bounds.js";
 import type { ResendNotifications } from "../../src/app/notifications/resend-notifications.js";
 import { DELIVERY_STATUSES } from "../../src/domain/notification-callbacks.js";
-import { UnauthorizedError } from "../../src/http/errors.js";
 import { tooManyRequests } from "../../src/http/rate-limit.js";
 import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
@@ -236,10 +235,9 @@ export function notificationRoutes({ cases, log, resend, callbacks, partner }: N
         404: { description: "No such provider, or no message of this provider with that id" },
       },
       handler: async ({ params, ctx, correlationUrn }) => {
-        const outcome = await callbacks.receive(params.provider, signedCallbackOf(ctx, correlationUrn));
-        if (outcome.outcome === "bad-signature") {
-          throw new UnauthorizedError("invalid_token", "The callback's signature is not the provider's");
-        }
+        const outcome = await receiveSignedCallback(ctx, correlationUrn, (callback) =>
+          callbacks.receive(params.provider, callback),
+        );
         return {
           status: 200,
           body: { notificationUrn: outcome.notificationUrn, duplicate: outcome.outcome === "duplicate" },

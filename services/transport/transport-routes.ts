@@ -1,9 +1,8 @@
-import { signedCallbackOf } from "../../src/http/signed-callback.js";
+import { receiveSignedCallback } from "../../src/http/signed-callback.js";
 import type { CaseTransfers } from "../../src/app/transport/case-transfers.js";
 import type { RideCallbacks } from "../../src/app/transport/ride-callbacks.js";
 import type { TransportSegments } from "../../src/app/transport/transport-segments.js";
 import type { TransportSegment } from "../../src/domain/transport/transport-segment.js";
-import { UnauthorizedError } from "../../src/http/errors.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, urnOf } from "../../src/http/schemas/common.js";
 import {
@@ -226,10 +225,9 @@ export function transportRoutes({ segments, transfers, callbacks }: TransportRou
         404: { description: "No such provider, or no segment rides in that ride" },
       },
       handler: async ({ params, ctx, correlationUrn }) => {
-        const outcome = await callbacks.receive(params.provider, signedCallbackOf(ctx, correlationUrn));
-        if (outcome.outcome === "bad-signature") {
-          throw new UnauthorizedError("invalid_token", "The callback's signature is not the provider's");
-        }
+        const outcome = await receiveSignedCallback(ctx, correlationUrn, (callback) =>
+          callbacks.receive(params.provider, callback),
+        );
         return {
           status: 200,
           body: { segmentUrns: outcome.segmentUrns, duplicate: outcome.outcome === "duplicate" },

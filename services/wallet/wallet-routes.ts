@@ -1,4 +1,4 @@
-import { signedCallbackOf } from "../../src/http/signed-callback.js";
+import { receiveSignedCallback } from "../../src/http/signed-callback.js";
 import type { CancelWalletCard } from "../../src/app/wallet/cancel-wallet-card.js";
 import type { WalletIssuancePause } from "../../src/app/wallet/wallet-issuance-pause.js";
 import type { WalletReads } from "../../src/app/wallet/wallet-reads.js";
@@ -6,7 +6,6 @@ import type { WalletWebhooks } from "../../src/app/wallet/wallet-webhooks.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { CALLBACK_HEADERS } from "../../src/domain/notification-callbacks.js";
 import { admins } from "../../src/http/access.js";
-import { UnauthorizedError } from "../../src/http/errors.js";
 import { defineRoute } from "../../src/http/route.js";
 import { caseUrnParams, urnOf } from "../../src/http/schemas/common.js";
 import {
@@ -173,14 +172,9 @@ export function walletRoutes({ cancel, webhooks, reads, issuance }: WalletRouteD
             "The webhook carries no X-Vendor-Event-Id",
           );
         }
-        const outcome = await webhooks.receive(params.vendor, {
-          ...signedCallbackOf(ctx, correlationUrn),
-          body,
-          eventId,
-        });
-        if (outcome.outcome === "bad-signature") {
-          throw new UnauthorizedError("invalid_token", "The webhook's signature is not the issuer's");
-        }
+        const outcome = await receiveSignedCallback(ctx, correlationUrn, (callback) =>
+          webhooks.receive(params.vendor, { ...callback, body, eventId }),
+        );
         return {
           status: 200,
           body: outcome.answer,
