@@ -4,12 +4,12 @@
  * e-mails the partner contact once per lockout window; a paused wallet issuance alerts on-call.
  * The demo airline's on-call e-mail and the partners' contacts land in the embedded SMTP sink.
  */
+import { openOneGroupCase, requestReviewItem } from "../support/review-case.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WalletIssuerSimulator } from "../../services/vendor-sim/wallet-issuer.js";
 import { SmtpSink, type SunkMessage } from "../../services/notifications/smtp-sink.js";
 import type { AuditEntry } from "../../src/app/audit-entry.js";
-import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import { IssueWalletCard } from "../../src/app/wallet/issue-wallet-card.js";
 import { WalletIssuancePause } from "../../src/app/wallet/wallet-issuance-pause.js";
 import { WalletReconciliation } from "../../src/app/wallet/wallet-reconciliation.js";
@@ -65,47 +65,8 @@ const alertAudit = async (after: Record<string, unknown>, entityUrn?: string): P
 const mailsTo = (address: string, subject: string): SunkMessage[] =>
   sink.messages().filter((m) => m.envelope.to.includes(address) && m.subject.includes(subject));
 
-async function openCase(): Promise<string> {
-  const response = await t.call("POST", "/v1/cases", supervisor, {
-    externalEventId: `alert-${randomUUID()}`,
-    flight: {
-      number: "ZX901",
-      origin: "JFK",
-      destination: "MAD",
-      scheduledDeparture: "2026-12-01T22:00:00Z",
-      status: "CANCELLED",
-    },
-    passengerGroups: [
-      {
-        id: "G1",
-        pnr: "ALRTPN1",
-        passengers: [{ id: "p1", lastName: "Rivera", tier: "ECONOMY", contact: { email: "r@example.com" } }],
-      },
-    ],
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { urn: string }).urn;
-}
-
-async function requestItem(caseUrn: string): Promise<string> {
-  const id = `urn:event:${randomUUID()}`;
-  await t.platform.runtime.bus.publish(topicFor({ tenant: ZX }), {
-    id,
-    type: "review-item.requested",
-    tenant: ZX,
-    occurredAt: new Date(clock.now()).toISOString(),
-    correlationUrn: "urn:trace:alerting",
-    caseUrn,
-    data: {
-      caseUrn,
-      category: "PAYMENT_FAILED",
-      attemptedHotels: [],
-      affectedGroups: ["G1"],
-      reason: "card refused",
-    },
-  });
-  return reviewItemUrnForRequest(id);
-}
+const openCase = () => openOneGroupCase(t, supervisor, "alert");
+const requestItem = (caseUrn: string) => requestReviewItem(t, caseUrn, "PAYMENT_FAILED", clock.now());
 
 describe("SLA breach paging (spec 3.5)", () => {
   it("pages on-call once per breach through the signed webhook and e-mail, and audits it", async () => {

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { openOneGroupCase, requestReviewItem } from "../support/review-case.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/app/audit-entry.js";
-import { reviewItemUrnForRequest } from "../../src/app/manual-review/review-item-addresses.js";
 import type { ReviewQueueEntry } from "../../src/app/manual-review/review-queue-index.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { ManualClock } from "../../src/runtime/clock.js";
@@ -29,41 +28,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function openCase(): Promise<string> {
-  const response = await t.call("POST", "/v1/cases", supervisor, {
-    externalEventId: `sla-${randomUUID()}`,
-    flight: {
-      number: "ZX900",
-      origin: "JFK",
-      destination: "MAD",
-      scheduledDeparture: "2026-12-01T22:00:00Z",
-      status: "CANCELLED",
-    },
-    passengerGroups: [
-      {
-        id: "G1",
-        pnr: "SLAPNR1",
-        passengers: [{ id: "p1", lastName: "Rivera", tier: "ECONOMY", contact: { email: "r@example.com" } }],
-      },
-    ],
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { urn: string }).urn;
-}
-
-async function requestItem(caseUrn: string, category: string): Promise<string> {
-  const id = `urn:event:${randomUUID()}`;
-  await t.platform.runtime.bus.publish(topicFor({ tenant: ZX }), {
-    id,
-    type: "review-item.requested",
-    tenant: ZX,
-    occurredAt: new Date(clock.now()).toISOString(),
-    correlationUrn: "urn:trace:sla",
-    caseUrn,
-    data: { caseUrn, category, attemptedHotels: [], affectedGroups: ["G1"], reason: "card refused" },
-  });
-  return reviewItemUrnForRequest(id);
-}
+const openCase = () => openOneGroupCase(t, supervisor, "sla");
+const requestItem = (caseUrn: string, category: string) =>
+  requestReviewItem(t, caseUrn, category, clock.now());
 
 const item = (urn: string) =>
   t.platform.runtime.documents.collection<ReviewQueueEntry>("review-items").get(urn);
