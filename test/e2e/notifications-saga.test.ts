@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { SmtpSink } from "../../services/notifications/smtp-sink.js";
 import { MessageProviderSimulators } from "../../services/vendor-sim/message-provider.js";
-import { overnightFlights } from "../support/overnight-flights.js";
+import { overnightPush } from "../support/overnight-flights.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { json } from "./cases-fixtures.js";
 
@@ -25,36 +25,34 @@ afterAll(async () => {
 describe("the saga's offer notification", { timeout: 60_000 }, () => {
   it("reaches each group of a pushed disruption: Rivera by e-mail in Spanish, Okafor by SMS in English", async () => {
     const airport = ZEPHYR_AIR.airports.find((a) => a.code === "JFK")!;
-    const { departure, nextDeparture } = overnightFlights(airport, Date.now());
     const partner = await t.partnerToken("skyhub-zx");
-    const pushed = await t.call("POST", "/partner/v1/disruptions", partner, {
-      externalEventId: `NOTIFY-SAGA-${departure.getTime()}`,
-      airlineUrn: "urn:airline:ZX",
-      flight: {
-        iataDesignator: "ZX100",
-        originAirport: "JFK",
-        destinationAirport: "LHR",
-        scheduledDeparture: departure.toISOString(),
-      },
-      disruption: { type: "CANCELLED", reason: "WEATHER", decidedAt: new Date().toISOString() },
-      passengers: [
-        {
-          pnr: "NTF123",
-          lastName: "Rivera",
-          cabinClass: "ECONOMY",
-          loyaltyTier: "STANDARD",
-          contact: { email: "ana.saga@example.com", language: "es" },
-        },
-        {
-          pnr: "NTF789",
-          lastName: "Okafor",
-          cabinClass: "BUSINESS",
-          loyaltyTier: "GOLD",
-          contact: { phone: "+15550109999" },
-        },
-      ],
-      nextFlight: { iataDesignator: "ZX102", scheduledDeparture: nextDeparture.toISOString() },
-    });
+    const pushed = await t.call(
+      "POST",
+      "/partner/v1/disruptions",
+      partner,
+      overnightPush({
+        externalEventId: `NOTIFY-SAGA-${Date.now()}`,
+        airport,
+        flightNumber: 100,
+        reason: "WEATHER",
+        passengers: [
+          {
+            pnr: "NTF123",
+            lastName: "Rivera",
+            cabinClass: "ECONOMY",
+            loyaltyTier: "STANDARD",
+            contact: { email: "ana.saga@example.com", language: "es" },
+          },
+          {
+            pnr: "NTF789",
+            lastName: "Okafor",
+            cabinClass: "BUSINESS",
+            loyaltyTier: "GOLD",
+            contact: { phone: "+15550109999" },
+          },
+        ],
+      }),
+    );
     expect(pushed.status).toBe(202);
     const caseUrn = (await json(pushed)).caseUrn as string;
 

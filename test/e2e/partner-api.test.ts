@@ -8,7 +8,7 @@ import { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import { IssueWalletCard } from "../../src/app/wallet/issue-wallet-card.js";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { KPI_IDS } from "../../src/domain/kpi-catalog.js";
-import { overnightFlights } from "../support/overnight-flights.js";
+import { overnightPush } from "../support/overnight-flights.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { json } from "../support/responses.js";
 import { startWebhookReceiver } from "../support/webhook-receiver.js";
@@ -28,35 +28,33 @@ const enc = encodeURIComponent;
 /** A disruption at JFK with two PNR groups, pushed by SkyHub; answers once both groups were offered a hotel and may answer. */
 async function settledCase(externalEventId: string): Promise<string> {
   const airport = ZEPHYR_AIR.airports.find((a) => a.code === "JFK")!;
-  const { departure, nextDeparture } = overnightFlights(airport, Date.now());
-  const pushed = await t.call("POST", "/partner/v1/disruptions", skyhub, {
-    externalEventId,
-    airlineUrn: "urn:airline:ZX",
-    flight: {
-      iataDesignator: "ZX100",
-      originAirport: "JFK",
-      destinationAirport: "LHR",
-      scheduledDeparture: departure.toISOString(),
-    },
-    disruption: { type: "CANCELLED", reason: "WEATHER", decidedAt: new Date().toISOString() },
-    passengers: [
-      {
-        pnr: "SVC123",
-        lastName: "Rivera",
-        cabinClass: "ECONOMY",
-        loyaltyTier: "STANDARD",
-        contact: { email: "svc@example.com" },
-      },
-      {
-        pnr: "SVC789",
-        lastName: "Okafor",
-        cabinClass: "BUSINESS",
-        loyaltyTier: "GOLD",
-        contact: { phone: "+15550108888" },
-      },
-    ],
-    nextFlight: { iataDesignator: "ZX102", scheduledDeparture: nextDeparture.toISOString() },
-  });
+  const pushed = await t.call(
+    "POST",
+    "/partner/v1/disruptions",
+    skyhub,
+    overnightPush({
+      externalEventId,
+      airport,
+      flightNumber: 100,
+      reason: "WEATHER",
+      passengers: [
+        {
+          pnr: "SVC123",
+          lastName: "Rivera",
+          cabinClass: "ECONOMY",
+          loyaltyTier: "STANDARD",
+          contact: { email: "svc@example.com" },
+        },
+        {
+          pnr: "SVC789",
+          lastName: "Okafor",
+          cabinClass: "BUSINESS",
+          loyaltyTier: "GOLD",
+          contact: { phone: "+15550108888" },
+        },
+      ],
+    }),
+  );
   const urn = (await json<{ caseUrn: string }>(pushed, 202)).caseUrn;
   await vi.waitFor(
     async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { TRANSPORT_DIRECTIONS, segmentUrnFor } from "../../src/domain/transport/transport-segment.js";
-import { overnightFlights } from "../support/overnight-flights.js";
+import { overnightPush } from "../support/overnight-flights.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
 import { json } from "./cases-fixtures.js";
 
@@ -21,35 +21,33 @@ beforeAll(async () => {
   t = await startTestPlatform();
   operator = await t.operatorToken("operator@zx.demo");
   const airport = ZEPHYR_AIR.airports.find((a) => a.code === "JFK")!;
-  const { departure, nextDeparture } = overnightFlights(airport, Date.now());
-  const pushed = await t.call("POST", "/partner/v1/disruptions", await t.partnerToken("skyhub-zx"), {
-    externalEventId: `SAGA-LEGS-${departure.getTime()}`,
-    airlineUrn: "urn:airline:ZX",
-    flight: {
-      iataDesignator: "ZX300",
-      originAirport: "JFK",
-      destinationAirport: "LHR",
-      scheduledDeparture: departure.toISOString(),
-    },
-    disruption: { type: "CANCELLED", reason: "MAINTENANCE", decidedAt: new Date().toISOString() },
-    passengers: [
-      {
-        pnr: "LEG111",
-        lastName: "Rivera",
-        cabinClass: "ECONOMY",
-        loyaltyTier: "STANDARD",
-        contact: { email: "r@example.com" },
-      },
-      {
-        pnr: "LEG222",
-        lastName: "Okafor",
-        cabinClass: "ECONOMY",
-        loyaltyTier: "STANDARD",
-        contact: { email: "o@example.com" },
-      },
-    ],
-    nextFlight: { iataDesignator: "ZX302", scheduledDeparture: nextDeparture.toISOString() },
-  });
+  const pushed = await t.call(
+    "POST",
+    "/partner/v1/disruptions",
+    await t.partnerToken("skyhub-zx"),
+    overnightPush({
+      externalEventId: `SAGA-LEGS-${Date.now()}`,
+      airport,
+      flightNumber: 300,
+      reason: "MAINTENANCE",
+      passengers: [
+        {
+          pnr: "LEG111",
+          lastName: "Rivera",
+          cabinClass: "ECONOMY",
+          loyaltyTier: "STANDARD",
+          contact: { email: "r@example.com" },
+        },
+        {
+          pnr: "LEG222",
+          lastName: "Okafor",
+          cabinClass: "ECONOMY",
+          loyaltyTier: "STANDARD",
+          contact: { email: "o@example.com" },
+        },
+      ],
+    }),
+  );
   expect(pushed.status).toBe(202);
   caseUrn = (await json(pushed)).caseUrn as string;
 });

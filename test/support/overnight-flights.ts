@@ -31,3 +31,34 @@ export function overnightFlights(
   if (departure < earliest) departure = instantAt(today + DAY + DEPARTS_AT);
   return { departure: new Date(departure), nextDeparture: new Date(departure + NEXT_FLIGHT_AFTER) };
 }
+
+/**
+ * A partner's push (POST /partner/v1/disruptions) of a Zephyr Air flight from `airport` to LHR,
+ * cancelled for `reason` and stranding `passengers` for one night (overnightFlights); the next
+ * flight's number is the cancelled one's plus two.
+ */
+export function overnightPush(options: {
+  externalEventId: string;
+  airport: Pick<Airport, "code" | "lon">;
+  flightNumber: number;
+  reason: string;
+  passengers: readonly Record<string, unknown>[];
+}): Record<string, unknown> {
+  const { departure, nextDeparture } = overnightFlights(options.airport, Date.now());
+  return {
+    externalEventId: options.externalEventId,
+    airlineUrn: "urn:airline:ZX",
+    flight: {
+      iataDesignator: `ZX${options.flightNumber}`,
+      originAirport: options.airport.code,
+      destinationAirport: "LHR",
+      scheduledDeparture: departure.toISOString(),
+    },
+    disruption: { type: "CANCELLED", reason: options.reason, decidedAt: new Date().toISOString() },
+    passengers: options.passengers,
+    nextFlight: {
+      iataDesignator: `ZX${options.flightNumber + 2}`,
+      scheduledDeparture: nextDeparture.toISOString(),
+    },
+  };
+}
