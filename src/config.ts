@@ -76,6 +76,15 @@ export interface Config {
   flightStateSource: "off" | `amqp://${string}` | `amqps://${string}` | `file:${string}`;
   /** The durable queue the flight states are read from on the broker. */
   flightStateQueue: string;
+  /**
+   * The disruption-push input binding (README "Bindings for integrators"): a RabbitMQ URL the
+   * airline publishes disruption pushes to, or off (the default).
+   */
+  disruptionPushBinding: "off" | `amqp://${string}` | `amqps://${string}`;
+  /** The durable queue of that binding. */
+  disruptionPushQueue: string;
+  /** The partner registration (client id) the binding's pushes act as, as a partner push would. */
+  disruptionPushClientId: string | undefined;
   /** Minutes between two reconciliation polls of each hotel vendor (spec 6.3: 5 to 60). */
   vendorReconciliationMinutes: number;
   /** Base URL of the vendor-sim app (distributed runtime); unset = simulators in process. */
@@ -125,6 +134,12 @@ function flightStateSource(value: string | undefined): Config["flightStateSource
   if (!value || value === "off") return "off";
   if (/^amqps?:\/\/./.test(value) || /^file:./.test(value)) return value as Config["flightStateSource"];
   throw new Error(`FLIGHT_STATE_SOURCE must be off, amqp://..., amqps://... or file:<path>, got "${value}"`);
+}
+
+function disruptionPushBinding(value: string | undefined): Config["disruptionPushBinding"] {
+  if (!value || value === "off") return "off";
+  if (/^amqps?:\/\/./.test(value)) return value as Config["disruptionPushBinding"];
+  throw new Error(`DISRUPTION_PUSH_BINDING must be off, amqp://... or amqps://..., got "${value}"`);
 }
 
 function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -204,6 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemoPolicies: onOff(env.DEMO_POLICIES, true, "DEMO_POLICIES"),
     flightStateSource: flightStateSource(env.FLIGHT_STATE_SOURCE),
     flightStateQueue: env.FLIGHT_STATE_QUEUE || "flight-states",
+    disruptionPushBinding: disruptionPushBinding(env.DISRUPTION_PUSH_BINDING),
+    disruptionPushQueue: env.DISRUPTION_PUSH_QUEUE || "disruption-pushes",
+    disruptionPushClientId: env.DISRUPTION_PUSH_CLIENT_ID || undefined,
     vendorReconciliationMinutes: inRange(
       env.VENDOR_RECONCILIATION_MINUTES,
       15,

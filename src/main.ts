@@ -38,7 +38,9 @@ import { transportModule } from "../services/transport/module.js";
 import { RideProviderSimulator } from "../services/vendor-sim/ride-provider.js";
 import { walletModule } from "../services/wallet/module.js";
 import { flightStatesModule } from "../services/flight-states/module.js";
-import { AmqpFlightStateSource } from "./runtime/amqp/flight-state-source.js";
+import { bindingsModule } from "../services/bindings/module.js";
+import { AmqpQueueBinding } from "./runtime/amqp/queue-binding.js";
+import type { InputBinding } from "./runtime/bindings.js";
 import { FileFlightStateSource } from "./runtime/file/flight-state-source.js";
 import type { FlightStateSource } from "./runtime/flight-state-source.js";
 import {
@@ -150,6 +152,7 @@ export const MODULES: readonly ServiceModule[] = [
   transportModule,
   walletModule,
   flightStatesModule,
+  bindingsModule,
   alertingModule,
 ];
 
@@ -374,7 +377,18 @@ function flightStateSource(config: Config): FlightStateSource | undefined {
   const source = config.flightStateSource;
   if (source === "off") return undefined;
   if (source.startsWith("file:")) return new FileFlightStateSource(source.slice("file:".length));
-  return new AmqpFlightStateSource({ url: source, queue: config.flightStateQueue });
+  return new AmqpQueueBinding({ url: source, queue: config.flightStateQueue });
+}
+
+/** The disruption-push input binding, when DISRUPTION_PUSH_BINDING names a RabbitMQ broker. */
+function disruptionPushBinding(config: Config): InputBinding | undefined {
+  if (config.disruptionPushBinding === "off") return undefined;
+  if (!config.disruptionPushClientId) {
+    throw new Error(
+      "DISRUPTION_PUSH_BINDING needs DISRUPTION_PUSH_CLIENT_ID, the registration its pushes act as",
+    );
+  }
+  return new AmqpQueueBinding({ url: config.disruptionPushBinding, queue: config.disruptionPushQueue });
 }
 
 /** The passenger logins the case projection writes: the passenger identity's document directory. */
@@ -506,6 +520,8 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   });
   const flightStates = flightStateSource(config);
   if (flightStates) platform.register(TOKENS.flightStateSource, { useValue: flightStates });
+  const pushes = disruptionPushBinding(config);
+  if (pushes) platform.register(TOKENS.disruptionPushBinding, { useValue: pushes });
   for (const module of MODULES) module.register?.(platform);
 
   moduleContext = { container: platform, config, runtime, logger, audit, directory, passengers };

@@ -20,6 +20,8 @@ export const TOKENS = {
   directory: Symbol.for("Directory"),
   /** Where flight-state messages come from (spec 6.3), when FLIGHT_STATE_SOURCE names one. */
   flightStateSource: Symbol.for("FlightStateSource"),
+  /** Where an airline's broker delivers disruption pushes, when DISRUPTION_PUSH_BINDING names one. */
+  disruptionPushBinding: Symbol.for("DisruptionPushBinding"),
   /** The passenger identity component: PNR login, sessions, captcha. */
   passengers: Symbol.for("PassengerIdentity"),
   /** Where PNR login looks passengers up; the case projection writes to it. */

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AmqpFlightStateSource } from "../../src/runtime/amqp/flight-state-source.js";
+import { AmqpQueueBinding } from "../../src/runtime/amqp/queue-binding.js";
 import { FileFlightStateSource } from "../../src/runtime/file/flight-state-source.js";
 import type { FlightStateConsumer } from "../../src/runtime/flight-state-source.js";
 import { deferred } from "../support/deferred.js";
@@ -63,7 +63,7 @@ describe.runIf(broker.reachable)("the RabbitMQ source", () => {
         }
       },
     };
-    const source = new AmqpFlightStateSource({ url: RABBITMQ_URL, queue, prefetch: 4 });
+    const source = new AmqpQueueBinding({ url: RABBITMQ_URL, queue, prefetch: 4 });
     expect(source.description).not.toContain("guest:guest");
     await source.start(counting);
     await publishToQueue(queue, [{ n: 1 }, "{oops", { n: 2, fail: true }, { n: 3 }]);
@@ -80,7 +80,7 @@ describe.runIf(broker.reachable)("the RabbitMQ source", () => {
 
     // Nothing was left on the queue: every message was acknowledged.
     const again = recorder();
-    const second = new AmqpFlightStateSource({ url: RABBITMQ_URL, queue });
+    const second = new AmqpQueueBinding({ url: RABBITMQ_URL, queue });
     const marker = deferred();
     await second.start({
       ...again.consumer,

@@ -5,9 +5,9 @@ import {
   type RecoveringChannelModel,
   connect,
 } from "amqplib";
-import type { FlightStateConsumer, FlightStateSource } from "../flight-state-source.js";
+import type { BindingConsumer, InputBinding } from "../bindings.js";
 
-export interface AmqpFlightStateSourceOptions {
+export interface AmqpQueueBindingOptions {
   /** amqp://user:password@host:port/vhost */
   url: string;
   /** A durable queue, declared if missing; publishers send to it (or bind an exchange to it). */
@@ -17,7 +17,7 @@ export interface AmqpFlightStateSourceOptions {
 }
 
 /**
- * Flight states from a RabbitMQ queue (amqplib). A message is acknowledged once handled; a failed
+ * An input binding over a RabbitMQ queue (amqplib): flight states, disruption pushes. A message is acknowledged once handled; a failed
  * one is requeued once, and given up (acknowledged and reported) when its redelivery fails too,
  * so one poison message cannot spin the consumer. Unreadable bodies are dropped and reported.
  *
@@ -25,7 +25,7 @@ export interface AmqpFlightStateSourceOptions {
  * consumes again on each new connection; messages unacknowledged when it dropped are redelivered by
  * the broker. Start-up fails after a few attempts, so a wrong address is seen at once.
  */
-export class AmqpFlightStateSource implements FlightStateSource {
+export class AmqpQueueBinding implements InputBinding {
   readonly description: string;
   private connection: RecoveringChannelModel | undefined;
   private channel: Channel | undefined;
@@ -33,12 +33,12 @@ export class AmqpFlightStateSource implements FlightStateSource {
   private readonly inFlight = new Set<Promise<void>>();
   private last: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: AmqpFlightStateSourceOptions) {
+  constructor(private readonly options: AmqpQueueBindingOptions) {
     const url = new URL(options.url);
     this.description = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname} queue ${options.queue}`;
   }
 
-  async start(consumer: FlightStateConsumer): Promise<void> {
+  async start(consumer: BindingConsumer): Promise<void> {
     this.connection = await connect(this.options.url, {
       recovery: {
         initialMaxRetries: 3,
@@ -48,7 +48,7 @@ export class AmqpFlightStateSource implements FlightStateSource {
     });
   }
 
-  private async consume(model: ChannelModel, consumer: FlightStateConsumer): Promise<void> {
+  private async consume(model: ChannelModel, consumer: BindingConsumer): Promise<void> {
     const channel = await model.createChannel();
     this.channel = channel;
     await channel.assertQueue(this.options.queue, { durable: true });
@@ -65,11 +65,7 @@ export class AmqpFlightStateSource implements FlightStateSource {
     this.consumerTag = consumerTag;
   }
 
-  private async deliver(
-    channel: Channel,
-    message: ConsumeMessage,
-    consumer: FlightStateConsumer,
-  ): Promise<void> {
+  private async deliver(channel: Channel, message: ConsumeMessage, consumer: BindingConsumer): Promise<void> {
     const raw = message.content.toString("utf8");
     let body: unknown;
     try {
