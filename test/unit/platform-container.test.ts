@@ -90,8 +90,9 @@ describe("the platform container", () => {
 
   it("binds every token, with the adapters the composition root chose", () => {
     const { platform } = first;
-    // The flight-state stream is bound only when FLIGHT_STATE_SOURCE names one (off by default).
-    const optional: symbol[] = [TOKENS.flightStateSource];
+    // The flight-state stream and the disruption-push binding are bound only when
+    // FLIGHT_STATE_SOURCE and DISRUPTION_PUSH_BINDING name one (both off by default).
+    const optional: symbol[] = [TOKENS.flightStateSource, TOKENS.disruptionPushBinding];
     for (const token of Object.values(TOKENS)) {
       expect(platform.container.isRegistered(token, true)).toBe(!optional.includes(token));
     }
