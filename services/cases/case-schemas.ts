@@ -312,6 +312,12 @@ const passengerViewSchema = {
 /** A case's priority: NORMAL until a partner's priority request raises it one level at a time. */
 export const casePrioritySchema = { type: "string", enum: CASE_PRIORITIES } as const;
 
+/** Spec 4.2 "Run a drill": a drill case's reads say so. */
+export const drillFlagSchema = {
+  type: "boolean",
+  description: "True for a drill: no passenger is notified, no webhook delivered, metrics leave it out",
+} as const;
+
 /** Spec 2.1: the case record. */
 export const caseSchema = {
   type: "object",
@@ -327,6 +333,7 @@ export const caseSchema = {
     updatedAt: timestampSchema,
     version: { type: "integer" },
     priority: casePrioritySchema,
+    drill: drillFlagSchema,
     priorityRequest: {
       type: ["object", "null"],
       description:
@@ -388,6 +395,7 @@ export const caseSummarySchema = {
     tenant: urnSchema,
     status: { type: "string" },
     priority: casePrioritySchema,
+    drill: drillFlagSchema,
     airport: airportCodeSchema,
     flightNumber: { type: "string" },
     externalEventId: { type: "string" },

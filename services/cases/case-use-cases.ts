@@ -9,6 +9,8 @@ import { CaseProjection } from "../../src/app/cases/case-projection.js";
 import { CaseReads, type LatestWaveLookup } from "../../src/app/cases/case-reads.js";
 import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
 import { DisruptionIntake } from "../../src/app/cases/intake.js";
+import { DrillCases } from "../../src/app/cases/drill-cases.js";
+import { Drills } from "../../src/app/cases/drills.js";
 import { ManifestCommands } from "../../src/app/cases/manifest-commands.js";
 import { Reaccommodation } from "../../src/app/cases/reaccommodation.js";
 import type { DocumentStore } from "../../src/runtime/document-store.js";
@@ -26,6 +28,7 @@ export interface CaseUseCases {
   changes: CaseChanges;
   projection: CaseProjection;
   priority: CasePriorityRequests;
+  drills: Drills;
 }
 
 export function registerCaseUseCases(container: DependencyContainer): void {
@@ -47,6 +50,8 @@ export function registerCaseUseCases(container: DependencyContainer): void {
     Reaccommodation,
     CasePriorityRequests,
     CaseEntitlements,
+    DrillCases,
+    Drills,
   ]);
 }
 
@@ -62,5 +67,6 @@ export function caseUseCases(container: DependencyContainer): CaseUseCases {
     changes: container.resolve(CaseChanges),
     projection: container.resolve(CaseProjection),
     priority: container.resolve(CasePriorityRequests),
+    drills: container.resolve(Drills),
   };
 }

@@ -3,6 +3,7 @@ import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import type { ServiceModule } from "../module.js";
 import { caseProjectionSubscriptions } from "./case-subscriptions.js";
 import { caseUseCases, registerCaseUseCases } from "./case-use-cases.js";
+import { drillRoutes } from "./drill-routes.js";
 import { operatorCaseRoutes } from "./operator-routes.js";
 import { partnerCaseRoutes } from "./partner-routes.js";
 
@@ -14,7 +15,7 @@ export const casesModule: ServiceModule = {
   subscriptions: (context, tenants) => ({ workers: caseProjectionSubscriptions(tenants, context) }),
   routes: ({ container }) => {
     const cases = caseUseCases(container);
-    return [...operatorCaseRoutes(cases), ...partnerCaseRoutes(cases)];
+    return [...operatorCaseRoutes(cases), ...partnerCaseRoutes(cases), ...drillRoutes(cases)];
   },
   start: async ({ runtime }) => {
     const { documents } = runtime;

@@ -28,7 +28,11 @@ const receiptSchema = {
     groupId: { type: "string" },
     notificationUrn: urnOf("notification"),
     channel: { type: ["string", "null"], enum: ["sms", "messaging", "email", null] },
-    status: { type: "string", enum: ["SENT", "FAILED"] },
+    status: {
+      type: "string",
+      enum: ["SENT", "FAILED", "SUPPRESSED"],
+      description: "SUPPRESSED: logged and sent nowhere, since the case is a drill (spec 4.2)",
+    },
     replayed: { type: "boolean", description: "True when this group's send for the same key had been made" },
   },
 } as const;

@@ -41,10 +41,11 @@ const commonProperties = {
   language: { type: "string", enum: PASSENGER_LANGUAGES },
   status: {
     type: "string",
-    enum: ["PENDING", "SENT", "DELIVERED", "FAILED"],
+    enum: ["PENDING", "SENT", "DELIVERED", "FAILED", "SUPPRESSED"],
     description:
       "PENDING while channels are tried; SENT once a provider took it; DELIVERED once the provider said so; " +
-      "FAILED when every channel failed, bounced or was passed over",
+      "FAILED when every channel failed, bounced or was passed over; SUPPRESSED when nothing was sent on " +
+      "purpose (see suppressedBecause)",
   },
   channel: { ...channelSchema, type: ["string", "null"], enum: [...CHANNEL_ORDER, null] },
   recipient: nullableString,
@@ -63,6 +64,11 @@ export const notificationSchema = {
   required: [...Object.keys(commonProperties), "requestedBy", "correlationUrn", "attempts", "replies"],
   properties: {
     ...commonProperties,
+    suppressedBecause: {
+      type: ["string", "null"],
+      enum: ["drill", null],
+      description: "Why a SUPPRESSED notification was not sent: drill, the case is a drill (spec 4.2)",
+    },
     requestedBy: {
       type: "string",
       description: "`urn:system:...` for the saga, the operator's URN for a manual send",
@@ -92,8 +98,16 @@ export const passengerNotificationSchema = {
 } as const;
 
 export function notificationToWire(record: NotificationRecord) {
-  const { _id, tenant: _t, dedupeKey: _d, magicLinkExpiresAt: _m, sequence: _s, ...wire } = record;
-  return wire;
+  const {
+    _id,
+    tenant: _t,
+    dedupeKey: _d,
+    magicLinkExpiresAt: _m,
+    sequence: _s,
+    suppressedBecause,
+    ...wire
+  } = record;
+  return { ...wire, suppressedBecause: suppressedBecause ?? null };
 }
 
 export function passengerNotificationToWire(record: NotificationRecord) {

@@ -56,6 +56,8 @@ export interface OpenCaseCommand {
   /** Who declared it: a user, service token or partner URN. */
   openedBy: string;
   correlationUrn: string;
+  /** A drill (spec 4.2 "Run a drill"): automation runs, but nothing reaches passengers or partners. */
+  drill?: boolean;
 }
 
 export interface CaseRecord {
@@ -76,6 +78,11 @@ export interface CaseRecord {
   priority?: CasePriority;
   /** The request that last raised the priority. */
   priorityRequest?: CasePriorityRequest;
+  /**
+   * Set at intake for a drill (spec 4.2 "Run a drill or shadow case"): no passenger is notified, no
+   * partner webhook is delivered, metrics leave the case out, and every read shows it.
+   */
+  drill?: true;
 }
 
 /**
@@ -180,6 +187,7 @@ export function openCase(command: OpenCaseCommand, now: Date): CaseRecord {
     openedAt: at,
     updatedAt: at,
     version: 1,
+    ...(command.drill ? { drill: true as const } : {}),
   };
 }
 

@@ -28,8 +28,12 @@ export type NotificationTemplate = (typeof NOTIFICATION_TEMPLATES)[number];
  * - SENT: a channel's provider took the message.
  * - DELIVERED: the provider reported it delivered.
  * - FAILED: every channel failed, bounced or was passed over.
+ * - SUPPRESSED: not sent on purpose; `suppressedBecause` says why (a drill case, spec 4.2).
  */
-export type NotificationStatus = "PENDING" | "SENT" | "DELIVERED" | "FAILED";
+export type NotificationStatus = "PENDING" | "SENT" | "DELIVERED" | "FAILED" | "SUPPRESSED";
+
+/** Why a notification was recorded and not sent: its case is a drill (spec 4.2 "Run a drill"). */
+export type SuppressionReason = "drill";
 
 /**
  * - SKIPPED: not tried (no address for the channel, or the passenger opted out of it).
@@ -78,6 +82,8 @@ export interface NotificationRecord {
   replies: NotificationReply[];
   /** What the template says beyond the case's own facts (the return leg's pickup), kept for a fallback send. */
   details?: NotificationDetails;
+  /** Set with status SUPPRESSED. */
+  suppressedBecause?: SuppressionReason;
   createdAt: string;
   updatedAt: string;
   /**

@@ -36,6 +36,8 @@ export interface CaseIndexEntry extends RevisionedDoc {
   updatedAt: string;
   passengerCount: number;
   groupCount: number;
+  /** Set for a drill case (src/domain/case.ts `drill`): reads show it, metrics leave it out. */
+  drill?: true;
   /** For GET /partner/v1/passengers/{urn}/cases. */
   passengerIds: string[];
   version: number;

@@ -169,6 +169,7 @@ function indexEntryOf({ case: record }: CaseSnapshot): CaseIndexEntry {
     updatedAt: record.updatedAt,
     passengerCount: passengerCount(record),
     groupCount: record.passengerGroups.length,
+    ...(record.drill ? { drill: true as const } : {}),
     passengerIds: record.passengerGroups.flatMap((g) => g.passengers.map((p) => p.id)),
     version: record.version,
     revision: record.version,

@@ -40,7 +40,9 @@ export interface CaseListFilter {
   to?: string;
 }
 
-export type CaseSummary = Omit<CaseIndexEntry, "_id" | "passengerIds" | "revision">;
+export type CaseSummary = Omit<CaseIndexEntry, "_id" | "passengerIds" | "revision" | "drill"> & {
+  drill: boolean;
+};
 
 export interface PassengerView extends Passenger {
   urn: string;
@@ -62,6 +64,8 @@ export interface CaseView {
   statusChange: CaseSnapshot["case"]["statusChange"] | null;
   priority: CasePriority;
   priorityRequest: CasePriorityRequest | null;
+  /** True for a drill case (spec 4.2): every read says so. */
+  drill: boolean;
   passengerGroups: {
     id: string;
     pnr: string | null;
@@ -143,6 +147,7 @@ export class CaseReads {
       statusChange: record.statusChange ?? null,
       priority: priorityOf(record),
       priorityRequest: record.priorityRequest ?? null,
+      drill: record.drill === true,
       passengerGroups: record.passengerGroups.map((group) => ({
         id: group.id,
         pnr: group.pnr ?? null,
@@ -278,8 +283,8 @@ function timeRange(from: string | undefined, to: string | undefined): Filter | u
   };
 }
 
-function summaryOf({ _id, passengerIds, revision, ...entry }: CaseIndexEntry): CaseSummary {
-  return entry;
+function summaryOf({ _id, passengerIds, revision, drill, ...entry }: CaseIndexEntry): CaseSummary {
+  return { ...entry, drill: drill === true };
 }
 
 function passengerView(

@@ -83,8 +83,10 @@ export class PartnerMetrics {
     const cases = await this.documents
       .collection<CaseIndexEntry>(COLLECTIONS.cases)
       .findAll({ tenant: partner.tenant, openedAt: { $gte: window.from, $lte: window.to } });
+    // Drill cases are rehearsals (spec 4.2): no KPI counts them.
+    const measured = cases.filter((entry) => entry.drill !== true);
     const figures = await this.measures[kpi](
-      { tenant: partner.tenant, ...window, cases: cases.map(({ urn, openedAt }) => ({ urn, openedAt })) },
+      { tenant: partner.tenant, ...window, cases: measured.map(({ urn, openedAt }) => ({ urn, openedAt })) },
       partner,
     );
     return {

@@ -32,6 +32,8 @@ export interface ComposedNotification {
   message: RenderedMessage;
   /** Set when the message carries a magic link. */
   magicLinkExpiresAt: string | null;
+  /** The case is a drill (spec 4.2): the message is recorded and sent nowhere. */
+  drill: boolean;
 }
 
 const MAX_REASON_LENGTH = 200;
@@ -84,7 +86,8 @@ export class NotificationDelivery {
     const contact = contactOf(group.passengers);
     let link = this.settings.passengerSiteUrl;
     let magicLinkExpiresAt: string | null = null;
-    if (magicLink) {
+    const drill = snapshot.case.drill === true;
+    if (magicLink && !drill) {
       try {
         const minted = await this.passengers.magicLinks.issueMagicLink(record);
         link = minted.url;
@@ -100,7 +103,7 @@ export class NotificationDelivery {
       link,
       ...record.details,
     });
-    return { contact, message, magicLinkExpiresAt };
+    return { contact, message, magicLinkExpiresAt, drill };
   }
 
   /**

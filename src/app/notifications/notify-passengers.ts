@@ -59,8 +59,8 @@ export class NotifyPassengers implements PassengerNotifier {
     const firstOfGroup = !(await this.log.groupHadMagicLink(request, notificationUrn));
     // Refuses an unknown case or group before anything is logged.
     const composed = await this.delivery.compose(request, firstOfGroup);
+    const now = new Date(this.clock.now()).toISOString();
     if (!stored) {
-      const now = new Date(this.clock.now()).toISOString();
       await this.log.create({
         _id: notificationUrn,
         notificationUrn,
@@ -70,7 +70,8 @@ export class NotifyPassengers implements PassengerNotifier {
         subCaseUrn: request.subCaseUrn,
         template: request.template,
         language: composed.message.language,
-        status: "PENDING",
+        status: composed.drill ? "SUPPRESSED" : "PENDING",
+        ...(composed.drill ? { suppressedBecause: "drill" as const } : {}),
         channel: null,
         recipient: null,
         carriesMagicLink: false,
@@ -85,6 +86,15 @@ export class NotifyPassengers implements PassengerNotifier {
         updatedAt: now,
       });
     }
+    if (composed.drill) {
+      // A drill's case (spec 4.2): the log shows what would have gone out, and nothing does.
+      return this.log.update(notificationUrn, (r) => ({
+        ...r,
+        status: "SUPPRESSED",
+        suppressedBecause: "drill",
+        updatedAt: now,
+      }));
+    }
     return this.delivery.attempt(notificationUrn, request.channels ?? CHANNEL_ORDER, composed);
   }
 }
@@ -93,7 +103,12 @@ function receiptOf(record: NotificationRecord, replayed: boolean): NotificationR
   return {
     notificationUrn: record.notificationUrn,
     channel: record.channel,
-    status: record.status === "FAILED" || record.status === "PENDING" ? "FAILED" : "SENT",
+    status:
+      record.status === "SUPPRESSED"
+        ? "SUPPRESSED"
+        : record.status === "FAILED" || record.status === "PENDING"
+          ? "FAILED"
+          : "SENT",
     replayed,
   };
 }

@@ -33,7 +33,8 @@ export interface NotificationReceipt {
   notificationUrn: string;
   /** The channel that took the message, or null when every channel failed or none is reachable. */
   channel: "sms" | "messaging" | "email" | null;
-  status: "SENT" | "FAILED";
+  /** SUPPRESSED: recorded in the log and sent nowhere, since the case is a drill (spec 4.2). */
+  status: "SENT" | "FAILED" | "SUPPRESSED";
   /** True when `dedupeKey` had been sent before: this is that send's receipt. */
   replayed: boolean;
 }

@@ -18,6 +18,7 @@ import type { Clock } from "../../runtime/clock.js";
 import { type EventBus, publishEvent } from "../../runtime/event-bus.js";
 import type { DocumentCollection, DocumentStore } from "../../runtime/document-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
+import { DrillCases } from "../cases/drill-cases.js";
 import type { Directory } from "../directory.js";
 import { type HeldEventDoc, WEBHOOK_COLLECTIONS } from "./webhook-documents.js";
 import { WebhookDispatcher } from "./webhook-dispatcher.js";
@@ -46,6 +47,7 @@ export class WebhookDeliveries {
     @inject(WebhookEventLog) private readonly log: WebhookEventLog,
     @inject(WebhookSender) private readonly sender: WebhookSender,
     @inject(WebhookDispatcher) private readonly dispatcher: WebhookDispatcher,
+    @inject(DrillCases) private readonly drills: DrillCases,
   ) {
     this.held = documents.collection<HeldEventDoc>(WEBHOOK_COLLECTIONS.held);
   }
@@ -61,6 +63,8 @@ export class WebhookDeliveries {
    */
   async accept(event: DomainEvent): Promise<void> {
     if (!isPartnerEventType(event.type)) return;
+    // A drill's events reach no partner (spec 4.2 "Run a drill"), not even by a later replay.
+    if (event.caseUrn && (await this.drills.isDrill(event.caseUrn))) return;
     await this.log.append(event);
     for (const subscription of await this.subscriptions.ofTenant(event.tenant)) {
       if (!(await this.takes(subscription, event.type))) continue;
