@@ -32,6 +32,15 @@ const PUBSUB_KEYS: Record<string, MetadataType> = {
   subscriptionScopes: "string",
 };
 
+/** Read by daprd itself on every binding, whatever its type. */
+const BINDING_KEYS: Record<string, MetadataType> = { direction: "string", route: "string" };
+
+const TLS_CLIENT: Record<string, MetadataType> = {
+  caCert: "string",
+  clientCert: "string",
+  clientKey: "string",
+};
+
 const REDIS_CONNECTION: Record<string, MetadataType> = {
   redisHost: "string",
   redisPassword: "string",
@@ -102,6 +111,88 @@ export const COMPONENT_SHAPES: Record<string, ComponentShape> = {
       concurrency: "number",
       maxLenApprox: "number",
       streamTTL: "duration",
+    },
+  },
+  "bindings.rabbitmq": {
+    version: "v1",
+    required: ["host", "queueName"],
+    metadata: {
+      ...BINDING_KEYS,
+      ...TLS_CLIENT,
+      host: "string",
+      queueName: "string",
+      durable: "bool",
+      deleteWhenUnused: "bool",
+      ttlInSeconds: "number",
+      prefetchCount: "number",
+      exclusive: "bool",
+      maxPriority: "number",
+      contentType: "string",
+      reconnectWaitInSeconds: "number",
+      externalSasl: "bool",
+    },
+  },
+  "bindings.mqtt3": {
+    version: "v1",
+    required: ["url", "topic", "consumerID"],
+    metadata: {
+      ...BINDING_KEYS,
+      ...TLS_CLIENT,
+      url: "string",
+      topic: "string",
+      consumerID: "string",
+      retain: "bool",
+      cleanSession: "bool",
+      backOffMaxRetries: "number",
+    },
+  },
+  "bindings.kafka": {
+    version: "v1",
+    required: ["brokers", "authType"],
+    metadata: {
+      ...BINDING_KEYS,
+      brokers: "string",
+      topics: "string",
+      consumerGroup: "string",
+      publishTopic: "string",
+      clientID: "string",
+      authType: "string",
+      saslUsername: "string",
+      saslPassword: "string",
+      saslMechanism: "string",
+      initialOffset: "string",
+      maxMessageBytes: "number",
+      version: "string",
+    },
+  },
+  "bindings.smtp": {
+    version: "v1",
+    required: ["host", "port"],
+    metadata: {
+      ...BINDING_KEYS,
+      host: "string",
+      port: "number",
+      user: "string",
+      password: "string",
+      skipTLSVerify: "bool",
+      emailFrom: "string",
+      emailTo: "string",
+      emailCC: "string",
+      emailBCC: "string",
+      subject: "string",
+      priority: "number",
+    },
+  },
+  "bindings.twilio.sms": {
+    version: "v1",
+    required: ["fromNumber", "accountSid", "authToken"],
+    metadata: {
+      ...BINDING_KEYS,
+      toNumber: "string",
+      fromNumber: "string",
+      accountSid: "string",
+      authToken: "string",
+      timeout: "duration",
     },
   },
   "secretstores.local.file": {

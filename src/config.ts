@@ -78,9 +78,10 @@ export interface Config {
   flightStateQueue: string;
   /**
    * The disruption-push input binding (README "Bindings for integrators"): a RabbitMQ URL the
-   * airline publishes disruption pushes to, or off (the default).
+   * airline publishes disruption pushes to, `dapr` (the sidecar's input binding components deliver
+   * them, components/bindings-disruption-pushes-*.yaml), or off (the default).
    */
-  disruptionPushBinding: "off" | `amqp://${string}` | `amqps://${string}`;
+  disruptionPushBinding: "off" | "dapr" | `amqp://${string}` | `amqps://${string}`;
   /** The durable queue of that binding. */
   disruptionPushQueue: string;
   /** The partner registration (client id) the binding's pushes act as, as a partner push would. */
@@ -138,8 +139,8 @@ function flightStateSource(value: string | undefined): Config["flightStateSource
 
 function disruptionPushBinding(value: string | undefined): Config["disruptionPushBinding"] {
   if (!value || value === "off") return "off";
-  if (/^amqps?:\/\/./.test(value)) return value as Config["disruptionPushBinding"];
-  throw new Error(`DISRUPTION_PUSH_BINDING must be off, amqp://... or amqps://..., got "${value}"`);
+  if (value === "dapr" || /^amqps?:\/\/./.test(value)) return value as Config["disruptionPushBinding"];
+  throw new Error(`DISRUPTION_PUSH_BINDING must be off, dapr, amqp://... or amqps://..., got "${value}"`);
 }
 
 function onOff(value: string | undefined, fallback: boolean, name: string): boolean {

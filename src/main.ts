@@ -380,13 +380,20 @@ function flightStateSource(config: Config): FlightStateSource | undefined {
   return new AmqpQueueBinding({ url: source, queue: config.flightStateQueue });
 }
 
-/** The disruption-push input binding, when DISRUPTION_PUSH_BINDING names a RabbitMQ broker. */
-function disruptionPushBinding(config: Config): InputBinding | undefined {
+/**
+ * The disruption-push input binding, when DISRUPTION_PUSH_BINDING names one: a RabbitMQ queue, or
+ * the Dapr sidecar's input binding components (which name it in their `route` metadata).
+ */
+function disruptionPushBinding(config: Config, runtime: Runtime): InputBinding | undefined {
   if (config.disruptionPushBinding === "off") return undefined;
   if (!config.disruptionPushClientId) {
     throw new Error(
       "DISRUPTION_PUSH_BINDING needs DISRUPTION_PUSH_CLIENT_ID, the registration its pushes act as",
     );
+  }
+  if (config.disruptionPushBinding === "dapr") {
+    if (!runtime.inputBinding) throw new Error("DISRUPTION_PUSH_BINDING=dapr needs the Dapr runtime");
+    return runtime.inputBinding(config.disruptionPushQueue);
   }
   return new AmqpQueueBinding({ url: config.disruptionPushBinding, queue: config.disruptionPushQueue });
 }
@@ -520,7 +527,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   });
   const flightStates = flightStateSource(config);
   if (flightStates) platform.register(TOKENS.flightStateSource, { useValue: flightStates });
-  const pushes = disruptionPushBinding(config);
+  const pushes = disruptionPushBinding(config, runtime);
   if (pushes) platform.register(TOKENS.disruptionPushBinding, { useValue: pushes });
   for (const module of MODULES) module.register?.(platform);
 

@@ -1,3 +1,4 @@
+import type { InputBinding } from "./bindings.js";
 import type { Middleware } from "koa";
 import type { ActorClass, ActorRuntime } from "./actor-runtime.js";
 import type { Clock } from "./clock.js";
@@ -22,6 +23,8 @@ export interface Runtime {
   readonly deadLetters: DeadLetterStore;
   /** Dapr only: the callback routes the sidecar calls (actors, subscriptions, health), mounted first. */
   readonly sidecarRoutes?: Middleware;
+  /** Dapr only: the input binding of that name, delivered by the sidecar to `/bindings/<name>`. */
+  inputBinding?(name: string): InputBinding;
   /** Re-arms reminders, resumes workflows, republishes outboxes. */
   start(): Promise<void>;
   /** Finishes running turns and flushes outboxes (bounded by the shutdown timeout), then releases stores. */

@@ -5,6 +5,7 @@ import { freePort, skyhubToken } from "./platform.js";
 import {
   type StandinSidecar,
   consumerIDsFrom,
+  inputBindingsFrom,
   resiliencyFrom,
   startStandinSidecar,
 } from "./standin-sidecar/index.js";
@@ -34,6 +35,7 @@ export async function startDaprWorkers(
     appId: "workers",
     ...(options.resiliency === false ? {} : { resiliency: resiliencyFrom("components/resiliency.yaml") }),
     consumerIDs: consumerIDsFrom("components"),
+    inputBindings: inputBindingsFrom("components", "workers"),
   });
   const [port, passengerPort] = [await freePort(), await freePort()];
   const platform = await startPlatform(

@@ -3,6 +3,7 @@ import { subscriptionReporting } from "../dead-letters.js";
 import type { Runtime, RuntimeOptions } from "../runtime.js";
 import { DaprActorRuntime } from "./actor-runtime.js";
 import { DaprEventBus } from "./event-bus.js";
+import { DaprInputBindings } from "./input-bindings.js";
 import { sidecarRouter } from "./sidecar-routes.js";
 import { DaprStateStore } from "./state-store.js";
 import { DaprWorkflowEngine } from "./workflow-engine.js";
@@ -49,9 +50,11 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
   });
   for (const actorType of options.actorTypes) actors.register(actorType);
   for (const subscription of options.subscriptions) bus.subscribe(subscription);
+  const inputBindings = new DaprInputBindings();
   const router = sidecarRouter({
     actors,
     bus,
+    inputBindings,
     ...(dapr.appApiToken ? { appApiToken: dapr.appApiToken } : {}),
   });
   const routes = router.routes() as Middleware;
@@ -68,6 +71,7 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
     counters,
     deadLetters,
     sidecarRoutes: (ctx, next) => routes(ctx, () => allowed(ctx, next)),
+    inputBinding: (name) => inputBindings.binding(name),
     start: () => workflows.start(),
     async close() {
       await actors.close();

@@ -3,12 +3,15 @@ import Router from "@koa/router";
 import type { Context } from "koa";
 import type { DaprActorRuntime } from "./actor-runtime.js";
 import { type DaprEventBus, SUBSCRIPTION_ROUTES } from "./event-bus.js";
+import { type DaprInputBindings, INPUT_BINDING_ROUTES } from "./input-bindings.js";
 
 export interface SidecarRoutesOptions {
   /** Hosted actors; without it the app reports no actor types. */
   actors?: DaprActorRuntime;
   /** Subscriptions; without it the app subscribes to nothing. */
   bus?: DaprEventBus;
+  /** Input bindings; without it the app takes none. */
+  inputBindings?: DaprInputBindings;
   /** The sidecar's app API token (APP_API_TOKEN): when set, calls without it are refused with 401. */
   appApiToken?: string;
 }
@@ -68,9 +71,9 @@ function sameToken(given: string | undefined, expected: string): boolean {
 /**
  * The routes a Dapr sidecar calls on this app, mounted on Koa (the SDK's DaprServer insists on its
  * own express server). Actor calls are dispatched into the SDK's actor runtime; pub/sub deliveries
- * always answer an explicit SUCCESS, RETRY or DROP.
+ * always answer an explicit SUCCESS, RETRY or DROP; input bindings answer 200 once handled.
  */
-export function sidecarRouter({ actors, bus, appApiToken }: SidecarRoutesOptions): Router {
+export function sidecarRouter({ actors, bus, inputBindings, appApiToken }: SidecarRoutesOptions): Router {
   const router = new Router();
 
   router.get("/healthz", (ctx) => {
@@ -145,6 +148,23 @@ export function sidecarRouter({ actors, bus, appApiToken }: SidecarRoutesOptions
         return;
       }
       ctx.body = { status: await delivery };
+    });
+  }
+
+  if (inputBindings) {
+    // daprd asks with OPTIONS at start-up whether the app takes a binding's deliveries (2xx or
+    // 405: yes); a 404 leaves the component unread.
+    router.options(`${INPUT_BINDING_ROUTES}/:name`, (ctx) => {
+      ctx.status = inputBindings.serves((ctx.params as { name: string }).name) ? 200 : 404;
+    });
+    router.post(`${INPUT_BINDING_ROUTES}/:name`, async (ctx) => {
+      const answer = inputBindings.deliver((ctx.params as { name: string }).name, await rawBody(ctx));
+      if (!answer) {
+        fail(ctx, 404, "no such input binding");
+        return;
+      }
+      answerOk(ctx);
+      ctx.status = await answer;
     });
   }
 

@@ -29,3 +29,33 @@ export function consumerIDsFrom(folder: string): Record<string, string> {
   }
   return consumerIDs;
 }
+
+/** An input binding component as the stand-in delivers it: to the app's `route` (daprd's default: `/<name>`). */
+export interface InputBindingComponent {
+  name: string;
+  type: string;
+  route: string;
+}
+
+/**
+ * The input binding components of a resources folder that load in `appId`'s sidecar (scoped to it,
+ * or to every app), with `direction` naming input or left unset, as daprd reads them.
+ */
+export function inputBindingsFrom(folder: string, appId: string): InputBindingComponent[] {
+  const bindings: InputBindingComponent[] = [];
+  for (const file of readdirSync(folder).filter((name) => /\.ya?ml$/.test(name))) {
+    for (const document of parseAllDocuments(readFileSync(path.join(folder, file), "utf8"))) {
+      const component = document.toJS() as (ComponentDocument & { scopes?: string[] }) | null;
+      const type = component?.spec?.type;
+      const name = component?.metadata?.name;
+      if (component?.kind !== "Component" || !type?.startsWith("bindings.") || !name) continue;
+      if (component.scopes?.length && !component.scopes.includes(appId)) continue;
+      const value = (key: string) => component.spec?.metadata?.find((m) => m.name === key)?.value;
+      const direction = value("direction");
+      if (typeof direction === "string" && !direction.includes("input")) continue;
+      const route = value("route");
+      bindings.push({ name, type, route: typeof route === "string" ? route : `/${name}` });
+    }
+  }
+  return bindings;
+}

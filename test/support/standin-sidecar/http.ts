@@ -7,6 +7,8 @@ import { MemoryStateStore } from "../../../src/runtime/memory/state-store.js";
 import type { StateStore } from "../../../src/runtime/state-store.js";
 import { type Deactivation, StandinActors, type RegisteredReminder } from "./actors.js";
 import type { AppChannel } from "./app-channel.js";
+import { type OutputInvocation, StandinBindings } from "./bindings.js";
+import type { InputBindingComponent } from "./components.js";
 import { type CloudEvent, StandinBroker, StandinPubsub } from "./pubsub.js";
 import type { ResiliencyDocument } from "./resiliency.js";
 import { StandinState } from "./state.js";
@@ -28,6 +30,8 @@ export interface StandinHttpSidecarOptions {
    * component's default) or `{uuid}` expand as daprd 1.16 expands them when it loads a component.
    */
   consumerIDs?: Record<string, string>;
+  /** The input binding components that load in this sidecar (`inputBindingsFrom`); none when absent. */
+  inputBindings?: InputBindingComponent[];
   random?: () => number;
   appId?: string;
   /** When set, every API call but the health check must carry it as `dapr-api-token` (daprd's DAPR_API_TOKEN). */
@@ -39,7 +43,7 @@ export interface StandinHttpSidecarOptions {
 /**
  * A test-only stand-in for `daprd`'s HTTP API, since no sidecar binary can be installed here. It
  * speaks to the app the way daprd does: it reads `/dapr/config` and `/dapr/subscribe`, and serves
- * the building blocks beside this file (actors and reminders, state, pub/sub) plus the metadata
+ * the building blocks beside this file (actors and reminders, state, pub/sub, bindings) plus the metadata
  * and health endpoints.
  */
 export class StandinHttpSidecar implements AppChannel {
@@ -52,6 +56,7 @@ export class StandinHttpSidecar implements AppChannel {
   private readonly actors: StandinActors;
   private readonly pubsub: StandinPubsub;
   private readonly state: StandinState;
+  private readonly bindings: StandinBindings;
   private readonly timers = new Set<TimerHandle>();
   private readonly work = new Set<Promise<unknown>>();
   private server: Server | undefined;
@@ -73,6 +78,7 @@ export class StandinHttpSidecar implements AppChannel {
       options.consumerIDs ?? {},
     );
     this.state = new StandinState(this.store);
+    this.bindings = new StandinBindings(this, options.inputBindings ?? []);
   }
 
   static async start(options: StandinHttpSidecarOptions = {}, port = 0): Promise<StandinHttpSidecar> {
@@ -114,6 +120,17 @@ export class StandinHttpSidecar implements AppChannel {
     this.appPort = appPort;
     await this.actors.readConfig();
     await this.pubsub.readSubscriptions();
+    await this.bindings.readInputs();
+  }
+
+  /** Delivers one message of an input binding component to the app; its status (2xx: acknowledged). */
+  deliverInputBinding(name: string, payload: string | object): Promise<number> {
+    return this.bindings.deliver(name, payload);
+  }
+
+  /** Every output binding invocation the app made, optionally of one binding. */
+  outputBindings(name?: string): OutputInvocation[] {
+    return this.bindings.output(name);
   }
 
   detachApp(): void {
@@ -204,6 +221,7 @@ export class StandinHttpSidecar implements AppChannel {
     this.actors.routes(router);
     this.pubsub.routes(router);
     this.state.routes(router);
+    this.bindings.routes(router);
     return router;
   }
 }

@@ -8,7 +8,9 @@ export { StandinHttpSidecar } from "./http.js";
 export type { StandinHttpSidecarOptions } from "./http.js";
 export { StandinBroker } from "./pubsub.js";
 export type { CloudEvent, SubscriptionEntry } from "./pubsub.js";
-export { consumerIDsFrom } from "./components.js";
+export { consumerIDsFrom, inputBindingsFrom } from "./components.js";
+export type { InputBindingComponent } from "./components.js";
+export type { OutputInvocation } from "./bindings.js";
 export { inboundPubsubRetry, resiliencyFrom } from "./resiliency.js";
 export type { ResiliencyDocument, RetrySpec } from "./resiliency.js";
 
