@@ -11,6 +11,7 @@ import { CaseStatusCommands } from "../../src/app/cases/case-status.js";
 import { DisruptionIntake } from "../../src/app/cases/intake.js";
 import { DrillCases } from "../../src/app/cases/drill-cases.js";
 import { Drills } from "../../src/app/cases/drills.js";
+import { ShadowCases } from "../../src/app/metrics/shadow-cases.js";
 import { ManifestCommands } from "../../src/app/cases/manifest-commands.js";
 import { Reaccommodation } from "../../src/app/cases/reaccommodation.js";
 import type { DocumentStore } from "../../src/runtime/document-store.js";
@@ -52,6 +53,7 @@ export function registerCaseUseCases(container: DependencyContainer): void {
     CaseEntitlements,
     DrillCases,
     Drills,
+    ShadowCases,
   ]);
 }
 

@@ -1,8 +1,17 @@
 import type { DrillRequest } from "../../src/app/cases/drills.js";
+import type { ShadowCases } from "../../src/app/metrics/shadow-cases.js";
 import { admins } from "../../src/http/access.js";
 import { defineRoute } from "../../src/http/route.js";
-import { airportCodeSchema, urnOf } from "../../src/http/schemas/common.js";
+import {
+  airportCodeSchema,
+  caseUrnParams,
+  moneySchema,
+  timestampSchema,
+  urnOf,
+  urnSchema,
+} from "../../src/http/schemas/common.js";
 import { caseSchema } from "./case-schemas.js";
+import { auditCase } from "./operator-routes.js";
 import type { CaseUseCases } from "./case-use-cases.js";
 
 /** The largest synthetic disruption: a widebody's load. */
@@ -39,8 +48,66 @@ export const drillBody = {
   ],
 } as const;
 
-/** Drills (spec 4.2): ADMIN only; the pipeline audits the request. */
-export function drillRoutes(cases: CaseUseCases) {
+const nullableMoney = { anyOf: [moneySchema, { type: "null" }] } as const;
+
+/** The shadow report (src/app/metrics/shadow-cases.ts). */
+export const shadowReportSchema = {
+  type: "object",
+  required: ["caseUrn", "computedAt", "automation", "operators", "difference"],
+  properties: {
+    caseUrn: urnOf("case"),
+    tenant: urnSchema,
+    computedAt: timestampSchema,
+    computedBy: { type: "string" },
+    automation: {
+      type: "object",
+      description: "What the allocation engine would allocate for the case as it stands (nothing booked)",
+      properties: {
+        outcome: { type: "string", enum: ["PLANNED", "NO_POLICY"] },
+        reason: { type: ["string", "null"] },
+        policyUrn: { type: ["string", "null"] },
+        totalCost: nullableMoney,
+        rooms: { type: "integer" },
+        groupsHoused: { type: "integer" },
+        groupsLeftOut: { type: "integer" },
+        allocations: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              groupId: { type: "string" },
+              hotelUrn: { type: "string" },
+              rooms: { type: "integer" },
+              nights: { type: "integer" },
+              cost: moneySchema,
+            },
+          },
+        },
+      },
+    },
+    operators: {
+      type: "object",
+      description: "What was done: the reservations holding rooms, and the time to the first offer",
+      properties: {
+        reservations: { type: "integer" },
+        byOperators: { type: "integer", description: "Reservations not made by a wave" },
+        rooms: { type: "integer" },
+        groupsHoused: { type: "integer" },
+        totalCost: nullableMoney,
+        timeToFirstOfferSeconds: { type: ["number", "null"] },
+        reason: { type: ["string", "null"] },
+      },
+    },
+    difference: {
+      type: "object",
+      description: "Automation minus what was done; null where they cannot be compared",
+      properties: { totalCost: nullableMoney, rooms: { type: ["integer", "null"] } },
+    },
+  },
+} as const;
+
+/** Drills and shadow cases (spec 4.2): ADMIN only; the pipeline audits every write. */
+export function drillRoutes(cases: CaseUseCases, shadows: ShadowCases) {
   return [
     defineRoute({
       method: "POST",
@@ -70,6 +137,45 @@ export function drillRoutes(cases: CaseUseCases) {
           body: await cases.reads.view(result.snapshot, { withContacts: true }),
           headers: { Location: `/v1/cases/${encodeURIComponent(result.snapshot.case.urn)}` },
         };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/v1/cases/:caseUrn/shadow",
+      operationId: "runShadowCase",
+      summary: "Shadow a live case: what automation would have done against what was done",
+      description:
+        "Runs the allocation engine on the case as it stands, without booking, notifying or publishing " +
+        "anything, and compares its plan (cost, rooms) with the case's reservations and its time to first " +
+        "offer. The report is kept: GET answers the last one.",
+      tags: ["Cases"],
+      access: admins,
+      params: caseUrnParams,
+      audit: auditCase("shadow.run"),
+      responses: {
+        200: { description: "The shadow report", schema: shadowReportSchema },
+        404: { description: "No such case" },
+      },
+      handler: async ({ principal, params }) => {
+        const { _id, ...report } = await shadows.run(principal, params.caseUrn);
+        return { status: 200, body: report };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/v1/cases/:caseUrn/shadow",
+      operationId: "getShadowReport",
+      summary: "The last shadow report of a case",
+      tags: ["Cases"],
+      access: admins,
+      params: caseUrnParams,
+      responses: {
+        200: { description: "The shadow report", schema: shadowReportSchema },
+        404: { description: "No such case, or no shadow report yet" },
+      },
+      handler: async ({ principal, params }) => {
+        const { _id, ...report } = await shadows.last(principal, params.caseUrn);
+        return { status: 200, body: report };
       },
     }),
   ];

@@ -3,6 +3,7 @@ import { COLLECTIONS } from "../../src/app/cases/case-documents.js";
 import type { ServiceModule } from "../module.js";
 import { caseProjectionSubscriptions } from "./case-subscriptions.js";
 import { caseUseCases, registerCaseUseCases } from "./case-use-cases.js";
+import { ShadowCases } from "../../src/app/metrics/shadow-cases.js";
 import { drillRoutes } from "./drill-routes.js";
 import { operatorCaseRoutes } from "./operator-routes.js";
 import { partnerCaseRoutes } from "./partner-routes.js";
@@ -15,7 +16,11 @@ export const casesModule: ServiceModule = {
   subscriptions: (context, tenants) => ({ workers: caseProjectionSubscriptions(tenants, context) }),
   routes: ({ container }) => {
     const cases = caseUseCases(container);
-    return [...operatorCaseRoutes(cases), ...partnerCaseRoutes(cases), ...drillRoutes(cases)];
+    return [
+      ...operatorCaseRoutes(cases),
+      ...partnerCaseRoutes(cases),
+      ...drillRoutes(cases, container.resolve(ShadowCases)),
+    ];
   },
   start: async ({ runtime }) => {
     const { documents } = runtime;

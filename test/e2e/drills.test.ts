@@ -181,3 +181,61 @@ describe("POST /v1/drills", () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe("POST and GET /v1/cases/{case_urn}/shadow", () => {
+  const reservationsOf = async (caseUrn: string) =>
+    (
+      await json<{ items: any[] }>(
+        await t.call("GET", `/v1/booking/cases/${enc(caseUrn)}/reservations`, operator),
+        200,
+      )
+    ).items;
+
+  it("reports what automation would allocate against what was done, booking and sending nothing", async () => {
+    const path = `/v1/cases/${enc(pastCaseUrn)}/shadow`;
+    expect((await t.call("GET", path, admin)).status).toBe(404);
+    const reservationsBefore = await reservationsOf(pastCaseUrn);
+    const offersBefore = await offersOf(pastCaseUrn);
+    const deliveriesBefore = receiver.received.length;
+
+    const report = await json(await t.call("POST", path, admin), 200);
+    expect(report).toMatchObject({
+      caseUrn: pastCaseUrn,
+      automation: { outcome: "PLANNED", reason: null, groupsLeftOut: 0 },
+      operators: { reservations: 2, byOperators: 0, groupsHoused: 2, reason: null },
+    });
+    expect(report.automation.rooms).toBeGreaterThan(0);
+    expect(report.automation.totalCost.amountMinor).toBeGreaterThan(0);
+    expect(report.operators.rooms).toBe(
+      reservationsBefore.filter((r) => r.status !== "CANCELLED").reduce((sum, r) => sum + r.rooms, 0),
+    );
+    expect(report.operators.timeToFirstOfferSeconds).toBeGreaterThanOrEqual(0);
+    expect(report.difference.rooms).toBe(report.automation.rooms - report.operators.rooms);
+    if (report.automation.totalCost.currency === report.operators.totalCost.currency) {
+      expect(report.difference.totalCost.amountMinor).toBe(
+        report.automation.totalCost.amountMinor - report.operators.totalCost.amountMinor,
+      );
+    }
+
+    // Nothing booked, nothing sent, nothing delivered.
+    expect(await reservationsOf(pastCaseUrn)).toEqual(reservationsBefore);
+    expect(await offersOf(pastCaseUrn)).toEqual(offersBefore);
+    expect(receiver.received.length).toBe(deliveriesBefore);
+
+    expect(await json(await t.call("GET", path, admin), 200)).toEqual(report);
+    const trail = await json<{ items: any[] }>(
+      await t.call("GET", `/v1/audit/case/${enc(pastCaseUrn)}`, admin),
+      200,
+    );
+    expect(trail.items.map((e) => e.action)).toEqual(expect.arrayContaining(["shadow.run"]));
+  }, 60_000);
+
+  it("is ADMIN only (403) and answers 404 for an unknown case", async () => {
+    const path = `/v1/cases/${enc(pastCaseUrn)}/shadow`;
+    expect((await t.call("POST", path, supervisor)).status).toBe(403);
+    expect((await t.call("GET", path, operator)).status).toBe(403);
+    const unknown = `/v1/cases/${enc("urn:case:00000000-0000-4000-8000-000000000000")}/shadow`;
+    expect((await t.call("POST", unknown, admin)).status).toBe(404);
+    expect((await t.call("GET", unknown, admin)).status).toBe(404);
+  });
+});

@@ -191,12 +191,52 @@ export class AllocationWaves {
   > {
     const { request, snapshot, progress } = run;
     const record = snapshot.case;
+    const planned = await this.planned(snapshot, progress);
+    if (planned.outcome === "no-policy") {
+      const { reason } = planned;
+      await this.deps.cases.toManualReview(record.urn, { reason, correlationUrn: request.correlationUrn });
+      return { outcome: "manual-review", caseUrn: record.urn, reason };
+    }
+    const { policy, policyOverride, needs, stay, search, offers, plan, currency } = planned;
+    await progress.progress(0.8, `${plan.allocations.length} group(s) allocated`);
+
+    const wave = this.waveDocument({
+      ...run,
+      policy,
+      ...(policyOverride ? { policyOverride } : {}),
+      needs,
+      stay,
+      search,
+      hotels: offers.hotels,
+      plan,
+      currency,
+    });
+    await this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION).put(wave);
+    await this.recordAllocations(wave);
+    const reviewItem = wave.unallocated.length > 0 ? allocationFailed(wave, search) : undefined;
+    return { outcome: "completed", wave, ...(reviewItem ? { reviewItem } : {}) };
+  }
+
+  /**
+   * What a wave would allocate for the case now, without running one: nothing is written, no
+   * event is published, no actor changes. For the shadow report (spec 4.2 "Run a drill or shadow
+   * case"), which compares it with what operators did: every group is planned for, as at the
+   * case's start, even those that hold a reservation now.
+   */
+  async preview(caseUrn: string, principal: OperatorPrincipal) {
+    const { id } = caseRefOf(caseUrn);
+    const snapshot = await this.snapshot(id, principal);
+    return this.planned({ ...snapshot, reservations: [] });
+  }
+
+  /** The wave's plan: policy, the groups' needs, the search, the direct contracts and the engine. */
+  private async planned(snapshot: CaseSnapshot, progress?: WaveProgress) {
+    const record = snapshot.case;
     const airport = await this.airport(record.flight.origin);
     const resolved = await policyForCase(this.deps.policies, record);
     if (!resolved) {
       const reason = `No active policy of ${record.tenant} matches airport ${airport.code} and the passengers' tiers`;
-      await this.deps.cases.toManualReview(record.urn, { reason, correlationUrn: request.correlationUrn });
-      return { outcome: "manual-review", caseUrn: record.urn, reason };
+      return { outcome: "no-policy" as const, reason };
     }
     const override = await this.deps.overrides.of(record.tenant, record.urn);
     const policyOverride: WavePolicyOverride | undefined = override && {
@@ -209,7 +249,7 @@ export class AllocationWaves {
       ...resolved,
       constraints: applyOverride(resolved.constraints, policyOverride?.fields),
     };
-    await progress.progress(
+    await progress?.progress(
       0.1,
       `policy ${policy.urn} version ${policy.version}${
         policyOverride ? ` relaxed for the case: ${Object.keys(policyOverride.fields).join(", ")}` : ""
@@ -232,7 +272,7 @@ export class AllocationWaves {
       );
     }
     const currency = policyCurrencyOf(airport.country);
-    await progress.progress(
+    await progress?.progress(
       0.2,
       `searching hotels near ${airport.code} for ${stay.checkIn} to ${stay.checkOut}`,
     );
@@ -244,7 +284,7 @@ export class AllocationWaves {
       rooms: Math.min(...needs.groups.map((g) => g.rooms)),
     });
     const contracts = await this.contractOffers(record.tenant, record.urn, airport.code, stay);
-    await progress.progress(
+    await progress?.progress(
       0.5,
       `${search.hotels.length} hotel(s) from ${search.vendorsAnswered.length} vendor(s), ${contracts.length} contract(s)`,
     );
@@ -263,23 +303,17 @@ export class AllocationWaves {
       currency,
       rates,
     });
-    await progress.progress(0.8, `${plan.allocations.length} group(s) allocated`);
-
-    const wave = this.waveDocument({
-      ...run,
+    return {
+      outcome: "planned" as const,
       policy,
       ...(policyOverride ? { policyOverride } : {}),
       needs,
       stay,
       search,
-      hotels: offers.hotels,
+      offers,
       plan,
       currency,
-    });
-    await this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION).put(wave);
-    await this.recordAllocations(wave);
-    const reviewItem = wave.unallocated.length > 0 ? allocationFailed(wave, search) : undefined;
-    return { outcome: "completed", wave, ...(reviewItem ? { reviewItem } : {}) };
+    };
   }
 
   private waveDocument(run: {
