@@ -86,6 +86,11 @@ export interface Config {
   disruptionPushQueue: string;
   /** The partner registration (client id) the binding's pushes act as, as a partner push would. */
   disruptionPushClientId: string | undefined;
+  /**
+   * `dapr`: e-mail and SMS go out through the sidecar's output bindings
+   * (components/bindings-notifications-*.yaml) instead of SMTP and the HTTP provider; off by default.
+   */
+  notificationBindings: "off" | "dapr";
   /** Minutes between two reconciliation polls of each hotel vendor (spec 6.3: 5 to 60). */
   vendorReconciliationMinutes: number;
   /** Base URL of the vendor-sim app (distributed runtime); unset = simulators in process. */
@@ -141,6 +146,12 @@ function disruptionPushBinding(value: string | undefined): Config["disruptionPus
   if (!value || value === "off") return "off";
   if (value === "dapr" || /^amqps?:\/\/./.test(value)) return value as Config["disruptionPushBinding"];
   throw new Error(`DISRUPTION_PUSH_BINDING must be off, dapr, amqp://... or amqps://..., got "${value}"`);
+}
+
+function notificationBindings(value: string | undefined): Config["notificationBindings"] {
+  if (!value || value === "off") return "off";
+  if (value === "dapr") return value;
+  throw new Error(`NOTIFICATION_BINDINGS must be off or dapr, got "${value}"`);
 }
 
 function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
@@ -223,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     disruptionPushBinding: disruptionPushBinding(env.DISRUPTION_PUSH_BINDING),
     disruptionPushQueue: env.DISRUPTION_PUSH_QUEUE || "disruption-pushes",
     disruptionPushClientId: env.DISRUPTION_PUSH_CLIENT_ID || undefined,
+    notificationBindings: notificationBindings(env.NOTIFICATION_BINDINGS),
     vendorReconciliationMinutes: inRange(
       env.VENDOR_RECONCILIATION_MINUTES,
       15,

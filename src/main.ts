@@ -39,6 +39,11 @@ import { RideProviderSimulator } from "../services/vendor-sim/ride-provider.js";
 import { walletModule } from "../services/wallet/module.js";
 import { flightStatesModule } from "../services/flight-states/module.js";
 import { bindingsModule } from "../services/bindings/module.js";
+import {
+  NOTIFICATION_BINDINGS,
+  emailBindingChannel,
+  smsBindingChannel,
+} from "../services/notifications/binding-channel.js";
 import { AmqpQueueBinding } from "./runtime/amqp/queue-binding.js";
 import type { InputBinding } from "./runtime/bindings.js";
 import { FileFlightStateSource } from "./runtime/file/flight-state-source.js";
@@ -289,7 +294,26 @@ async function notificationChannels(
   config: Config,
   logger: Logger,
   providers: MessageProviderSimulators,
+  runtime: Runtime,
 ): Promise<{ channels: NotificationChannels; sink: SmtpSink | undefined; close(): Promise<void> }> {
+  const provider = (id: MessageProviderId) =>
+    providerChannel({
+      channel: id,
+      transport: config.vendorSimUrl
+        ? httpTransport(`${config.vendorSimUrl}/${id}`)
+        : inProcessTransport(providers[id]),
+      apiKey: DEMO_MESSAGE_PROVIDERS[id].apiKey,
+      callbackUrl: `${config.publicBaseUrl}/v1/notifications/callbacks/${id}`,
+    });
+  if (config.notificationBindings === "dapr") {
+    if (!runtime.outputBinding) throw new Error("NOTIFICATION_BINDINGS=dapr needs the Dapr runtime");
+    const channels = [
+      smsBindingChannel(runtime.outputBinding(NOTIFICATION_BINDINGS.sms)),
+      provider("messaging"),
+      emailBindingChannel(runtime.outputBinding(NOTIFICATION_BINDINGS.email)),
+    ];
+    return { channels, sink: undefined, close: async () => undefined };
+  }
   // Only the apps that send (the saga's workers, the operator API's resends) need a mail server.
   const sends = config.services.includes("workers") || config.services.includes("operator-api");
   const sink =
@@ -305,15 +329,6 @@ async function notificationChannels(
         });
   const smtpUrl = config.smtpUrl ?? sink?.url;
   const email = smtpUrl ? emailChannel({ smtpUrl, from: config.mailFrom }) : undefined;
-  const provider = (id: MessageProviderId) =>
-    providerChannel({
-      channel: id,
-      transport: config.vendorSimUrl
-        ? httpTransport(`${config.vendorSimUrl}/${id}`)
-        : inProcessTransport(providers[id]),
-      apiKey: DEMO_MESSAGE_PROVIDERS[id].apiKey,
-      callbackUrl: `${config.publicBaseUrl}/v1/notifications/callbacks/${id}`,
-    });
   return {
     channels: [provider("sms"), provider("messaging"), ...(email ? [email] : [])],
     sink,
@@ -494,7 +509,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     onMessage: (provider, m) =>
       logger.info({ provider, to: m.to, text: m.text }, "message taken by the simulated provider"),
   });
-  const notifications = await notificationChannels(config, logger, messageProviders);
+  const notifications = await notificationChannels(config, logger, messageProviders, runtime);
   platform.register(MessageProviderSimulators, { useValue: messageProviders });
   platform.register(TOKENS.notificationChannels, { useValue: notifications.channels });
   platform.register(TOKENS.notificationCallbackSecrets, {

@@ -23,3 +23,13 @@ export interface BindingConsumer {
   /** A message given up after its second failure (logged by the caller, never lost silently). */
   onGivenUp(message: unknown, error: unknown): void;
 }
+
+/**
+ * An output binding: an operation on an external system (an SMTP relay, an SMS provider) named by
+ * a component, with its payload and per-call metadata (Dapr's `{operation, data, metadata}`).
+ * Resolves with what the binding answered (often nothing); rejects when it refused or failed.
+ */
+export interface OutputBinding {
+  readonly name: string;
+  invoke(operation: string, data: unknown, metadata?: Record<string, string>): Promise<unknown>;
+}

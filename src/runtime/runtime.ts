@@ -1,4 +1,4 @@
-import type { InputBinding } from "./bindings.js";
+import type { InputBinding, OutputBinding } from "./bindings.js";
 import type { Middleware } from "koa";
 import type { ActorClass, ActorRuntime } from "./actor-runtime.js";
 import type { Clock } from "./clock.js";
@@ -25,6 +25,8 @@ export interface Runtime {
   readonly sidecarRoutes?: Middleware;
   /** Dapr only: the input binding of that name, delivered by the sidecar to `/bindings/<name>`. */
   inputBinding?(name: string): InputBinding;
+  /** Dapr only: the output binding component of that name, invoked through the sidecar. */
+  outputBinding?(name: string): OutputBinding;
   /** Re-arms reminders, resumes workflows, republishes outboxes. */
   start(): Promise<void>;
   /** Finishes running turns and flushes outboxes (bounded by the shutdown timeout), then releases stores. */

@@ -4,6 +4,7 @@ import type { Runtime, RuntimeOptions } from "../runtime.js";
 import { DaprActorRuntime } from "./actor-runtime.js";
 import { DaprEventBus } from "./event-bus.js";
 import { DaprInputBindings } from "./input-bindings.js";
+import { DaprOutputBinding } from "./output-binding.js";
 import { sidecarRouter } from "./sidecar-routes.js";
 import { DaprStateStore } from "./state-store.js";
 import { DaprWorkflowEngine } from "./workflow-engine.js";
@@ -72,6 +73,7 @@ export function createDaprRuntime(options: DaprRuntimeOptions): Runtime {
     deadLetters,
     sidecarRoutes: (ctx, next) => routes(ctx, () => allowed(ctx, next)),
     inputBinding: (name) => inputBindings.binding(name),
+    outputBinding: (name) => new DaprOutputBinding(name, sidecar),
     start: () => workflows.start(),
     async close() {
       await actors.close();
