@@ -113,6 +113,10 @@ export const passengerOfferSchema = {
         "What the group is owed: the care of each passenger-rights regime covering the flight, and the group's " +
         "meal allowance (groups[0].amount: the amount of its meal card)",
     },
+    drill: {
+      type: "boolean",
+      description: "True when the case is a drill (spec 4.2): a rehearsal, no room is held for the passenger",
+    },
   },
 } as const;
 

@@ -4,6 +4,7 @@
  * notified, no partner gets a webhook, metrics leave it out, and every read says it is a drill.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import { ZEPHYR_AIR } from "../../src/demo/demo-airlines.js";
 import { overnightPush } from "../support/overnight-flights.js";
 import { type TestPlatform, startTestPlatform } from "../support/platform.js";
@@ -112,8 +113,7 @@ describe("POST /v1/drills", () => {
     expect(drill.passengerGroups.map((g: any) => g.id).sort()).toEqual(["DRA123", "DRB789"]);
 
     // The normal automation runs to the offer, and the notifier records it as suppressed.
-    const offers = await offered(drill.urn);
-    for (const offer of offers) {
+    for (const offer of await offered(drill.urn)) {
       expect(offer).toMatchObject({
         status: "SUPPRESSED",
         suppressedBecause: "drill",
@@ -133,6 +133,19 @@ describe("POST /v1/drills", () => {
     const list = await json<{ items: any[] }>(await t.call("GET", "/v1/cases?limit=100", operator), 200);
     expect(list.items.find((c) => c.urn === drill.urn)).toMatchObject({ drill: true });
     expect(list.items.find((c) => c.urn === pastCaseUrn)).toMatchObject({ drill: false });
+
+    // The passenger's offer says so too.
+    const offers = t.platform.container.resolve(PassengerOffers);
+    const session = (caseUrn: string) => ({
+      surface: "passenger" as const,
+      actorUrn: "urn:passenger-session:DRA123",
+      tenant: "urn:airline:ZX",
+      caseUrn,
+      groupId: "DRA123",
+      expiresAt: Date.now() + 3_600_000,
+    });
+    expect(await offers.current(session(drill.urn))).toMatchObject({ drill: true, status: "OFFER_READY" });
+    expect(await offers.current(session(pastCaseUrn))).toMatchObject({ drill: false });
 
     // The partner got the live case's events and none of the drill's.
     expect(receiver.received.some((r) => r.body.case_urn === pastCaseUrn)).toBe(true);

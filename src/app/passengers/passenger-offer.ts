@@ -1,3 +1,4 @@
+import { DrillCases } from "../cases/drill-cases.js";
 import { inject, injectable } from "tsyringe";
 import { DomainError } from "../../domain/domain-error.js";
 import { nightsBetween, type Reservation, type ReservationStatus } from "../../domain/reservation.js";
@@ -43,6 +44,8 @@ export interface PassengerOffer {
    * the flight and the group's meal allowance (src/domain/entitlements).
    */
   entitlements: CaseEntitlementsView;
+  /** True when the case is a drill (spec 4.2): the offer is a rehearsal, no room is the passenger's. */
+  drill: boolean;
 }
 
 export interface OfferedStay {
@@ -80,6 +83,7 @@ export class PassengerOffers {
     @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
     @inject(VoucherTransports) private readonly transport: VoucherTransports,
     @inject(WalletReads) private readonly wallets: WalletReads,
+    @inject(DrillCases) private readonly drills: DrillCases,
   ) {}
 
   async current(session: PassengerPrincipal): Promise<PassengerOffer> {
@@ -130,6 +134,7 @@ export class PassengerOffers {
       answerBy: offer?.answerBy ?? null,
       offer: offer && offered ? await this.stayOf(offered) : null,
       entitlements,
+      drill: await this.drills.isDrill(subCase.caseUrn),
     };
   }
 
