@@ -70,10 +70,11 @@ export interface Config {
   seedDemoPolicies: boolean;
   /**
    * The flight-state stream (spec 6.3): a RabbitMQ URL (amqp://, amqps://), `file:<path>` of a
-   * recorded JSON Lines stream, or off (the default: a fresh machine has no broker, and replaying
-   * the recording on every start would detect the same disruptions again).
+   * recorded JSON Lines stream, `dapr` (the sidecar's input binding components deliver it,
+   * components/bindings-flight-states-rabbitmq.yaml), or off (the default: a fresh machine has no
+   * broker, and replaying the recording on every start would detect the same disruptions again).
    */
-  flightStateSource: "off" | `amqp://${string}` | `amqps://${string}` | `file:${string}`;
+  flightStateSource: "off" | "dapr" | `amqp://${string}` | `amqps://${string}` | `file:${string}`;
   /** The durable queue the flight states are read from on the broker. */
   flightStateQueue: string;
   /**
@@ -138,8 +139,11 @@ function integer(value: string | undefined, fallback: number, name: string): num
 
 function flightStateSource(value: string | undefined): Config["flightStateSource"] {
   if (!value || value === "off") return "off";
-  if (/^amqps?:\/\/./.test(value) || /^file:./.test(value)) return value as Config["flightStateSource"];
-  throw new Error(`FLIGHT_STATE_SOURCE must be off, amqp://..., amqps://... or file:<path>, got "${value}"`);
+  if (value === "dapr" || /^amqps?:\/\/./.test(value) || /^file:./.test(value))
+    return value as Config["flightStateSource"];
+  throw new Error(
+    `FLIGHT_STATE_SOURCE must be off, dapr, amqp://..., amqps://... or file:<path>, got "${value}"`,
+  );
 }
 
 function disruptionPushBinding(value: string | undefined): Config["disruptionPushBinding"] {

@@ -385,12 +385,16 @@ function walletIssuers(config: Config, clock: Clock, simulator: WalletIssuerSimu
 }
 
 /**
- * The flight-state stream (spec 6.3), when FLIGHT_STATE_SOURCE names one: a RabbitMQ queue, or a
- * recorded JSON Lines file for the demo.
+ * The flight-state stream (spec 6.3), when FLIGHT_STATE_SOURCE names one: a RabbitMQ queue, the
+ * Dapr sidecar's input binding components, or a recorded JSON Lines file for the demo.
  */
-function flightStateSource(config: Config): FlightStateSource | undefined {
+function flightStateSource(config: Config, runtime: Runtime): FlightStateSource | undefined {
   const source = config.flightStateSource;
   if (source === "off") return undefined;
+  if (source === "dapr") {
+    if (!runtime.inputBinding) throw new Error("FLIGHT_STATE_SOURCE=dapr needs the Dapr runtime");
+    return runtime.inputBinding(config.flightStateQueue);
+  }
   if (source.startsWith("file:")) return new FileFlightStateSource(source.slice("file:".length));
   return new AmqpQueueBinding({ url: source, queue: config.flightStateQueue });
 }
@@ -540,7 +544,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.agentAdvisor, {
     useValue: config.agentLlm ? new OpenAiCompatibleAdvisor(config.agentLlm) : NO_ADVISOR,
   });
-  const flightStates = flightStateSource(config);
+  const flightStates = flightStateSource(config, runtime);
   if (flightStates) platform.register(TOKENS.flightStateSource, { useValue: flightStates });
   const pushes = disruptionPushBinding(config, runtime);
   if (pushes) platform.register(TOKENS.disruptionPushBinding, { useValue: pushes });

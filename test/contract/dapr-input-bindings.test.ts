@@ -2,10 +2,12 @@
  * Bindings for integrators on the distributed runtime: the workers app takes the input binding
  * components of components/ (RabbitMQ, MQTT, Kafka), which daprd delivers to
  * /bindings/disruption-pushes, and each delivery takes the partner push's use case as the
- * integration's registration. The stand-in sidecar probes the route with OPTIONS at attach and
+ * integration's registration; flight states likewise reach the flight-state intake through
+ * /bindings/flight-states. The stand-in sidecar probes the route with OPTIONS at attach and
  * posts the payloads, as daprd does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FLIGHT_STATES_COLLECTION } from "../../src/app/flight-states/flight-state-intake.js";
 import { caseUrnFor } from "../../src/domain/case.js";
 import { type DaprWorkers, startDaprWorkers } from "../support/dapr-workers.js";
 import { push } from "../e2e/cases-fixtures.js";
@@ -27,6 +29,7 @@ beforeAll(async () => {
     {
       DISRUPTION_PUSH_BINDING: "dapr",
       DISRUPTION_PUSH_CLIENT_ID: "skyhub-zx",
+      FLIGHT_STATE_SOURCE: "dapr",
       DEMAND_ON_INTAKE: "off",
       DEMO_POLICIES: "off",
     },
@@ -85,5 +88,27 @@ describe("disruption pushes by Dapr input bindings", () => {
       });
       expect(trail.items).toEqual([]);
     }
+  });
+
+  it("takes flight states from the flight-state binding, once per message", async () => {
+    const state = {
+      messageId: "dapr-binding-state-1",
+      airline: ZX,
+      observedAt: "2026-11-21T18:00:00Z",
+      flight: {
+        number: "ZX500",
+        origin: "JFK",
+        destination: "MAD",
+        scheduledDeparture: "2026-11-21T22:00:00Z",
+        status: "DELAYED",
+      },
+      delayMinutes: 45,
+    };
+    expect(await deliver("flight-states-rabbitmq", state)).toBe(200);
+    expect(await deliver("flight-states-rabbitmq", state)).toBe(200);
+    const assessed = await workers.platform.runtime.documents
+      .collection<{ _id: string; messageId: string }>(FLIGHT_STATES_COLLECTION)
+      .findAll({ messageId: "dapr-binding-state-1" });
+    expect(assessed).toHaveLength(1);
   });
 });
