@@ -1,4 +1,4 @@
-import { type AddressInfo, createServer } from "node:net";
+import { freePort } from "../support/platform.js";
 import { DaprWorkflowClient, type WorkflowContext } from "@dapr/dapr";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/runtime/clock.js";
@@ -159,12 +159,3 @@ describe("DaprWorkflowEngine", () => {
     }
   });
 });
-
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -8,14 +8,29 @@ import { totpCode } from "../../src/identity/totp.js";
 import { type Platform, startPlatform } from "../../src/main.js";
 import type { Clock } from "../../src/runtime/clock.js";
 
+/**
+ * Where this test worker's ports come from: below Linux's ephemeral range (32768-60999), from
+ * which the system takes ports for `listen(0)` and for outgoing connections, so a port found free
+ * here is not taken by one of those before the test binds it. Each worker starts at a random place.
+ */
+const PORTS = { first: 10_000, last: 32_000 };
+let nextPort = PORTS.first + Math.floor(Math.random() * (PORTS.last - PORTS.first));
+
+/** A port nothing listens on now, for a server the test starts next. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = nextPort;
+    nextPort = nextPort >= PORTS.last ? PORTS.first : nextPort + 1;
+    if (await canListen(port)) return port;
+  }
+  throw new Error("No free port found for the test");
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
