@@ -74,7 +74,7 @@ export interface Config {
    * components/bindings-flight-states-rabbitmq.yaml), or off (the default: a fresh machine has no
    * broker, and replaying the recording on every start would detect the same disruptions again).
    */
-  flightStateSource: "off" | "dapr" | `amqp://${string}` | `amqps://${string}` | `file:${string}`;
+  flightStateSource: "off" | "dapr" | BrokerUrl | `file:${string}`;
   /** The durable queue the flight states are read from on the broker. */
   flightStateQueue: string;
   /**
@@ -82,7 +82,7 @@ export interface Config {
    * airline publishes disruption pushes to, `dapr` (the sidecar's input binding components deliver
    * them, components/bindings-disruption-pushes-*.yaml), or off (the default).
    */
-  disruptionPushBinding: "off" | "dapr" | `amqp://${string}` | `amqps://${string}`;
+  disruptionPushBinding: "off" | "dapr" | BrokerUrl;
   /** The durable queue of that binding. */
   disruptionPushQueue: string;
   /** The partner registration (client id) the binding's pushes act as, as a partner push would. */
@@ -137,19 +137,26 @@ function integer(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
+/** An integrator's broker: RabbitMQ (amqp, amqps) or MQTT (mqtt, mqtts). */
+export type BrokerUrl = `${"amqp" | "amqps" | "mqtt" | "mqtts"}://${string}`;
+
+const BROKER_URL = /^(amqps?|mqtts?):\/\/./;
+
 function flightStateSource(value: string | undefined): Config["flightStateSource"] {
   if (!value || value === "off") return "off";
-  if (value === "dapr" || /^amqps?:\/\/./.test(value) || /^file:./.test(value))
+  if (value === "dapr" || BROKER_URL.test(value) || /^file:./.test(value))
     return value as Config["flightStateSource"];
   throw new Error(
-    `FLIGHT_STATE_SOURCE must be off, dapr, amqp://..., amqps://... or file:<path>, got "${value}"`,
+    `FLIGHT_STATE_SOURCE must be off, dapr, amqp://..., mqtt://... (or amqps, mqtts) or file:<path>, got "${value}"`,
   );
 }
 
 function disruptionPushBinding(value: string | undefined): Config["disruptionPushBinding"] {
   if (!value || value === "off") return "off";
-  if (value === "dapr" || /^amqps?:\/\/./.test(value)) return value as Config["disruptionPushBinding"];
-  throw new Error(`DISRUPTION_PUSH_BINDING must be off, dapr, amqp://... or amqps://..., got "${value}"`);
+  if (value === "dapr" || BROKER_URL.test(value)) return value as Config["disruptionPushBinding"];
+  throw new Error(
+    `DISRUPTION_PUSH_BINDING must be off, dapr, amqp://... or mqtt://... (or amqps, mqtts), got "${value}"`,
+  );
 }
 
 function notificationBindings(value: string | undefined): Config["notificationBindings"] {

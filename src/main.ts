@@ -45,6 +45,7 @@ import {
   smsBindingChannel,
 } from "../services/notifications/binding-channel.js";
 import { AmqpQueueBinding } from "./runtime/amqp/queue-binding.js";
+import { MqttTopicBinding } from "./runtime/mqtt/topic-binding.js";
 import type { InputBinding } from "./runtime/bindings.js";
 import { FileFlightStateSource } from "./runtime/file/flight-state-source.js";
 import type { FlightStateSource } from "./runtime/flight-state-source.js";
@@ -82,7 +83,7 @@ import type { NotificationSettings } from "./app/notifications/notification-sett
 import type { WebhookSettings } from "./app/webhooks/webhook-transport.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
 import { MemoryAuditTrail } from "./app/memory-audit-trail.js";
-import { type Config, type ServiceName, loadConfig } from "./config.js";
+import { type BrokerUrl, type Config, type ServiceName, loadConfig } from "./config.js";
 import { createDemoDirectory } from "./demo/demo-directory.js";
 import { demoPassengerHostName } from "./demo/demo-passenger-hosts.js";
 import { publishEvent } from "./runtime/event-bus.js";
@@ -396,7 +397,14 @@ function flightStateSource(config: Config, runtime: Runtime): FlightStateSource 
     return runtime.inputBinding(config.flightStateQueue);
   }
   if (source.startsWith("file:")) return new FileFlightStateSource(source.slice("file:".length));
-  return new AmqpQueueBinding({ url: source, queue: config.flightStateQueue });
+  return brokerBinding(source as BrokerUrl, config.flightStateQueue, config.appId);
+}
+
+/** An input binding on an integrator's broker: a RabbitMQ queue, or an MQTT topic of that name. */
+function brokerBinding(url: BrokerUrl, queue: string, appId: string): InputBinding {
+  if (url.startsWith("mqtt"))
+    return new MqttTopicBinding({ url, topic: queue, clientId: `${appId}-${queue}` });
+  return new AmqpQueueBinding({ url, queue });
 }
 
 /**
@@ -414,7 +422,7 @@ function disruptionPushBinding(config: Config, runtime: Runtime): InputBinding |
     if (!runtime.inputBinding) throw new Error("DISRUPTION_PUSH_BINDING=dapr needs the Dapr runtime");
     return runtime.inputBinding(config.disruptionPushQueue);
   }
-  return new AmqpQueueBinding({ url: config.disruptionPushBinding, queue: config.disruptionPushQueue });
+  return brokerBinding(config.disruptionPushBinding, config.disruptionPushQueue, config.appId);
 }
 
 /** The passenger logins the case projection writes: the passenger identity's document directory. */
