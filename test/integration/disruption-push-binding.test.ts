@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseUrnFor } from "../../src/domain/case.js";
-import { type TestPlatform, startTestPlatform } from "../support/platform.js";
+import type { TestPlatform } from "../support/platform.js";
+import { caseOpened, type PushBindingPlatform, startPushBindingPlatform } from "../support/push-binding.js";
 import { RABBITMQ_URL, deleteQueue, publishToQueue, rabbitmqForTests } from "../support/rabbitmq.js";
 import { json } from "../support/responses.js";
 import { push } from "../e2e/cases-fixtures.js";
@@ -20,33 +21,15 @@ const broker = await rabbitmqForTests("Disruption pushes over RabbitMQ");
 describe.runIf(broker.reachable)("the disruption-push input binding over RabbitMQ", () => {
   const queue = `disruption-pushes-test-${randomUUID()}`;
   const run = randomUUID().slice(0, 8);
+  let p: PushBindingPlatform;
   let t: TestPlatform;
   let skyhub: string;
   let supervisor: string;
-
-  /** Waits until the case of `externalEventId` exists: messages are handled in order. */
-  async function opened(externalEventId: string): Promise<string> {
-    const caseUrn = caseUrnFor(ZX, externalEventId);
-    const deadline = Date.now() + 15_000;
-    while ((await t.call("GET", `/partner/v1/cases/${enc(caseUrn)}`, skyhub)).status !== 200) {
-      if (Date.now() > deadline) throw new Error(`no case for ${externalEventId}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return caseUrn;
-  }
+  const opened = (externalEventId: string) => caseOpened(p, externalEventId);
 
   beforeAll(async () => {
-    t = await startTestPlatform({
-      env: {
-        DISRUPTION_PUSH_BINDING: RABBITMQ_URL,
-        DISRUPTION_PUSH_QUEUE: queue,
-        DISRUPTION_PUSH_CLIENT_ID: "skyhub-zx",
-        DEMO_POLICIES: "off",
-        DEMAND_ON_INTAKE: "off",
-      },
-    });
-    skyhub = await t.partnerToken("skyhub-zx");
-    supervisor = await t.operatorToken("supervisor@zx.demo");
+    p = await startPushBindingPlatform(RABBITMQ_URL, queue);
+    ({ t, skyhub, supervisor } = p);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,30 +1,14 @@
 import { connect } from "amqplib";
-import { describe, it } from "vitest";
+import { brokerForTests } from "./broker-tests.js";
 
 export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
-/**
- * Whether broker-backed tests can run. An unreachable RabbitMQ skips them with a printed reason,
- * except under REQUIRE_BROKERS=1 (CI), where a failing test stands in for them.
- */
-export async function rabbitmqForTests(suite: string): Promise<{ reachable: boolean; reason?: string }> {
-  try {
+/** Whether RabbitMQ-backed tests can run (brokerForTests). */
+export function rabbitmqForTests(suite: string): Promise<{ reachable: boolean; reason?: string }> {
+  return brokerForTests(suite, "RabbitMQ", RABBITMQ_URL, async () => {
     const connection = await connect(RABBITMQ_URL, { timeout: 1500 });
     await connection.close();
-    return { reachable: true };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    if (process.env.REQUIRE_BROKERS === "1") {
-      describe(suite, () => {
-        it("reaches RabbitMQ, which REQUIRE_BROKERS=1 demands", () => {
-          throw new Error(`RabbitMQ at ${RABBITMQ_URL} is unreachable: ${reason}`);
-        });
-      });
-    } else {
-      console.warn(`${suite} tests skipped: RabbitMQ at ${RABBITMQ_URL} is unreachable (${reason})`);
-    }
-    return { reachable: false, reason };
-  }
+  });
 }
 
 /** Sends each message to `queue` (declared durable, as the consumer declares it), persistent. */
