@@ -76,11 +76,8 @@ export class TransportSegmentActor {
   }
 
   async confirm(command: ByCommand & { ride: SegmentRide }): Promise<SegmentTurn> {
-    const segment = await this.required();
-    const turn = await this.commit(
-      confirmRide(segment, command.ride, this.now()),
-      TRANSPORT_EVENT.booked,
-      command,
+    const turn = await this.transition(command, TRANSPORT_EVENT.booked, (segment, now) =>
+      confirmRide(segment, command.ride, now),
     );
     const remindAt = turn.changed ? returnLegReminderAt(turn.segment, this.now()) : undefined;
     if (remindAt) {
@@ -111,65 +108,57 @@ export class TransportSegmentActor {
   }
 
   async decline(command: ByCommand & { providerError: string }): Promise<SegmentTurn> {
-    const segment = await this.required();
-    return this.commit(
-      declineRide(segment, command.providerError, this.now()),
-      TRANSPORT_EVENT.declined,
-      command,
+    return this.transition(command, TRANSPORT_EVENT.declined, (segment, now) =>
+      declineRide(segment, command.providerError, now),
     );
   }
 
   async providerFailed(command: ByCommand & { providerError: string }): Promise<SegmentTurn> {
-    const segment = await this.required();
-    return this.commit(
-      noteProviderFailure(segment, command.providerError, this.now()),
-      TRANSPORT_EVENT.providerFailed,
-      command,
+    return this.transition(command, TRANSPORT_EVENT.providerFailed, (segment, now) =>
+      noteProviderFailure(segment, command.providerError, now),
     );
   }
 
   async retime(
     command: ReasonedCommand & { scheduledAt: string; ride: SegmentRide | null },
   ): Promise<SegmentTurn> {
-    const segment = await this.required();
-    return this.commit(
-      retime(segment, command.scheduledAt, command.ride, this.now()),
-      TRANSPORT_EVENT.amended,
-      command,
+    return this.transition(command, TRANSPORT_EVENT.amended, (segment, now) =>
+      retime(segment, command.scheduledAt, command.ride, now),
     );
   }
 
   async changeVehicle(
     command: ReasonedCommand & { vehicleType: VehicleType; ride: SegmentRide | null },
   ): Promise<SegmentTurn> {
-    const segment = await this.required();
-    return this.commit(
-      changeVehicle(segment, command.vehicleType, command.ride, this.now()),
-      TRANSPORT_EVENT.amended,
-      command,
+    return this.transition(command, TRANSPORT_EVENT.amended, (segment, now) =>
+      changeVehicle(segment, command.vehicleType, command.ride, now),
     );
   }
 
   async cancel(command: ReasonedCommand): Promise<SegmentTurn> {
-    const segment = await this.required();
-    const at = this.now();
-    return this.commit(
-      cancelSegment(segment, { by: command.by, reason: command.reason, at: at.toISOString() }, at),
-      TRANSPORT_EVENT.cancelled,
-      command,
+    return this.transition(command, TRANSPORT_EVENT.cancelled, (segment, now) =>
+      cancelSegment(segment, { by: command.by, reason: command.reason, at: now.toISOString() }, now),
     );
   }
 
   /** A report of the ride provider about the booked ride: ETA, completion, or its own cancellation. */
   async progress(command: ByCommand & { progress: RideProgress }): Promise<SegmentTurn> {
-    const segment = await this.required();
     const type =
       command.progress.kind === "eta"
         ? TRANSPORT_EVENT.etaUpdated
         : command.progress.kind === "completed"
           ? TRANSPORT_EVENT.completed
           : TRANSPORT_EVENT.declined;
-    return this.commit(recordProgress(segment, command.progress, this.now()), type, command);
+    return this.transition(command, type, (segment, now) => recordProgress(segment, command.progress, now));
+  }
+
+  /** Every change of a stored segment: the rule decides from the segment and the time, then commit. */
+  private async transition(
+    command: ByCommand & { reason?: string },
+    type: TransportEventType,
+    decide: (segment: TransportSegment, now: Date) => SegmentTransition,
+  ): Promise<SegmentTurn> {
+    return this.commit(decide(await this.required(), this.now()), type, command);
   }
 
   private async required(): Promise<TransportSegment> {

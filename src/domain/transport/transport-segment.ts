@@ -53,8 +53,8 @@ export interface SegmentChange {
   at: string;
 }
 
-export interface TransportSegment {
-  urn: string;
+/** What asking for a segment names; the derived fields (URN, status) come from the rules. */
+export interface SegmentRequest {
   tenant: string;
   caseUrn: string;
   /** The case's airport, for airport-scoped operators. */
@@ -71,35 +71,21 @@ export interface TransportSegment {
   dropoffLocation: string;
   /** The return leg's re-accommodated flight departure (ISO 8601 UTC), for its reminder e-mail. */
   flightDeparture?: string;
+  requestedBy: string;
+}
+
+export interface TransportSegment extends SegmentRequest {
+  urn: string;
   status: SegmentStatus;
   ride: SegmentRide | null;
   /** The provider's code when it refused the ride, or the last transient failure while PENDING. */
   providerError: string | null;
   cancellation: SegmentChange | null;
-  requestedBy: string;
   /** Bumped each time the segment is asked for again after a refusal or a cancellation. */
   generation: number;
   version: number;
   createdAt: string;
   updatedAt: string;
-}
-
-/** What asking for a segment names; the derived fields (URN, status) come from the rules. */
-export interface SegmentRequest {
-  tenant: string;
-  caseUrn: string;
-  airport: string;
-  groupId: string;
-  reservationUrn: string;
-  direction: TransportDirection;
-  scheduledAt: string;
-  vehicleType: VehicleType;
-  specialRequirements: string[];
-  passengers: number;
-  pickupLocation: string;
-  dropoffLocation: string;
-  flightDeparture?: string;
-  requestedBy: string;
 }
 
 export interface SegmentTransition {

@@ -38,34 +38,28 @@ export interface WebhookBody {
  */
 export function webhookData(event: EventOf<PartnerEventType>): object {
   switch (event.type) {
-    case "case.opened": {
-      const {
-        caseUrn,
-        status,
-        version,
-        externalEventId,
-        flight,
-        nextFlight,
-        groupCount,
-        passengerCount,
-        source,
-      } = event.data;
-      return {
-        caseUrn,
-        status,
-        version,
-        externalEventId,
-        flight,
-        nextFlight,
-        groupCount,
-        passengerCount,
-        source,
-      };
-    }
-    case "case.amended": {
-      const { caseUrn, status, version, change, nextFlight, groupCount, passengerCount } = event.data;
-      return { caseUrn, status, version, change, nextFlight, groupCount, passengerCount };
-    }
+    case "case.opened":
+      return picked(event.data, [
+        "caseUrn",
+        "status",
+        "version",
+        "externalEventId",
+        "flight",
+        "nextFlight",
+        "groupCount",
+        "passengerCount",
+        "source",
+      ]);
+    case "case.amended":
+      return picked(event.data, [
+        "caseUrn",
+        "status",
+        "version",
+        "change",
+        "nextFlight",
+        "groupCount",
+        "passengerCount",
+      ]);
     case "subcase.processing":
     case "subcase.offer-ready":
     case "subcase.resolved":
@@ -75,21 +69,13 @@ export function webhookData(event: EventOf<PartnerEventType>): object {
       return subCaseData(event.data);
     case "case.resolved":
       return event.data;
-    case "voucher.issued": {
-      const { voucherUrn, reservationUrn, groupId, passengerUrns } = event.data;
-      return { voucherUrn, reservationUrn, groupId, passengerUrns };
-    }
-    case "voucher.amended": {
-      const { voucherUrn, reservationUrn, groupId, passengerUrns, version, changes } = event.data;
+    case "voucher.issued":
+      return picked(event.data, ["voucherUrn", "reservationUrn", "groupId", "passengerUrns"]);
+    case "voucher.amended":
       return {
-        voucherUrn,
-        reservationUrn,
-        groupId,
-        passengerUrns,
-        version,
-        changes: changes.filter((change) => change.field !== "cost"),
+        ...picked(event.data, ["voucherUrn", "reservationUrn", "groupId", "passengerUrns", "version"]),
+        changes: event.data.changes.filter((change) => change.field !== "cost"),
       };
-    }
     case "wallet.card-cancelled": {
       // Who cancelled it is the operator's business, not the partner's.
       const { by: _by, ...cancelled } = event.data;
@@ -100,6 +86,13 @@ export function webhookData(event: EventOf<PartnerEventType>): object {
     case "wallet.card-tx":
       return event.data;
   }
+}
+
+/** Only the named members of `data`: what a partner receives is listed, never what it may not see. */
+function picked<T extends object, K extends keyof T>(data: T, keys: readonly K[]): Pick<T, K> {
+  const kept = {} as Pick<T, K>;
+  for (const key of keys) kept[key] = data[key];
+  return kept;
 }
 
 function subCaseData(view: SubCaseEventData): object {
