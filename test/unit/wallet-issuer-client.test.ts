@@ -23,19 +23,25 @@ function simulator(clock: ManualClock): WalletIssuerSimulator {
   });
 }
 
+/** A client talking to the simulator in process, on a manual clock. */
+function inProcess() {
+  const clock = new ManualClock("2026-11-21T20:00:00Z");
+  const sim = simulator(clock);
+  const client = new WalletIssuerClient({
+    vendor: sim.id,
+    transport: inProcessTransport(sim),
+    credentials: CLIENT,
+    clock,
+  });
+  return { clock, sim, client };
+}
+
 const issue = (client: WalletIssuerClient, reference: string, amount = 1_000) =>
   client.issueCard({ reference, amount, currency: "EUR", initialLoad: 250 });
 
 describe("the wallet issuer client", () => {
   it("reuses its token until 60 s before it expires, then asks for a new one", async () => {
-    const clock = new ManualClock("2026-11-21T20:00:00Z");
-    const sim = simulator(clock);
-    const client = new WalletIssuerClient({
-      vendor: sim.id,
-      transport: inProcessTransport(sim),
-      credentials: CLIENT,
-      clock,
-    });
+    const { clock, sim, client } = inProcess();
     await issue(client, "r1");
     await issue(client, "r2");
     expect(sim.tokens.issuedCount()).toBe(1);
@@ -45,14 +51,7 @@ describe("the wallet issuer client", () => {
   });
 
   it("refreshes once on a 401 and goes on; a second 401 is a permanent HTTP_401", async () => {
-    const clock = new ManualClock("2026-11-21T20:00:00Z");
-    const sim = simulator(clock);
-    const client = new WalletIssuerClient({
-      vendor: sim.id,
-      transport: inProcessTransport(sim),
-      credentials: CLIENT,
-      clock,
-    });
+    const { sim, client } = inProcess();
     await issue(client, "r1");
     sim.revokeTokens();
     await expect(issue(client, "r2")).resolves.toHaveProperty("issuerCardId");
@@ -63,14 +62,7 @@ describe("the wallet issuer client", () => {
   });
 
   it("classifies 5xx as transient, 403 and an exhausted pool as permanent", async () => {
-    const clock = new ManualClock("2026-11-21T20:00:00Z");
-    const sim = simulator(clock);
-    const client = new WalletIssuerClient({
-      vendor: sim.id,
-      transport: inProcessTransport(sim),
-      credentials: CLIENT,
-      clock,
-    });
+    const { sim, client } = inProcess();
     sim.failNext("server-error");
     expect(await issue(client, "r1").catch((e: VendorError) => [e.vendorCode, e.retryable])).toEqual([
       "HTTP_503",
@@ -87,14 +79,7 @@ describe("the wallet issuer client", () => {
   });
 
   it("gets the same card for the same reference, loads a drop once, returns the unused balance on cancel", async () => {
-    const clock = new ManualClock("2026-11-21T20:00:00Z");
-    const sim = simulator(clock);
-    const client = new WalletIssuerClient({
-      vendor: sim.id,
-      transport: inProcessTransport(sim),
-      credentials: CLIENT,
-      clock,
-    });
+    const { sim, client } = inProcess();
     const { issuerCardId } = await issue(client, "r1");
     expect(await issue(client, "r1")).toEqual({ issuerCardId });
     expect(sim.fundingPool(CLIENT.clientId)).toBe(9_000);
