@@ -18,5 +18,5 @@ module.exports = {
       to: { circular: true },
     },
   ],
-  options: { ...layers.options, exclude: { path: ["node_modules", "^src/main[.]ts$"] } },
+  options: { ...layers.options, exclude: { path: [...layers.options.exclude.path, "^src/main[.]ts$"] } },
 };

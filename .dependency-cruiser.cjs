@@ -44,6 +44,8 @@ const APP = "^src/app/";
 const HTTP = "^src/http/";
 const ABOVE_HTTP = "^(services/|src/(identity|passenger-identity|demo)/|src/(config|logger)[.]ts$)";
 const MAIN = "^src/main[.]ts$";
+/** The browser front ends: built by Vite, they speak to the service over HTTP only (biome.json). */
+const FRONT_ENDS = "^services/(operator-console|passenger-app)/";
 /** Everything of the project the cruise sees (node_modules and node: builtins are not project). */
 const PROJECT = "^(src|actors|services)/";
 
@@ -89,10 +91,17 @@ module.exports = {
     ),
     pointsDown(
       "services",
-      ABOVE_HTTP,
+      ABOVE_HTTP.replace("services/", "services/(?!operator-console/|passenger-app/)"),
       [DOMAIN, RUNTIME, VENDORS, ACTORS, WORKFLOWS, APP, HTTP, ABOVE_HTTP],
       "Services (and identity, passenger identity, demo data) import everything below; only main composes them.",
     ),
+    {
+      name: "server-does-not-import-front-ends",
+      comment: "Server code serves the built front ends (src/http/front-end.ts); it never imports their sources.",
+      severity: "error",
+      from: { path: PROJECT },
+      to: { path: FRONT_ENDS },
+    },
     {
       name: "config-is-read-at-the-top",
       comment: "src/config.ts and src/logger.ts are imported by services and src/main.ts only.",
@@ -127,7 +136,9 @@ module.exports = {
     parser: "swc",
     tsConfig: { fileName: "tsconfig.json" },
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "node_modules" },
+    // The front ends (TSX, which this parser is not set up for) are held to their own folders by
+    // biome.json (noRestrictedImports), and nothing here may import them (the rule above).
+    exclude: { path: ["node_modules", FRONT_ENDS] },
     tsPreCompilationDeps: true,
   },
 };

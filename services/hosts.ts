@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import Koa, { type Middleware } from "koa";
 import mount from "koa-mount";
 import type { Logger } from "pino";
 import { httpConventions, type RouteDeps, serveRoutes } from "../src/http/request-pipeline.js";
+import { frontEnd } from "../src/http/front-end.js";
 import type { Route } from "../src/http/route.js";
 import { specificationRoutes } from "../src/http/specification-routes.js";
 
@@ -23,6 +25,11 @@ export interface HostParts {
    * reveal page), before the API's conventions: they are the vendor's pages, not the API.
    */
   simulatorPages?: Middleware;
+  /**
+   * Where the front ends are built (dist/ui, scripts/build-ui.ts): the operator console is served at
+   * /console/ on the operator host, the passenger app at / on the passenger host.
+   */
+  frontEndsFolder?: string;
 }
 
 /**
@@ -39,6 +46,8 @@ export function operatorHost(parts: HostParts): Koa {
     app.use((ctx, next) => (isUnder(ctx.path, "/auth") ? identity(ctx, next) : next()));
   }
   app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
+  if (parts.frontEndsFolder)
+    app.use(frontEnd({ folder: join(parts.frontEndsFolder, "operator-console"), base: "/console/" }));
   app.use(
     serveRoutes(
       withSpecificationRoutes(parts).filter((r) => r.surface !== "passenger"),
@@ -79,12 +88,13 @@ export function passengerHost(parts: HostParts): Koa {
   });
   if (parts.sidecar) app.use(parts.sidecar);
   app.use(httpConventions({ logger: parts.logger, errorsUrl: parts.errorsUrl }));
-  app.use(
-    serveRoutes(
-      withSpecificationRoutes(parts).filter((r) => r.surface === "passenger"),
-      parts.deps,
-    ),
-  );
+  const routes = withSpecificationRoutes(parts).filter((r) => r.surface === "passenger");
+  if (parts.frontEndsFolder) {
+    // The app owns every path of the host but the API's: its screens are extensionless paths.
+    const apiPaths = [...new Set(routes.map((r) => `/${r.path.split("/")[1]}/`))];
+    app.use(frontEnd({ folder: join(parts.frontEndsFolder, "passenger-app"), base: "/", apiPaths }));
+  }
+  app.use(serveRoutes(routes, parts.deps));
   return app;
 }
 

@@ -5,7 +5,7 @@
  * process runs. Nothing else chooses adapters.
  */
 import "reflect-metadata";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type Koa from "koa";
 import type { Logger } from "pino";
 import { container, type DependencyContainer } from "tsyringe";
@@ -595,6 +595,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     passengerBaseUrl: config.passengerBaseUrl,
     authUrl,
     build: config.build,
+    frontEndsFolder: fileURLToPath(new URL("../dist/ui", import.meta.url)),
     ...(runtime.sidecarRoutes ? { sidecar: runtime.sidecarRoutes } : {}),
     // In process, the simulated wallet issuer's hosted reveal page is served here (walletIssuerSimulator).
     ...(config.vendorSimUrl ? {} : { simulatorPages: walletRevealPages(walletIssuer, "/vendor-sim") }),

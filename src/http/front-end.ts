@@ -1,0 +1,101 @@
+/**
+ * Serves a built front end (dist/ui/<app>, see scripts/build-ui.ts) under a path of its API's host:
+ * the operator console at /console/ on the operator host, the passenger app at / on the passenger
+ * host. Hashed assets are cached for good; everything else, the service worker and the page
+ * included, is revalidated so a new build reaches browsers at once. A path with no file extension
+ * is one of the app's own screens and gets its page (client-side routing).
+ */
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, sep } from "node:path";
+import type { Middleware } from "koa";
+import { ProblemError } from "./errors.js";
+
+export interface FrontEndOptions {
+  /** The built folder (holds index.html). */
+  folder: string;
+  /** The path it is served under, ending in `/`: `/console/` or `/`. */
+  base: string;
+  /** The page's Content-Security-Policy; scripts and styles are the app's own files only. */
+  contentSecurityPolicy?: string;
+  /** Folders under `base` that belong to the API, not the app (`/v1/`, `/openapi/`): passed on. */
+  apiPaths?: readonly string[];
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".wasm": "application/wasm",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+export const DEFAULT_FRONT_END_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join("; ");
+
+export function frontEnd(options: FrontEndOptions): Middleware {
+  const { folder, base } = options;
+  const root = normalize(folder) + sep;
+  const csp = options.contentSecurityPolicy ?? DEFAULT_FRONT_END_CSP;
+  const apiPaths = options.apiPaths ?? [];
+  const mountPath = base.replace(/\/$/, "");
+  return async (ctx, next) => {
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
+    if (ctx.path === mountPath && mountPath !== "") {
+      ctx.redirect(`${base}${ctx.search}`);
+      return;
+    }
+    if (!ctx.path.startsWith(base) || apiPaths.some((p) => ctx.path.startsWith(p) || `${ctx.path}/` === p)) return next();
+    const relative = decodeURIComponent(ctx.path.slice(base.length)) || "index.html";
+    const file = normalize(join(folder, relative));
+    if (!file.startsWith(root)) return next();
+    const extension = extname(relative);
+    const found = await isFile(file);
+    if (!found && extension !== "") return next();
+    const path = found ? file : join(folder, "index.html");
+    if (!existsSync(path)) {
+      throw new ProblemError({
+        status: 503,
+        category: "unavailable",
+        code: "front-end-not-built",
+        detail: "This front end is not built: run `npm run build:ui` (npm start does it).",
+      });
+    }
+    ctx.type = MEDIA_TYPES[extname(path)] ?? "application/octet-stream";
+    ctx.set(
+      "Cache-Control",
+      relative.startsWith("assets/") && found ? "public, max-age=31536000, immutable" : "no-cache",
+    );
+    ctx.set("X-Content-Type-Options", "nosniff");
+    if (extname(path) === ".html") {
+      ctx.set("Content-Security-Policy", csp);
+      ctx.set("Referrer-Policy", "no-referrer");
+    }
+    ctx.body = await readFile(path);
+  };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
