@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import {
+  editableRules,
+  policyDiff,
+  sameValue,
+  shownValue,
+} from "../../services/operator-console/src/policy-diff.js";
+
+const policy = {
+  urn: "urn:policy:abc.1",
+  name: "JFK economy",
+  status: "ACTIVE",
+  version: 3,
+  context: { airport: "JFK", airline: "ZX" },
+  tiers: ["ECONOMY"],
+  constraints: { minStars: 3, maxDistanceKm: 20, requiredAmenities: ["AIRPORT_SHUTTLE"] },
+  buffers: { lateCheckoutMinutes: 0, earlyCheckInMinutes: 0 },
+  mode: "ON_DEMAND",
+  autoApproveDemand: true,
+  allocationWeights: { cost: 0.6, distance: 0.25, consolidation: 0.15 },
+  mealAllowance: { amount: 1500 },
+};
+
+describe("the console's policy diff", () => {
+  it("starts an edit from the patchable fields only", () => {
+    const rules = editableRules(policy);
+    expect(Object.keys(rules)).not.toContain("urn");
+    expect(Object.keys(rules)).not.toContain("context");
+    expect(Object.keys(rules)).not.toContain("status");
+    expect(rules.constraints).toEqual(policy.constraints);
+  });
+
+  it("sends nothing when nothing changed, whatever the member order", () => {
+    const edited = {
+      ...editableRules(policy),
+      constraints: { requiredAmenities: ["AIRPORT_SHUTTLE"], maxDistanceKm: 20, minStars: 3 },
+    };
+    expect(policyDiff(policy, edited)).toEqual({ patch: {}, changes: [], notPatchable: [] });
+  });
+
+  it("merges constraints member by member: a changed member is sent, a removed one is null", () => {
+    const edited = {
+      ...editableRules(policy),
+      constraints: { minStars: 4, requiredAmenities: ["AIRPORT_SHUTTLE"], maxNightlyRate: 180 },
+    };
+    const { patch, changes } = policyDiff(policy, edited);
+    expect(patch).toEqual({ constraints: { minStars: 4, maxDistanceKm: null, maxNightlyRate: 180 } });
+    expect(changes).toEqual([
+      { path: "constraints.minStars", before: 3, after: 4 },
+      { path: "constraints.maxDistanceKm", before: 20, after: undefined },
+      { path: "constraints.maxNightlyRate", before: undefined, after: 180 },
+    ]);
+  });
+
+  it("replaces arrays and scalars whole, and removes a replaced object with null", () => {
+    const { mealAllowance: _, ...rest } = editableRules(policy);
+    const edited = { ...rest, tiers: ["ECONOMY", "BUSINESS"], mode: "BATCH" };
+    const { patch, changes } = policyDiff(policy, edited);
+    expect(patch).toEqual({ tiers: ["ECONOMY", "BUSINESS"], mode: "BATCH", mealAllowance: null });
+    expect(changes.map((c) => c.path)).toEqual(["tiers", "mode", "mealAllowance"]);
+  });
+
+  it("names the fields a patch cannot change instead of sending them", () => {
+    const edited = { ...editableRules(policy), context: { airport: "BOS", airline: "ZX" }, status: "DRAFT" };
+    const { patch, notPatchable } = policyDiff(policy, edited);
+    expect(patch).toEqual({});
+    expect(notPatchable).toEqual(["context", "status"]);
+  });
+
+  it("compares JSON deeply and shows absent values", () => {
+    expect(sameValue({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
+    expect(sameValue([1, 2], [2, 1])).toBe(false);
+    expect(sameValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(shownValue(undefined)).toBe("(none)");
+    expect(shownValue(["A"])).toBe('["A"]');
+  });
+});
