@@ -70,6 +70,12 @@ export const shadowReportSchema = {
         rooms: { type: "integer" },
         groupsHoused: { type: "integer" },
         groupsLeftOut: { type: "integer" },
+        timeToFirstOfferSeconds: {
+          type: ["number", "null"],
+          description:
+            "Estimated: the median seconds to first offer of the tenant's automated cases of the last 30 days (every room held by a wave; drills and this case left out); null with none",
+        },
+        timeToFirstOfferSampleSize: { type: "integer", description: "How many cases that median is over" },
         allocations: {
           type: "array",
           items: {
@@ -101,7 +107,11 @@ export const shadowReportSchema = {
     difference: {
       type: "object",
       description: "Automation minus what was done; null where they cannot be compared",
-      properties: { totalCost: nullableMoney, rooms: { type: ["integer", "null"] } },
+      properties: {
+        totalCost: nullableMoney,
+        rooms: { type: ["integer", "null"] },
+        timeToFirstOfferSeconds: { type: ["number", "null"] },
+      },
     },
   },
 } as const;

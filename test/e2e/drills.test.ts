@@ -243,6 +243,45 @@ describe("POST and GET /v1/cases/{case_urn}/shadow", () => {
     expect(trail.items.map((e) => e.action)).toEqual(expect.arrayContaining(["shadow.run"]));
   }, 60_000);
 
+  it("estimates automation's time to offer from the tenant's other automated cases, drills left out", async () => {
+    const shadow = (caseUrn: string) => t.call("POST", `/v1/cases/${enc(caseUrn)}/shadow`, admin);
+    // The only other cases so far are drills: nothing to estimate from.
+    const alone = await json(await shadow(pastCaseUrn), 200);
+    expect(alone.automation).toMatchObject({ timeToFirstOfferSeconds: null, timeToFirstOfferSampleSize: 0 });
+    expect(alone.difference.timeToFirstOfferSeconds).toBeNull();
+
+    const airport = ZEPHYR_AIR.airports.find((a) => a.code === "JFK")!;
+    const pushed = await t.call(
+      "POST",
+      "/partner/v1/disruptions",
+      skyhub,
+      overnightPush({
+        externalEventId: `SHADOW-PEER-${Date.now()}`,
+        airport,
+        flightNumber: 301,
+        reason: "WEATHER",
+        passengers: [
+          { pnr: "SHA111", lastName: "Lind", cabinClass: "ECONOMY", loyaltyTier: "STANDARD" },
+          { pnr: "SHB222", lastName: "Moreau", cabinClass: "ECONOMY", loyaltyTier: "STANDARD" },
+        ],
+      }),
+    );
+    const peerUrn = (await json<{ caseUrn: string }>(pushed, 202)).caseUrn;
+    await offered(peerUrn);
+    const peer = await json(await shadow(peerUrn), 200);
+    expect(peer.operators.byOperators).toBe(0);
+    expect(peer.automation.timeToFirstOfferSampleSize).toBe(1);
+
+    const report = await json(await shadow(pastCaseUrn), 200);
+    expect(report.automation).toMatchObject({
+      timeToFirstOfferSeconds: peer.operators.timeToFirstOfferSeconds,
+      timeToFirstOfferSampleSize: 1,
+    });
+    expect(report.difference.timeToFirstOfferSeconds).toBe(
+      peer.operators.timeToFirstOfferSeconds - report.operators.timeToFirstOfferSeconds,
+    );
+  }, 60_000);
+
   it("is ADMIN only (403) and answers 404 for an unknown case", async () => {
     const path = `/v1/cases/${enc(pastCaseUrn)}/shadow`;
     expect((await t.call("POST", path, supervisor)).status).toBe(403);

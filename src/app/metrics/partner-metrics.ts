@@ -9,10 +9,10 @@ import { TOKENS } from "../../runtime/tokens.js";
 import { WAVES_COLLECTION } from "../allocation/wave-documents.js";
 import { RESERVATIONS_COLLECTION } from "../booking/reservation-index.js";
 import { type CaseIndexEntry, COLLECTIONS, type ReviewItemDocument } from "../cases/case-documents.js";
-import { NOTIFICATION_COLLECTION } from "../notifications/notification-log.js";
 import type { PartnerPrincipal } from "../principals.js";
 import { SUB_CASE_COLLECTION, type SubCaseIndexDoc } from "../sub-cases/sub-case-index.js";
 import type { Clock } from "../../runtime/clock.js";
+import { secondsToFirstOffer } from "./first-offers.js";
 import { WebhookDeliveryTimes } from "./webhook-delivery-times.js";
 
 /** The longest window one request measures, so a request reads a bounded number of records. */
@@ -100,20 +100,7 @@ export class PartnerMetrics {
   }
 
   private async timeToFirstOffer(window: WindowCases, p: number): Promise<Figures> {
-    const offers = await this.ofCases<{ _id: string; caseUrn: string; createdAt: string }>(
-      NOTIFICATION_COLLECTION,
-      window,
-      { template: "offer" },
-    );
-    const firstOffer = new Map<string, number>();
-    for (const offer of offers) {
-      const at = Date.parse(offer.createdAt);
-      firstOffer.set(offer.caseUrn, Math.min(at, firstOffer.get(offer.caseUrn) ?? at));
-    }
-    const samples = window.cases.flatMap((c) => {
-      const offered = firstOffer.get(c.urn);
-      return offered === undefined ? [] : [Math.max(0, offered - Date.parse(c.openedAt)) / 1000];
-    });
+    const samples = [...(await secondsToFirstOffer(this.documents, window.tenant, window.cases)).values()];
     return single(
       percentileOf(samples, p),
       samples.length,

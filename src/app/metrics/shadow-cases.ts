@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { DomainError } from "../../domain/domain-error.js";
 import { type Money, minus, money, plus } from "../../domain/money.js";
+import { percentile } from "../../domain/percentile.js";
 import { HOLDING_STATUSES, type Reservation } from "../../domain/reservation.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { DocumentCollection, DocumentStore } from "../../runtime/document-store.js";
@@ -8,8 +9,9 @@ import { TOKENS } from "../../runtime/tokens.js";
 import { AllocationWaves } from "../allocation/allocation-waves.js";
 import { RESERVATIONS_COLLECTION } from "../booking/reservation-index.js";
 import { CaseChanges } from "../cases/case-changes.js";
-import { NOTIFICATION_COLLECTION } from "../notifications/notification-log.js";
+import { type CaseIndexEntry, COLLECTIONS } from "../cases/case-documents.js";
 import type { OperatorPrincipal } from "../principals.js";
+import { secondsToFirstOffer } from "./first-offers.js";
 
 export const SHADOW_REPORTS_COLLECTION = "shadow-reports";
 
@@ -24,7 +26,18 @@ export interface ShadowAutomation {
   groupsHoused: number;
   groupsLeftOut: number;
   allocations: { groupId: string; hotelUrn: string; rooms: number; nights: number; cost: Money }[];
+  /**
+   * Seconds from opening to the first offer had automation handled the case, estimated as the
+   * median of the tenant's automated cases of the last ESTIMATE_WINDOW_DAYS (every room held by a
+   * wave, no operator booking; drills and this case left out); null with no such case.
+   */
+  timeToFirstOfferSeconds: number | null;
+  /** How many automated cases that median is taken over. */
+  timeToFirstOfferSampleSize: number;
 }
+
+/** How far back the automated cases that estimate automation's time to offer are looked for. */
+export const ESTIMATE_WINDOW_DAYS = 30;
 
 /** What happened on the live case: the rooms held and their cost, and how soon the first offer went out. */
 export interface ShadowOperators {
@@ -50,7 +63,7 @@ export interface ShadowReport {
   automation: ShadowAutomation;
   operators: ShadowOperators;
   /** Automation minus what was done; null where the two cannot be compared (no plan, other currency). */
-  difference: { totalCost: Money | null; rooms: number | null };
+  difference: { totalCost: Money | null; rooms: number | null; timeToFirstOfferSeconds: number | null };
 }
 
 /**
@@ -75,7 +88,10 @@ export class ShadowCases {
 
   async run(caller: OperatorPrincipal, caseUrn: string): Promise<ShadowReport> {
     const { case: record } = await this.cases.snapshot(caseUrn, caller);
-    const automation = automationOf(await this.waves.preview(record.urn, caller));
+    const automation = {
+      ...automationOf(await this.waves.preview(record.urn, caller)),
+      ...(await this.automatedTimeToOffer(record.tenant, record.urn)),
+    };
     const operators = await this.operatorsOf(record.tenant, record.urn, record.openedAt);
     const comparable =
       automation.totalCost !== null &&
@@ -92,6 +108,10 @@ export class ShadowCases {
       difference: {
         totalCost: comparable ? minus(automation.totalCost!, operators.totalCost!) : null,
         rooms: automation.outcome === "PLANNED" ? automation.rooms - operators.rooms : null,
+        timeToFirstOfferSeconds:
+          automation.timeToFirstOfferSeconds !== null && operators.timeToFirstOfferSeconds !== null
+            ? automation.timeToFirstOfferSeconds - operators.timeToFirstOfferSeconds
+            : null,
       },
     };
     await this.reports.put(report);
@@ -107,6 +127,34 @@ export class ShadowCases {
     return report;
   }
 
+  /** The estimate of ShadowAutomation.timeToFirstOfferSeconds, from the tenant's recent automated cases. */
+  private async automatedTimeToOffer(
+    tenant: string,
+    caseUrn: string,
+  ): Promise<Pick<ShadowAutomation, "timeToFirstOfferSeconds" | "timeToFirstOfferSampleSize">> {
+    const since = new Date(this.clock.now() - ESTIMATE_WINDOW_DAYS * 86_400_000).toISOString();
+    const recent = (
+      await this.documents
+        .collection<CaseIndexEntry>(COLLECTIONS.cases)
+        .findAll({ tenant, openedAt: { $gte: since } })
+    ).filter((c) => c.drill !== true && c.urn !== caseUrn);
+    const holding = (
+      await this.documents
+        .collection<Reservation & { _id: string }>(RESERVATIONS_COLLECTION)
+        .findAll({ tenant, caseUrn: { $in: recent.map((c) => c.urn) } })
+    ).filter((r) => HOLDING_STATUSES.has(r.status));
+    const byOperator = new Set(holding.filter((r) => r.source !== "wave").map((r) => r.caseUrn));
+    const automated = recent.filter(
+      (c) => !byOperator.has(c.urn) && holding.some((r) => r.caseUrn === c.urn),
+    );
+    const samples = [...(await secondsToFirstOffer(this.documents, tenant, automated)).values()];
+    return {
+      timeToFirstOfferSeconds:
+        samples.length === 0 ? null : percentile([...samples].sort((a, b) => a - b), 50),
+      timeToFirstOfferSampleSize: samples.length,
+    };
+  }
+
   private async operatorsOf(tenant: string, caseUrn: string, openedAt: string): Promise<ShadowOperators> {
     const reservations = (
       await this.documents
@@ -114,10 +162,6 @@ export class ShadowCases {
         .findAll({ tenant, caseUrn })
     ).filter((r) => HOLDING_STATUSES.has(r.status));
     const currencies = new Set(reservations.map((r) => r.cost.currency));
-    const offers = await this.documents
-      .collection<{ _id: string; createdAt: string }>(NOTIFICATION_COLLECTION)
-      .findAll({ tenant, caseUrn, template: "offer" });
-    const firstOffer = Math.min(...offers.map((o) => Date.parse(o.createdAt)));
     return {
       reservations: reservations.length,
       byOperators: reservations.filter((r) => r.source !== "wave").length,
@@ -128,7 +172,7 @@ export class ShadowCases {
           ? reservations.reduce((sum, r) => plus(sum, r.cost), money(0, [...currencies][0]!))
           : null,
       timeToFirstOfferSeconds:
-        offers.length === 0 ? null : Math.max(0, firstOffer - Date.parse(openedAt)) / 1000,
+        (await secondsToFirstOffer(this.documents, tenant, [{ urn: caseUrn, openedAt }])).get(caseUrn) ?? null,
       reason:
         currencies.size > 1
           ? `reservations in ${[...currencies].sort().join(", ")}: no single total`
@@ -139,7 +183,9 @@ export class ShadowCases {
   }
 }
 
-function automationOf(preview: Awaited<ReturnType<AllocationWaves["preview"]>>): ShadowAutomation {
+function automationOf(
+  preview: Awaited<ReturnType<AllocationWaves["preview"]>>,
+): Omit<ShadowAutomation, "timeToFirstOfferSeconds" | "timeToFirstOfferSampleSize"> {
   if (preview.outcome === "no-policy") {
     return {
       outcome: "NO_POLICY",
