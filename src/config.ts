@@ -2,6 +2,8 @@
  * Every setting the service reads, from the environment, in one place. The README's table of
  * environment variables is this file.
  */
+import type { SignInRiskSettings } from "./identity/sign-in-risk.js";
+
 export type RuntimeChoice = "auto" | "embedded" | "dapr";
 export type ServiceName =
   | "operator-api"
@@ -101,6 +103,12 @@ export interface Config {
    * airport. Benchmarks raise it to search and allocate over thousands of offers.
    */
   simulatedHotelsPerAirport: number | undefined;
+  /**
+   * The step-up tables of operator sign-in (spec 5.1): MFA_HIGH_RISK_ADDRESSES (comma-separated
+   * CIDR ranges), MFA_ADDRESS_LOCATIONS (JSON: CIDR range -> {"lat", "lon"}) and
+   * MFA_MAX_TRAVEL_KMH (faster is impossible travel; 1000 by default).
+   */
+  signInRisk: SignInRiskSettings;
   /** The SMTP relay notifications are e-mailed through; unset = the in-process SMTP sink. */
   smtpUrl: string | undefined;
   /** Port of the in-process SMTP sink (0: a free one) when SMTP_URL is unset. */
@@ -196,6 +204,16 @@ function oneOf<T extends string>(
   return value as T;
 }
 
+function addressLocations(value: string | undefined): SignInRiskSettings["addressLocations"] {
+  if (!value) return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as SignInRiskSettings["addressLocations"];
+  } catch {}
+  throw new Error('MFA_ADDRESS_LOCATIONS must be a JSON object: {"<CIDR>": {"lat": <deg>, "lon": <deg>}}');
+}
+
 function services(value: string | undefined): ServiceName[] {
   if (!value || value === "all") return [...ALL_SERVICES];
   return value.split(",").map((s) => oneOf(s.trim(), ALL_SERVICES, "operator-api", "SERVICES"));
@@ -256,6 +274,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vendorSimUrl: env.VENDOR_SIM_URL?.replace(/\/+$/, "") || undefined,
     simulatedHotelsPerAirport:
       integer(env.SIMULATED_HOTELS_PER_AIRPORT, 0, "SIMULATED_HOTELS_PER_AIRPORT") || undefined,
+    signInRisk: {
+      highRiskAddresses: (env.MFA_HIGH_RISK_ADDRESSES ?? "")
+        .split(",")
+        .map((range) => range.trim())
+        .filter(Boolean),
+      addressLocations: addressLocations(env.MFA_ADDRESS_LOCATIONS),
+      maxTravelKmPerHour: integer(env.MFA_MAX_TRAVEL_KMH, 1000, "MFA_MAX_TRAVEL_KMH") || 1000,
+    },
     smtpUrl: env.SMTP_URL || undefined,
     smtpSinkPort: integer(env.SMTP_SINK_PORT, 0, "SMTP_SINK_PORT"),
     mailFrom: env.MAIL_FROM || "Disruption care <care@disruption.localhost>",

@@ -95,6 +95,7 @@ import { scaledRateLimits } from "./http/rate-limit.js";
 import type { Route } from "./http/route.js";
 import { defaultAudiences } from "./identity/audiences.js";
 import { createIdentityProvider } from "./identity/identity-provider.js";
+import { relyingPartyOf } from "./identity/passkey-ceremonies.js";
 import { CounterStoreRevokedGrants } from "./http/auth/revoked-grants.js";
 import { createLogger } from "./logger.js";
 import { DocumentPassengerDirectory } from "./passenger-identity/document-passenger-directory.js";
@@ -463,7 +464,16 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   const identity =
     config.oidcIssuer || !runs.has("identity")
       ? undefined
-      : await createIdentityProvider({ issuer: authUrl, directory, audiences, revokedGrants, clock });
+      : await createIdentityProvider({
+          issuer: authUrl,
+          directory,
+          audiences,
+          revokedGrants,
+          clock,
+          documents: runtime.documents,
+          relyingParty: relyingPartyOf(config.publicBaseUrl),
+          signInRisk: config.signInRisk,
+        });
   const passengers = await createPassengerIdentity({
     passengerBaseUrl: config.passengerBaseUrl,
     audience: audiences.passenger,

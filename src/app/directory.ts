@@ -1,4 +1,5 @@
 import type { OperatorRole } from "../domain/roles.js";
+import type { AirportOperatorMfa } from "../domain/second-factors.js";
 
 /**
  * Who may obtain tokens: operator users with their organization membership, the airlines
@@ -47,6 +48,8 @@ export interface Organization {
   airports: Airport[];
   /** Where on-call is paged (spec 3.5: an SLA breach pages on-call via the tenant alerting channel). */
   alerting?: AlertContact;
+  /** When its AIRPORT_OPERATORs need a second factor (spec 5.1); `on-risk` when absent. */
+  airportOperatorMfa?: AirportOperatorMfa;
 }
 
 /**
@@ -76,6 +79,11 @@ export interface DirectoryUser {
   membership?: Membership;
   /** Base32 TOTP secret (RFC 6238, SHA-1, 6 digits, 30 s) when the user enrolled a TOTP factor. */
   totpSecret?: string;
+  /**
+   * E.164 number enrolled for one-time codes by SMS: a second factor of last resort (spec 5.1),
+   * never accepted for ADMIN.
+   */
+  smsNumber?: string;
 }
 
 export interface PartnerRegistration {

@@ -12,6 +12,18 @@ export type SecondFactor = (typeof SECOND_FACTORS)[number];
 /** Phishing-resistant or app-based factors; SMS is weaker and never enough where these are possible. */
 const STRONG_FACTORS: readonly SecondFactor[] = ["webauthn", "totp"];
 
+/** RFC 8176 authentication method of each second factor, as a token's `amr` carries it. */
+export const AMR_OF_FACTOR: Record<SecondFactor, string> = { webauthn: "hwk", totp: "otp", sms: "sms" };
+
+/**
+ * Whether a token's `amr` shows a second factor acceptable for `role`: what the API checks on
+ * every request of the roles whose MFA is mandatory (SMS never counts for ADMIN).
+ */
+export function amrShowsSecondFactor(role: string, amr: readonly string[]): boolean {
+  const accepted = role === "ADMIN" ? STRONG_FACTORS : SECOND_FACTORS;
+  return accepted.some((factor) => amr.includes(AMR_OF_FACTOR[factor]));
+}
+
 /**
  * An airline's (organization's) MFA setting for AIRPORT_OPERATOR (spec 5.1: configurable per
  * organization): `always` asks every sign-in for a second factor; `on-risk` only when a risk

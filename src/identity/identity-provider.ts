@@ -19,6 +19,13 @@ import { type ServiceToken, type ServiceTokenRequest, serviceTokenMinter } from 
 import { loadSigningKey } from "./signing-keys.js";
 import { normalizeTokenRequest } from "./token-request.js";
 import { providerRequestContext } from "./provider-request-context.js";
+import type { DocumentStore } from "../runtime/document-store.js";
+import { OperatorPasskeys } from "../app/operator-factors/operator-passkeys.js";
+import { SignInHistories } from "../app/operator-factors/sign-in-history.js";
+import { loginAssets } from "./login-assets.js";
+import type { OperatorSignIn } from "./operator-login.js";
+import { PasskeyCeremonies, type RelyingParty, relyingPartyOf } from "./passkey-ceremonies.js";
+import { NO_RISK_TABLES, type SignInRiskSettings, signInRiskAssessor } from "./sign-in-risk.js";
 
 export const CONSOLE_CLIENT_ID = "operator-console";
 const TOKEN_PATH = "/oauth/token";
@@ -36,6 +43,12 @@ export interface IdentityProviderOptions {
   consoleRedirectUris?: string[];
   /** Private RS256 JWK to sign with; a fresh key per process when absent. */
   signingKey?: JWK;
+  /** Where the operators' passkeys, sign-in history and pending sign-ins are kept. */
+  documents: DocumentStore;
+  /** Whom passkeys are for: from the public base URL; the issuer's origin when absent. */
+  relyingParty?: RelyingParty;
+  /** The step-up risk tables (spec 5.1); none when absent. */
+  signInRisk?: SignInRiskSettings;
 }
 
 export interface IdentityProvider {
@@ -45,6 +58,8 @@ export interface IdentityProvider {
   issuer: string;
   /** The public keys (what `/auth/jwks` serves), for verifying tokens in-process. */
   jwks: JSONWebKeySet;
+  /** Passkey enrolment for signed-in operators (the operator API's routes call it). */
+  passkeys: PasskeyCeremonies;
   mintServiceToken(request: ServiceTokenRequest): Promise<ServiceToken>;
 }
 
@@ -61,6 +76,20 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   const lookupResourceServer = resourceServers(audiences, directory, CONSOLE_CLIENT_ID);
   const issuerUrl = new URL(issuer);
   const mountPath = issuerUrl.pathname.replace(/\/$/, "");
+  const passkeyStore = new OperatorPasskeys(options.documents);
+  const passkeys = new PasskeyCeremonies(
+    options.relyingParty ?? relyingPartyOf(issuerUrl.origin),
+    passkeyStore,
+    options.documents,
+    clock,
+  );
+  const signIn: OperatorSignIn = {
+    directory,
+    clock,
+    passkeys: passkeyStore,
+    histories: new SignInHistories(options.documents),
+    assessRisk: signInRiskAssessor(options.signInRisk ?? NO_RISK_TABLES),
+  };
 
   const configuration: Configuration = {
     adapter: createOidcAdapters(directory, clock, revokedGrants),
@@ -131,9 +160,11 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   };
 
   const provider = new Provider(issuer, configuration);
+  // Like the hosts it is mounted on: the client address (risk signals) is the proxy's X-Forwarded-For.
+  provider.proxy = true;
   provider.registerGrantType(
     "password",
-    passwordGrant(directory, clock, lookupResourceServer),
+    passwordGrant(signIn, lookupResourceServer),
     PASSWORD_GRANT_PARAMETERS,
   );
 
@@ -143,7 +174,17 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   app.use(
     normalizeTokenRequest({ directory, clock, tokenPath: TOKEN_PATH, consoleClientId: CONSOLE_CLIENT_ID }),
   );
-  app.use(loginPage({ provider, directory, clock, operatorAudience: audiences.operator }));
+  app.use(loginAssets());
+  app.use(
+    loginPage({
+      provider,
+      signIn,
+      passkeys,
+      documents: options.documents,
+      mountPath,
+      operatorAudience: audiences.operator,
+    }),
+  );
   app.use(mount(provider));
 
   return {
@@ -151,6 +192,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     provider,
     issuer,
     jwks: signingKey.publicJwks,
+    passkeys,
     mintServiceToken: serviceTokenMinter({
       issuer,
       operatorAudience: audiences.operator,

@@ -1,38 +1,79 @@
+import { randomBytes } from "node:crypto";
 import { Router } from "@koa/router";
 import type { Context, Middleware } from "koa";
 import type Provider from "oidc-provider";
-import type { Clock } from "../runtime/clock.js";
 import { OPERATOR_SCOPE } from "../http/auth/claims.js";
-import type { Directory } from "../app/directory.js";
-import { checkOperatorLogin } from "./operator-login.js";
+import type { Doc, DocumentStore } from "../runtime/document-store.js";
+import { AMR_OF_FACTOR, type SecondFactor, type SignInPlace } from "../domain/second-factors.js";
+import { renderSecondFactor, renderSignInForm, type ScreenPaths } from "./login-screens.js";
+import {
+  checkPassword,
+  checkTotp,
+  type MemberUser,
+  type OperatorSignIn,
+  recordSignIn,
+} from "./operator-login.js";
+import { PasskeyCeremonyError, type PasskeyCeremonies } from "./passkey-ceremonies.js";
 import { readRequestBody } from "./request-body.js";
 
 export interface LoginPageOptions {
   provider: Provider;
-  directory: Directory;
-  clock: Clock;
+  signIn: OperatorSignIn;
+  passkeys: PasskeyCeremonies;
+  documents: DocumentStore;
+  /** The path the identity provider is mounted at (the issuer's path), e.g. `/auth`. */
+  mountPath: string;
   /** The operator audience: the only API the console logs in for. */
   operatorAudience: string;
 }
 
+/** A sign-in whose password was right and which waits for its second factor (spec 5.1). */
+interface PendingSecondFactor extends Doc {
+  /** The interaction's uid. */
+  _id: string;
+  userId: string;
+  username: string;
+  factors: SecondFactor[];
+  why: string;
+  place?: SignInPlace;
+  failures: number;
+  expiresAt: number;
+}
+
+const PENDING_COLLECTION = "operator_sign_in_steps";
+/** Wrong second factors before the sign-in starts over from the password. */
+const MAX_FAILURES = 5;
+const PENDING_MS = 10 * 60 * 1000;
+/** The browser's device id, for the new-device risk signal. Not a secret: it proves nothing alone. */
+const DEVICE_COOKIE = "operator_device";
+const DEVICE_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
+
 /**
- * The console's sign-in step of the authorization-code flow: a server-rendered form (username,
- * password, one-time code). The console is a first-party client, so a successful login also grants
- * the operator scopes without a separate consent screen.
+ * The console's sign-in step of the authorization-code flow: the password form (with an optional
+ * one-time code for a sign-in in one go), then, when the sign-in needs a second factor, a screen
+ * for a passkey or a one-time code. The console is a first-party client, so a successful login also
+ * grants the operator scopes without a separate consent screen.
  */
-export function loginPage({ provider, directory, clock, operatorAudience }: LoginPageOptions): Middleware {
+export function loginPage(options: LoginPageOptions): Middleware {
+  const { provider, signIn, passkeys, documents, mountPath, operatorAudience } = options;
+  const { clock } = signIn;
+  const pendingSteps = () => documents.collection<PendingSecondFactor>(PENDING_COLLECTION);
+  const pathsOf = (uid: string): ScreenPaths => ({
+    interaction: `${mountPath}/interaction/${encodeURIComponent(uid)}`,
+    assets: `${mountPath}/assets`,
+  });
   const router = new Router();
 
   router.get("/interaction/:uid", async (ctx) => {
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     const accountId = details.session?.accountId;
     if (details.prompt.name === "login" || !accountId) {
-      renderForm(ctx, details.uid);
+      renderSignInForm(ctx, pathsOf(details.uid));
       return;
     }
     const grantId = await grantOperatorScopes(details.grantId, accountId, details.params);
     if (!grantId) {
-      renderForm(ctx, details.uid, "the console may only sign in for the operator API");
+      renderSignInForm(ctx, pathsOf(details.uid), "the console may only sign in for the operator API");
       return;
     }
     await finish(ctx, { consent: { grantId } }, true);
@@ -40,28 +81,144 @@ export function loginPage({ provider, directory, clock, operatorAudience }: Logi
 
   router.post("/interaction/:uid/login", async (ctx) => {
     const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const paths = pathsOf(details.uid);
     const form = await readRequestBody(ctx);
     const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-    const outcome = await checkOperatorLogin(directory, clock, {
+    const device = deviceOf(ctx);
+    const first = await checkPassword(signIn, {
       username: field("username"),
       password: field("password"),
-      otp: field("otp"),
+      address: ctx.ip,
+      ...(device ? { device } : {}),
     });
-    if (!outcome.ok) {
-      renderForm(ctx, details.uid, outcome.reason, field("username"));
+    if (!first.ok) {
+      renderSignInForm(ctx, paths, first.reason, field("username"));
       return;
     }
-    const grantId = await grantOperatorScopes(undefined, outcome.user.id, details.params);
-    if (!grantId) {
-      renderForm(ctx, details.uid, "the console may only sign in for the operator API");
+    const { user, decision, place } = first;
+    const otp = field("otp").trim();
+    if (otp) {
+      if (!checkTotp(user, otp, clock)) {
+        renderSignInForm(ctx, paths, "invalid one-time code", field("username"));
+        return;
+      }
+      await complete(ctx, details, user, ["pwd", AMR_OF_FACTOR.totp], place, "redirect");
       return;
     }
-    await finish(
-      ctx,
-      { login: { accountId: outcome.user.id, amr: outcome.amr }, consent: { grantId } },
-      false,
-    );
+    if (decision.kind === "password-only") {
+      await complete(ctx, details, user, ["pwd"], place, "redirect");
+      return;
+    }
+    const pending: PendingSecondFactor = {
+      _id: details.uid,
+      userId: user.id,
+      username: user.username,
+      factors: decision.factors,
+      why: decision.why,
+      ...(place ? { place } : {}),
+      failures: 0,
+      expiresAt: clock.now() + PENDING_MS,
+    };
+    await pendingSteps().put(pending);
+    renderSecondFactor(ctx, paths, pending);
   });
+
+  router.post("/interaction/:uid/otp", async (ctx) => {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const paths = pathsOf(details.uid);
+    const step = await pendingStep(details.uid, "totp");
+    if (!step.ok) {
+      renderSignInForm(ctx, paths, step.reason);
+      return;
+    }
+    const form = await readRequestBody(ctx);
+    const otp = typeof form.otp === "string" ? form.otp : "";
+    if (!checkTotp(step.user, otp, clock)) {
+      const again = await failed(step.pending);
+      if (again) renderSecondFactor(ctx, paths, { ...again, error: "invalid one-time code" });
+      else renderSignInForm(ctx, paths, "too many wrong second factors: start again with your password");
+      return;
+    }
+    await complete(ctx, details, step.user, ["pwd", AMR_OF_FACTOR.totp], step.pending.place, "redirect");
+  });
+
+  router.post("/interaction/:uid/passkey/options", async (ctx) => {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const step = await pendingStep(details.uid, "webauthn");
+    if (!step.ok) return refuseJson(ctx, step.reason);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = await passkeys.authenticationOptions(details.uid, holderOf(step.user));
+  });
+
+  router.post("/interaction/:uid/passkey", async (ctx) => {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const step = await pendingStep(details.uid, "webauthn");
+    if (!step.ok) return refuseJson(ctx, step.reason);
+    const answer = await readRequestBody(ctx);
+    try {
+      await passkeys.authenticate(details.uid, holderOf(step.user), answer as never);
+    } catch (error) {
+      if (!(error instanceof PasskeyCeremonyError)) throw error;
+      const again = await failed(step.pending);
+      return refuseJson(
+        ctx,
+        again ? error.message : "too many wrong second factors: start again with your password",
+      );
+    }
+    await complete(ctx, details, step.user, ["pwd", AMR_OF_FACTOR.webauthn], step.pending.place, "json");
+  });
+
+  /** The interaction's pending second factor, if it is still open and accepts `factor`. */
+  async function pendingStep(
+    uid: string,
+    factor: SecondFactor,
+  ): Promise<{ ok: true; pending: PendingSecondFactor; user: MemberUser } | { ok: false; reason: string }> {
+    const pending = await pendingSteps().get(uid);
+    if (!pending || pending.expiresAt < clock.now())
+      return { ok: false, reason: "the sign-in expired: start again with your password" };
+    if (!pending.factors.includes(factor))
+      return { ok: false, reason: `this sign-in cannot be confirmed with ${factor}` };
+    const user = await signIn.directory.findUser(pending.userId);
+    if (!user?.membership) return { ok: false, reason: "the user is not a member of any organization" };
+    return { ok: true, pending, user: user as MemberUser };
+  }
+
+  /** Counts a wrong answer; the step to show again, or undefined once it is used up (and removed). */
+  async function failed(pending: PendingSecondFactor): Promise<PendingSecondFactor | undefined> {
+    if (pending.failures + 1 >= MAX_FAILURES) {
+      await pendingSteps().deleteOne({ _id: pending._id });
+      return undefined;
+    }
+    return pendingSteps().updateOne({ _id: pending._id }, { $inc: { failures: 1 } });
+  }
+
+  async function complete(
+    ctx: Context,
+    { uid, params }: { uid: string; params: Record<string, unknown> },
+    user: MemberUser,
+    amr: string[],
+    place: SignInPlace | undefined,
+    answer: "redirect" | "json",
+  ): Promise<void> {
+    const grantId = await grantOperatorScopes(undefined, user.id, params);
+    if (!grantId) {
+      if (answer === "json") return refuseJson(ctx, "the console may only sign in for the operator API");
+      return renderSignInForm(ctx, pathsOf(uid), "the console may only sign in for the operator API");
+    }
+    await pendingSteps().deleteOne({ _id: uid });
+    const device = deviceOf(ctx) ?? newDevice(ctx);
+    await recordSignIn(signIn, user, { device, ...(place ? { place } : {}) });
+    const result = { login: { accountId: user.id, amr }, consent: { grantId } };
+    if (answer === "json") {
+      const location = await provider.interactionResult(ctx.req, ctx.res, result, {
+        mergeWithLastSubmission: false,
+      });
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = { location };
+      return;
+    }
+    await finish(ctx, result, false);
+  }
 
   async function grantOperatorScopes(
     existingGrantId: string | undefined,
@@ -86,41 +243,32 @@ export function loginPage({ provider, directory, clock, operatorAudience }: Logi
     ctx.status = 303;
   }
 
+  function newDevice(ctx: Context): string {
+    const device = randomBytes(16).toString("base64url");
+    ctx.cookies.set(DEVICE_COOKIE, device, {
+      httpOnly: true,
+      sameSite: "lax",
+      path: mountPath || "/",
+      maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+      signed: false,
+    });
+    return device;
+  }
+
   return router.routes() as Middleware;
 }
 
-function renderForm(ctx: Context, uid: string, error?: string, username = ""): void {
-  ctx.type = "html";
-  ctx.set("Cache-Control", "no-store");
-  ctx.body = `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Operator sign-in</title>
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 22rem; margin: 3rem auto; padding: 0 1rem; }
-    label { display: block; margin-top: 0.8rem; }
-    input { width: 100%; padding: 0.4rem; box-sizing: border-box; }
-    button { margin-top: 1.2rem; padding: 0.5rem 1rem; }
-    .error { color: #b00020; }
-    .hint { font-size: 0.85rem; color: #555; }
-  </style>
-</head>
-<body>
-  <h1>Operator sign-in</h1>
-  ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-  <form method="post" action="${escapeHtml(uid)}/login" autocomplete="off">
-    <label>Username <input name="username" value="${escapeHtml(username)}" required autofocus></label>
-    <label>Password <input name="password" type="password" required></label>
-    <label>One-time code <input name="otp" inputmode="numeric" pattern="[0-9]{6}" maxlength="6"></label>
-    <p class="hint">The one-time code from your authenticator app is required for ADMIN, OPS_SUPERVISOR and FINANCE_AUDIT.</p>
-    <button type="submit">Sign in</button>
-  </form>
-</body>
-</html>`;
+function deviceOf(ctx: Context): string | undefined {
+  const value = ctx.cookies.get(DEVICE_COOKIE, { signed: false });
+  return value && /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
 }
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function holderOf(user: MemberUser) {
+  return { userId: user.id, tenant: user.membership.airlineUrn, username: user.username };
+}
+
+function refuseJson(ctx: Context, reason: string): void {
+  ctx.status = 400;
+  ctx.set("Cache-Control", "no-store");
+  ctx.body = { error: "access_denied", error_description: reason };
 }

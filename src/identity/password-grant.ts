@@ -1,8 +1,6 @@
 import { errors, type TokenEndpointGrantContext } from "oidc-provider";
-import type { Clock } from "../runtime/clock.js";
 import { OPERATOR_SCOPE } from "../http/auth/claims.js";
-import type { Directory } from "../app/directory.js";
-import { checkOperatorLogin } from "./operator-login.js";
+import { checkOperatorLogin, type OperatorSignIn } from "./operator-login.js";
 import type { ResourceServerLookup } from "./resource-servers.js";
 
 export const PASSWORD_GRANT_PARAMETERS = ["username", "password", "otp", "resource"] as const;
@@ -18,11 +16,8 @@ interface PasswordParams {
  * browser. It starts a refresh-token family (a Grant) exactly like the authorization-code flow does:
  * same claims, same rotation and reuse detection.
  */
-export function passwordGrant(
-  directory: Directory,
-  clock: Clock,
-  lookupResourceServer: ResourceServerLookup,
-) {
+export function passwordGrant(signIn: OperatorSignIn, lookupResourceServer: ResourceServerLookup) {
+  const { clock } = signIn;
   return async (ctx: TokenEndpointGrantContext<PasswordParams>): Promise<void> => {
     const { provider, client, params } = ctx.oidc;
     if (!params.username || !params.password) {
@@ -33,10 +28,12 @@ export function passwordGrant(
       throw new errors.CustomOIDCProviderError("invalid_target", "exactly one audience is required");
     const resourceServer = await lookupResourceServer(resource, client.clientId);
 
-    const login = await checkOperatorLogin(directory, clock, {
+    // No device cookie here: a script's sign-in steps up on its address alone.
+    const login = await checkOperatorLogin(signIn, {
       username: params.username,
       password: params.password,
-      otp: params.otp,
+      address: ctx.ip,
+      ...(params.otp ? { otp: params.otp } : {}),
     });
     // The description says why (e.g. the one-time code is missing) so a script can tell the user.
     if (!login.ok) throw new errors.CustomOIDCProviderError("invalid_grant", login.reason);

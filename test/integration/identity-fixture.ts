@@ -9,6 +9,8 @@ import { createIdentityProvider, type IdentityProvider } from "../../src/identit
 import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { type Clock, systemClock } from "../../src/runtime/clock.js";
+import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import type { SignInRiskSettings } from "../../src/identity/sign-in-risk.js";
 
 /** The embedded identity provider mounted at /auth on a host app listening on a free port. */
 export interface RunningIdentityProvider {
@@ -22,7 +24,10 @@ export interface RunningIdentityProvider {
   close(): Promise<void>;
 }
 
-export async function startIdentityProvider(clock: Clock = systemClock): Promise<RunningIdentityProvider> {
+export async function startIdentityProvider(
+  clock: Clock = systemClock,
+  options: { directory?: Directory; signInRisk?: SignInRiskSettings } = {},
+): Promise<RunningIdentityProvider> {
   const host = new Koa();
   // The issuer names the port, so the server listens before the app is complete.
   const server: Server = createServer();
@@ -30,9 +35,17 @@ export async function startIdentityProvider(clock: Clock = systemClock): Promise
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${baseUrl}/auth`;
   const audiences = defaultAudiences(baseUrl, "http://127.0.0.1:1");
-  const directory = createDemoDirectory(clock);
+  const directory = options.directory ?? createDemoDirectory(clock);
   const revokedGrants = new CounterStoreRevokedGrants(new MemoryCounterStore(clock));
-  const idp = await createIdentityProvider({ issuer, directory, audiences, revokedGrants, clock });
+  const idp = await createIdentityProvider({
+    issuer,
+    directory,
+    audiences,
+    revokedGrants,
+    clock,
+    documents: new MemoryDocumentStore(),
+    ...(options.signInRisk ? { signInRisk: options.signInRisk } : {}),
+  });
   host.use(mount("/auth", idp.app));
   server.on("request", host.callback());
   return {

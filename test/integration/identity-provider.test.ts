@@ -531,10 +531,40 @@ describe("embedded identity provider", () => {
       });
     });
 
-    it("keeps the login page with an explanation when the TOTP code is missing or the user has no organization", async () => {
+    it("asks for the missing second factor on a screen of its own, and refuses a user with no organization", async () => {
       const noOtp = await signIn("supervisor@zx.demo", undefined);
       expect(noOtp.submitted.response.status).toBe(200);
-      expect(await noOtp.submitted.response.text()).toContain("multi-factor authentication is required");
+      const screen = await noOtp.submitted.response.text();
+      expect(screen).toContain(
+        "Multi-factor authentication is required: role OPS_SUPERVISOR requires a second factor",
+      );
+      expect(screen).toContain("One-time code");
+      // No passkey enrolled: the screen offers none, and loads no script.
+      expect(screen).not.toContain("Sign in with a passkey");
+      expect(screen).not.toContain("<script");
+      const otpAction = /action="([^"]+\/otp)"/.exec(screen)![1]!;
+      const secret = DEMO_USERS.find((u) => u.username === "supervisor@zx.demo")!.totpSecret!;
+      const wrong = await browse(
+        new URL(otpAction, running.baseUrl).href,
+        {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "otp=000000",
+        },
+        noOtp.submitted.jar,
+      );
+      expect(await wrong.response.text()).toContain("invalid one-time code");
+      const confirmed = await browse(
+        new URL(otpAction, running.baseUrl).href,
+        {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ otp: totpCode(secret, Date.now()) }),
+        },
+        wrong.jar,
+      );
+      expect(confirmed.response.status).toBe(303);
+      expect(confirmed.response.headers.get("location")).toContain("/auth/auth/");
       const orphan = await signIn("unaffiliated@demo", undefined);
       expect(await orphan.submitted.response.text()).toContain(
         "the user is not a member of any organization",

@@ -2,18 +2,21 @@ import { describe, expect, it } from "vitest";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
 import { refreshTokenTtl } from "../../src/identity/refresh-token-lifetime.js";
 import { checkOperatorLogin } from "../../src/identity/operator-login.js";
+import { operatorSignIn } from "../support/operator-sign-in.js";
 import { totpCode, verifyTotp } from "../../src/identity/totp.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 
+const ADDRESS = "192.0.2.10";
 const ADMIN_SECRET = "UZ4NWA6NSM4SJYS2HAE4JOO4CSR5VOWS";
 const DAY = 24 * 60 * 60;
 
 describe("operator login decision", () => {
   const clock = new ManualClock("2026-05-04T10:00:00Z");
-  const directory = createDemoDirectory(clock);
+  const signIn = operatorSignIn(createDemoDirectory(clock), clock);
 
   it("admits an AIRPORT_OPERATOR on password alone, with amr pwd", async () => {
-    const outcome = await checkOperatorLogin(directory, clock, {
+    const outcome = await checkOperatorLogin(signIn, {
+      address: ADDRESS,
       username: "operator@zx.demo",
       password: "demo-zx-operator",
     });
@@ -26,7 +29,11 @@ describe("operator login decision", () => {
       ["supervisor@vq.demo", "demo-vq-supervisor"],
       ["finance@zx.demo", "demo-zx-finance"],
     ] as const) {
-      const outcome = await checkOperatorLogin(directory, clock, { username, password });
+      const outcome = await checkOperatorLogin(signIn, {
+        address: ADDRESS,
+        username,
+        password,
+      });
       expect(outcome.ok).toBe(false);
       expect(!outcome.ok && outcome.reason).toMatch(/multi-factor authentication is required/);
     }
@@ -34,14 +41,16 @@ describe("operator login decision", () => {
 
   it("adds otp to amr for a valid code and refuses a wrong one", async () => {
     const code = totpCode(ADMIN_SECRET, clock.now());
-    const good = await checkOperatorLogin(directory, clock, {
+    const good = await checkOperatorLogin(signIn, {
+      address: ADDRESS,
       username: "admin@zx.demo",
       password: "demo-zx-admin",
       otp: code,
     });
     expect(good).toMatchObject({ ok: true, amr: ["pwd", "otp"] });
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
-    const bad = await checkOperatorLogin(directory, clock, {
+    const bad = await checkOperatorLogin(signIn, {
+      address: ADDRESS,
       username: "admin@zx.demo",
       password: "demo-zx-admin",
       otp: wrong,
@@ -50,7 +59,8 @@ describe("operator login decision", () => {
   });
 
   it("refuses a user with no organization even with the right password", async () => {
-    const outcome = await checkOperatorLogin(directory, clock, {
+    const outcome = await checkOperatorLogin(signIn, {
+      address: ADDRESS,
       username: "unaffiliated@demo",
       password: "demo-unaffiliated",
     });
@@ -58,11 +68,13 @@ describe("operator login decision", () => {
   });
 
   it("refuses a wrong password without saying whether the user exists", async () => {
-    const wrongPassword = await checkOperatorLogin(directory, clock, {
+    const wrongPassword = await checkOperatorLogin(signIn, {
+      address: ADDRESS,
       username: "operator@zx.demo",
       password: "nope",
     });
-    const noSuchUser = await checkOperatorLogin(directory, clock, {
+    const noSuchUser = await checkOperatorLogin(signIn, {
+      address: ADDRESS,
       username: "nobody@zx.demo",
       password: "nope",
     });

@@ -2,6 +2,7 @@ import { decodeJwt, type JWTPayload } from "jose";
 import type { Context } from "koa";
 import type { ServiceRole } from "../../domain/roles.js";
 import { MFA_REQUIRED_ROLES } from "./claims.js";
+import { amrShowsSecondFactor } from "../../domain/second-factors.js";
 import type { RevokedGrants } from "./revoked-grants.js";
 import type { Clock } from "../../runtime/clock.js";
 import type { Access } from "../access.js";
@@ -35,7 +36,7 @@ export interface AuthenticatorOptions {
   clock: Clock;
   /** Tolerated clock difference for exp and nbf; 30 s unless told. */
   skewSeconds?: number;
-  /** Roles whose tokens must show a second factor (`otp` in `amr`); spec 5.1 by default. */
+  /** Roles whose tokens must show a second factor in `amr` (amrShowsSecondFactor); spec 5.1 by default. */
   mfaRequiredRoles?: readonly ServiceRole[];
 }
 
@@ -79,7 +80,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (surface === "passenger") return passengerPrincipal(claims);
     const principal = operatorPrincipal(claims);
     // A service token has no interactive login behind it; the ADMIN who minted it passed MFA.
-    if (!isServiceToken(claims) && mfaRoles.has(principal.role) && !principal.amr.includes("otp")) {
+    if (
+      !isServiceToken(claims) &&
+      mfaRoles.has(principal.role) &&
+      !amrShowsSecondFactor(principal.role, principal.amr)
+    ) {
       throw new UnauthorizedError(
         "invalid_token",
         `Role ${principal.role} requires multi-factor authentication`,

@@ -12,7 +12,7 @@ export const CLAIM = {
 /** Scopes of an operator access token (spec 5.1). */
 export const OPERATOR_SCOPE = "openid profile email";
 
-/** Spec 5.1: these roles must authenticate with a second factor; their tokens carry `otp` in `amr`. */
+/** Spec 5.1: these roles must authenticate with a second factor; their tokens show it in `amr` (amrShowsSecondFactor). */
 export const MFA_REQUIRED_ROLES = ["ADMIN", "OPS_SUPERVISOR", "FINANCE_AUDIT"] as const;
 
 /** Access-token lifetimes in seconds (spec 8.2). */
