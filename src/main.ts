@@ -64,6 +64,7 @@ import {
   workflowsRunBy,
 } from "../services/module.js";
 import { revocationRoutes, serviceTokenRoute } from "../services/operator-api/admin-routes.js";
+import { passkeyRoutes } from "../services/operator-api/passkey-routes.js";
 import { platformModule } from "../services/operator-api/module.js";
 import { healthRoutes } from "../services/operator-api/health-routes.js";
 import { backgroundHost, operatorHost, passengerHost } from "../services/hosts.js";
@@ -580,6 +581,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
 
   const routes: Route[] = [
     ...(identity ? [serviceTokenRoute((request) => identity.mintServiceToken(request))] : []),
+    ...(identity ? passkeyRoutes(identity.passkeys, directory) : []),
     ...revocationRoutes(revocations),
     ...passengers.routes(tenantOf),
     ...MODULES.flatMap((m) => m.routes?.(moduleContext!) ?? []),
