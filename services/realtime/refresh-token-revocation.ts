@@ -8,7 +8,7 @@ const TIMEOUT_MS = 3_000;
  * client: revoking it ends the whole token family, and the provider records the grant so that the
  * family's access tokens are refused too. The revocation endpoint is read from the provider's
  * discovery document, so an external issuer works as well as the embedded one
- * (`{auth_url}/token/revocation`).
+ * (`{auth_url}/oauth/revoke` on the embedded one).
  */
 export class RefreshTokenRevocation {
   private endpoint: Promise<string> | undefined;

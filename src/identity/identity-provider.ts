@@ -12,6 +12,7 @@ import type { Directory } from "../app/directory.js";
 import { loginPage } from "./login-page.js";
 import { createOidcAdapters } from "./oidc-adapters.js";
 import { PASSWORD_GRANT_PARAMETERS, passwordGrant } from "./password-grant.js";
+import { refreshTokenCookie } from "./refresh-token-cookie.js";
 import { refreshTokenTtl } from "./refresh-token-lifetime.js";
 import { resourceServers } from "./resource-servers.js";
 import type { RevokedGrants } from "../http/auth/revoked-grants.js";
@@ -29,6 +30,8 @@ import { NO_RISK_TABLES, type SignInRiskSettings, signInRiskAssessor } from "./s
 
 export const CONSOLE_CLIENT_ID = "operator-console";
 const TOKEN_PATH = "/oauth/token";
+/** Beside the token endpoint, so that the console's refresh cookie (scoped to their folder) reaches both. */
+const REVOCATION_PATH = "/oauth/revoke";
 
 export interface IdentityProviderOptions {
   /** Full issuer URL including the mount path, e.g. `http://localhost:8080/auth`. */
@@ -106,7 +109,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
     ],
     jwks: { keys: [signingKey.privateJwk] },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
-    routes: { token: TOKEN_PATH, jwks: "/jwks" },
+    routes: { token: TOKEN_PATH, revocation: REVOCATION_PATH, jwks: "/jwks" },
     scopes: ["openid", "profile", "email"],
     claims: { openid: ["sub"], email: ["email"], profile: [] },
     clientAuthMethods: ["client_secret_basic", "client_secret_post", "none"],
@@ -173,6 +176,15 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
   app.use(providerCookies(provider));
   app.use(
     normalizeTokenRequest({ directory, clock, tokenPath: TOKEN_PATH, consoleClientId: CONSOLE_CLIENT_ID }),
+  );
+  app.use(
+    refreshTokenCookie({
+      tokenPath: TOKEN_PATH,
+      revocationPath: REVOCATION_PATH,
+      cookiePath: `${mountPath}/oauth/`,
+      secure: issuerUrl.protocol === "https:",
+      consoleClientId: CONSOLE_CLIENT_ID,
+    }),
   );
   app.use(loginAssets());
   app.use(

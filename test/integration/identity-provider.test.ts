@@ -252,7 +252,7 @@ describe("embedded identity provider", () => {
 
     it("revoking the refresh token (logout) ends the family's access tokens too", async () => {
       const login = await tokenRequest(running, loginBody(running, "operator@vq.demo"));
-      const revoke = await fetch(`${running.issuer}/token/revocation`, {
+      const revoke = await fetch(`${running.issuer}/oauth/revoke`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ token: login.body.refresh_token, client_id: "operator-console" }),
@@ -487,11 +487,12 @@ describe("embedded identity provider", () => {
       return { config, verifier, state, submitted };
     }
 
-    it("signs an ADMIN in with password and TOTP and issues tokens with amr otp", async () => {
-      const secret = DEMO_USERS.find((u) => u.username === "admin@vq.demo")!.totpSecret!;
+    /** Signs in through the login page and exchanges the code with the stock client, keeping its cookies. */
+    async function codeGrant(username: string) {
+      const secret = DEMO_USERS.find((u) => u.username === username)!.totpSecret;
       const { config, verifier, state, submitted } = await signIn(
-        "admin@vq.demo",
-        totpCode(secret, Date.now()),
+        username,
+        secret ? totpCode(secret, Date.now()) : undefined,
       );
       expect(submitted.response.status).toBe(303);
       const resume = await browse(
@@ -501,12 +502,45 @@ describe("embedded identity provider", () => {
       );
       const callback = new URL(resume.response.headers.get("location")!);
       expect(callback.pathname).toBe("/console/callback");
-
+      const setCookies: string[] = [];
+      config[oidc.customFetch] = async (url, options) => {
+        const response = await fetch(url, options as RequestInit);
+        setCookies.push(...response.headers.getSetCookie());
+        return response;
+      };
       const tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: verifier,
         expectedState: state,
       });
-      expect(tokens.refresh_token).toEqual(expect.any(String));
+      return { tokens, setCookies };
+    }
+
+    /** The console's refresh: no token in the body, the cookie instead. */
+    async function cookieRefresh(cookie: string | undefined) {
+      const response = await fetch(running.tokenUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(cookie ? { cookie: `operator_refresh=${cookie}` } : {}),
+        },
+        body: new URLSearchParams({ grant_type: "refresh_token", client_id: "operator-console" }),
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as Record<string, any>,
+        cookie: refreshCookieOf(response.headers.getSetCookie()),
+      };
+    }
+
+    function refreshCookieOf(setCookies: string[]) {
+      const header = setCookies.find((c) => c.startsWith("operator_refresh="));
+      return header === undefined
+        ? undefined
+        : { value: header.split(";")[0]!.slice("operator_refresh=".length), header: header.toLowerCase() };
+    }
+
+    it("signs an ADMIN in with password and TOTP and issues tokens with amr otp", async () => {
+      const { tokens } = await codeGrant("admin@vq.demo");
       const claims = decodeJwt(tokens.access_token);
       expect(claims).toMatchObject({
         aud: running.audiences.operator,
@@ -522,13 +556,65 @@ describe("embedded identity provider", () => {
         anyOf: ["ADMIN"],
       });
       expect(admin).toMatchObject({ role: "ADMIN", tenant: "urn:airline:VQ" });
+    });
 
-      const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
-      expect(decodeJwt(refreshed.access_token)).toMatchObject({
+    it("keeps the console's refresh token in an httpOnly SameSite=Strict cookie of the token folder, never in the JSON", async () => {
+      const { tokens, setCookies } = await codeGrant("admin@vq.demo");
+      expect(tokens.refresh_token).toBeUndefined();
+      const cookie = refreshCookieOf(setCookies)!;
+      expect(cookie.value.length).toBeGreaterThan(20);
+      expect(cookie.header).toContain("path=/auth/oauth/");
+      expect(cookie.header).toContain("httponly");
+      expect(cookie.header).toContain("samesite=strict");
+      // Kept for the refresh token's idle lifetime (7 days), renewed by every rotation.
+      const expires = Date.parse(/expires=([^;]+)/.exec(cookie.header)![1]!);
+      expect(Math.abs(expires - (Date.now() + 7 * DAY_MS))).toBeLessThan(60_000);
+      // Served over http here; an https issuer makes it Secure.
+      expect(cookie.header).not.toContain("secure");
+
+      const refreshed = await cookieRefresh(cookie.value);
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.refresh_token).toBeUndefined();
+      expect(decodeJwt(refreshed.body.access_token)).toMatchObject({
         amr: ["pwd", "otp"],
-        gid: claims.gid,
+        gid: decodeJwt(tokens.access_token).gid,
         sub: "vq-admin",
       });
+      expect(refreshed.cookie!.value).not.toBe(cookie.value);
+      expect((await cookieRefresh(undefined)).status).toBe(400);
+
+      // The rotated-away cookie is a reuse: the family ends (spec 5.1) and the cookie is dropped.
+      const reuse = await cookieRefresh(cookie.value);
+      expect(reuse.body.error).toBe("invalid_grant");
+      expect(reuse.cookie!.header).toContain("expires=thu, 01 jan 1970");
+      expect((await cookieRefresh(refreshed.cookie!.value)).body.error).toBe("invalid_grant");
+      expect(
+        (await refusalOf(authenticator.authenticate(bearer(refreshed.body.access_token), operatorRoute)))
+          .status,
+      ).toBe(401);
+    });
+
+    it("revokes the cookie's refresh token at logout and drops the cookie", async () => {
+      const { tokens, setCookies } = await codeGrant("operator@vq.demo");
+      const cookie = refreshCookieOf(setCookies)!.value;
+      const revoke = (withCookie: boolean) =>
+        fetch(`${running.issuer}/oauth/revoke`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            ...(withCookie ? { cookie: `operator_refresh=${cookie}` } : {}),
+          },
+          body: new URLSearchParams({ client_id: "operator-console", token_type_hint: "refresh_token" }),
+        });
+      const revoked = await revoke(true);
+      expect(revoked.status).toBe(200);
+      expect(refreshCookieOf(revoked.headers.getSetCookie())!.header).toContain("expires=thu, 01 jan 1970");
+      expect((await cookieRefresh(cookie)).body.error).toBe("invalid_grant");
+      expect(
+        (await refusalOf(authenticator.authenticate(bearer(tokens.access_token), operatorRoute))).status,
+      ).toBe(401);
+      // Without a cookie there is nothing to revoke, which RFC 7009 answers like a revocation.
+      expect((await revoke(false)).status).toBe(200);
     });
 
     it("asks for the missing second factor on a screen of its own, and refuses a user with no organization", async () => {
