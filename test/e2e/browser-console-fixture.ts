@@ -1,0 +1,36 @@
+/**
+ * What the console's browser tests share: the platform, a partner's pushed case, and an operator
+ * signing in through the identity provider's real login page (authorization code + PKCE, with the
+ * one-time code for the roles that need it, spec 5.1).
+ */
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { totpCode } from "../../src/identity/totp.js";
+import type { TestPlatform } from "../support/platform.js";
+import { push } from "./cases-fixtures.js";
+
+/** A case pushed by Zephyr Air's partner (as the partner tests push it); its URN. */
+export async function pushCase(p: TestPlatform, externalEventId: string): Promise<string> {
+  const partner = await p.partnerToken("skyhub-zx");
+  const response = await p.call("POST", "/partner/v1/disruptions", partner, push(externalEventId));
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { caseUrn: string }).caseUrn;
+}
+
+/** Signs `username` in from the console's sign-in screen and waits for the signed-in frame. */
+export async function signIn(
+  p: TestPlatform,
+  page: Page,
+  username: string,
+  path = "/console/",
+): Promise<void> {
+  const user = p.credentials.tenants.flatMap((t) => t.users).find((u) => u.username === username)!;
+  await page.goto(`${p.base}${path}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("Password").waitFor();
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(user.password);
+  if (user.totpSecret) await page.getByLabel("One-time code").fill(totpCode(user.totpSecret, Date.now()));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Log out" }).waitFor();
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
+import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { pushCase, signIn } from "./browser-console-fixture.js";
+
+/** The operator console in Chromium: sign-in, the case a partner pushed, its sub-cases (spec 4.1, 5.1). */
+if (browserForTests("operator console sign-in")) {
+  describe("operator console: sign-in and a pushed case", () => {
+    let p: TestPlatform;
+    let browser: TestBrowser;
+    let caseUrn: string;
+    beforeAll(async () => {
+      [p, browser] = await Promise.all([startTestPlatform(), launchBrowser()]);
+      caseUrn = await pushCase(p, "CONSOLE-LOGIN-1");
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await p?.close();
+    });
+
+    it("signs a supervisor in with the one-time code, shows the pushed case and its sub-cases", async () => {
+      const page = await (await browser.context()).newPage();
+      await page.goto(`${p.base}/console/`);
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      await checkScreen(page, "console-sign-in");
+      await signIn(p, page, "supervisor@zx.demo");
+      expect(new URL(page.url()).pathname).toBe("/console/");
+      expect(new URL(page.url()).search).toBe("");
+      await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+      await page.getByRole("heading", { name: "Cases", exact: true }).waitFor();
+      await page.getByRole("link", { name: "ZX200 BOS" }).waitFor();
+      await checkScreen(page, "console-dashboard");
+
+      await page.getByRole("link", { name: "Cases", exact: true }).click();
+      await page.getByRole("link", { name: "ZX200" }).first().waitFor();
+      await checkScreen(page, "console-cases");
+      await page.getByRole("link", { name: "ZX200" }).first().click();
+      await page.getByRole("heading", { name: /Case ZX200/ }).waitFor();
+      await page.getByRole("rowheader", { name: "QWE123" }).first().waitFor();
+      await page.getByRole("rowheader", { name: "RTY456" }).first().waitFor();
+      expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(`/console/cases/${caseUrn}`);
+      await checkScreen(page, "console-case-detail");
+
+      // The access token is in memory only: a reload gets a new one with the httpOnly refresh cookie.
+      const cookies = await page.context().cookies();
+      const refresh = cookies.find((c) => c.name === "operator_refresh")!;
+      expect(refresh).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/auth/oauth/" });
+      expect(await page.evaluate(() => document.cookie)).not.toContain("operator_refresh");
+      await page.reload();
+      await page.getByRole("heading", { name: /Case ZX200/ }).waitFor();
+      expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+    }, 90_000);
+
+    it("shows what the identity provider says when the one-time code is missing", async () => {
+      const page = await (await browser.context()).newPage();
+      await page.goto(`${p.base}/console/`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByLabel("Username").fill("finance@zx.demo");
+      const user = p.credentials.tenants
+        .flatMap((t) => t.users)
+        .find((u) => u.username === "finance@zx.demo")!;
+      await page.getByLabel("Password").fill(user.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "multi-factor authentication is required" }).waitFor();
+      await checkScreen(page, "console-login-one-time-code-missing");
+    }, 60_000);
+  });
+}
