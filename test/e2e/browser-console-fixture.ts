@@ -17,20 +17,37 @@ export async function pushCase(p: TestPlatform, externalEventId: string): Promis
   return ((await response.json()) as { caseUrn: string }).caseUrn;
 }
 
-/** Signs `username` in from the console's sign-in screen and waits for the signed-in frame. */
+/** The demo user's password and TOTP secret. */
+export function demoUser(p: TestPlatform, username: string) {
+  return p.credentials.tenants.flatMap((t) => t.users).find((u) => u.username === username)!;
+}
+
+/**
+ * Signs `username` in from the console's sign-in screen: the identity provider's password form, then
+ * its second-factor screen with the one-time code for the roles that need one; waits for the
+ * signed-in frame.
+ */
 export async function signIn(
   p: TestPlatform,
   page: Page,
   username: string,
   path = "/console/",
 ): Promise<void> {
-  const user = p.credentials.tenants.flatMap((t) => t.users).find((u) => u.username === username)!;
+  const user = demoUser(p, username);
   await page.goto(`${p.base}${path}`);
   await page.getByRole("button", { name: "Sign in" }).click();
+  await submitPassword(page, username, user.password);
+  if (user.totpSecret) {
+    await page.getByLabel("One-time code").fill(totpCode(user.totpSecret, Date.now()));
+    await page.getByRole("button", { name: "Verify the code" }).click();
+  }
+  await page.getByRole("button", { name: "Log out" }).waitFor();
+}
+
+/** The identity provider's first screen: username and password. */
+export async function submitPassword(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel("Password").waitFor();
   await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(user.password);
-  if (user.totpSecret) await page.getByLabel("One-time code").fill(totpCode(user.totpSecret, Date.now()));
+  await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Log out" }).waitFor();
 }

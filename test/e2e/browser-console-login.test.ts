@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
-import { pushCase, signIn } from "./browser-console-fixture.js";
+import { totpCode } from "../../src/identity/totp.js";
+import { demoUser, pushCase, signIn, submitPassword } from "./browser-console-fixture.js";
 
 /** The operator console in Chromium: sign-in, the case a partner pushed, its sub-cases (spec 4.1, 5.1). */
 if (browserForTests("operator console sign-in")) {
@@ -51,18 +52,27 @@ if (browserForTests("operator console sign-in")) {
       expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
     }, 90_000);
 
-    it("shows what the identity provider says when the one-time code is missing", async () => {
+    it("asks a finance auditor for the one-time code on the second screen and refuses a wrong one", async () => {
       const page = await (await browser.context()).newPage();
-      await page.goto(`${p.base}/console/`);
+      const user = demoUser(p, "finance@zx.demo");
+      await page.goto(`${p.base}/console/cases`);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByLabel("Username").fill("finance@zx.demo");
-      const user = p.credentials.tenants
-        .flatMap((t) => t.users)
-        .find((u) => u.username === "finance@zx.demo")!;
-      await page.getByLabel("Password").fill(user.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByRole("alert").filter({ hasText: "multi-factor authentication is required" }).waitFor();
-      await checkScreen(page, "console-login-one-time-code-missing");
+      await submitPassword(page, user.username, user.password);
+      await page.getByRole("heading", { name: "Second factor" }).waitFor();
+      await checkScreen(page, "console-login-second-factor");
+      const wrong = totpCode(user.totpSecret!, Date.now() + 10 * 60_000);
+      await page.getByLabel("One-time code").fill(wrong);
+      await page.getByRole("button", { name: "Verify the code" }).click();
+      await page.getByRole("alert").waitFor();
+      await page.getByLabel("One-time code").fill(totpCode(user.totpSecret!, Date.now()));
+      await page.getByRole("button", { name: "Verify the code" }).click();
+      // Back where the sign-in started, as FINANCE_AUDIT, whose role may not list cases (spec 4.1).
+      await page.getByText("Your role may not open this screen.").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/console/cases");
+      await page.getByText("FINANCE_AUDIT").waitFor();
+      expect(
+        await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents(),
+      ).not.toContain("Cases");
     }, 60_000);
   });
 }
