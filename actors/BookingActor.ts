@@ -42,6 +42,7 @@ import {
 } from "../src/domain/booking/vendor-change.js";
 import { settleWave, type WaveGroups, type WaveSettlement } from "../src/domain/booking/wave-settlement.js";
 import { DomainError } from "../src/domain/domain-error.js";
+import type { Incarnation } from "../src/domain/incarnation.js";
 import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
 import type { EventDataByType, EventType } from "../src/domain/events/catalogue.js";
 import type { Reservation } from "../src/domain/reservation.js";
@@ -83,6 +84,8 @@ export interface BookingTurn {
 export interface ClaimArgs extends BookingRequest {
   case: CaseRef;
   leaseMs: number;
+  /** The process claiming: a dead predecessor's claim is taken over at once. */
+  holder: Incarnation;
 }
 
 export type ClaimResult =
@@ -214,7 +217,7 @@ export class BookingActor {
     const decision = claimBooking(
       existing,
       args,
-      { token, leaseMs: args.leaseMs, groupHoldsReservation: holding !== undefined },
+      { token, leaseMs: args.leaseMs, holder: args.holder, groupHoldsReservation: holding !== undefined },
       this.now(),
     );
     if (!decision.granted) return decision;

@@ -1,3 +1,5 @@
+import { hostname } from "node:os";
+
 /**
  * Every setting the service reads, from the environment, in one place. The README's table of
  * environment variables is this file.
@@ -133,6 +135,12 @@ export interface Config {
   build: string;
   apiVersion: string;
   region: string;
+  /**
+   * This node (NODE_ID; default: the host name, a pod's name under Kubernetes): one process runs
+   * under a node id at a time against the same state, and each start of it is a new incarnation
+   * (src/domain/incarnation.ts), so a restarted process takes over its predecessor's claims at once.
+   */
+  nodeId: string;
   logLevel: string;
   shutdownTimeoutMs: number;
 }
@@ -299,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",
+    nodeId: env.NODE_ID || hostname(),
     logLevel: env.LOG_LEVEL || "info",
     shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS, 10_000, "SHUTDOWN_TIMEOUT_MS"),
   };

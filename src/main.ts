@@ -114,6 +114,7 @@ import { MongoDocumentStore } from "./runtime/mongo/document-store.js";
 import { RedisCounterStore } from "./runtime/redis/counter-store.js";
 import { RedisStateStore } from "./runtime/redis/state-store.js";
 import type { Runtime, RuntimeContributions } from "./runtime/runtime.js";
+import { startIncarnation } from "./runtime/incarnation.js";
 import { TOKENS } from "./runtime/tokens.js";
 import { httpTransport } from "./vendors/http-transport.js";
 import { inProcessTransport } from "./vendors/in-process-transport.js";
@@ -528,6 +529,9 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.exchangeRates, { useValue: PLATFORM_EXCHANGE_RATES });
   platform.register(TOKENS.bookingCards, { useValue: demoBookingCards() });
   platform.register(TOKENS.bookingSettings, { useValue: DEFAULT_BOOKING_SETTINGS });
+  platform.register(TOKENS.incarnation, {
+    useValue: await startIncarnation(runtime.counters, config.nodeId),
+  });
   const messageProviders = new MessageProviderSimulators(clock, {
     onMessage: (provider, m) =>
       logger.info({ provider, to: m.to, text: m.text }, "message taken by the simulated provider"),

@@ -3,7 +3,7 @@ import { AcceptedPayments } from "../../src/app/booking/accepted-payments.js";
 import { BookRooms } from "../../src/app/booking/book-rooms.js";
 import { BookingFlow } from "../../src/app/booking/booking-flow.js";
 import { type BookingSettings, DEFAULT_BOOKING_SETTINGS } from "../../src/app/booking/booking-settings.js";
-import { BookingSteps } from "../../src/app/booking/booking-steps.js";
+import { BookingSteps, type BookingStepsDeps } from "../../src/app/booking/booking-steps.js";
 import { BookingOutcomes } from "../../src/app/booking/booking-outcomes.js";
 import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
 import { GroupBooker } from "../../src/app/booking/group-booker.js";
@@ -14,6 +14,7 @@ import { VoucherTransports } from "../../src/app/transport/voucher-transport.js"
 import { VendorReconciliation } from "../../src/app/booking/vendor-reconciliation.js";
 import { WaveReader } from "../../src/app/booking/wave-reader.js";
 import { HotelSearch } from "../../src/app/hotel-search.js";
+import { type Incarnation, SOLE_INCARNATION } from "../../src/domain/incarnation.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { registerSingletons } from "../module.js";
 
@@ -48,30 +49,42 @@ export function registerBookingUseCases(container: DependencyContainer): void {
     BookingOutcomes,
     VendorReconciliation,
   ]);
-  const settingsOf = (c: DependencyContainer): BookingSettings => ({
-    ...DEFAULT_BOOKING_SETTINGS,
-    ...c.resolve<Partial<BookingSettings>>(TOKENS.bookingSettings),
-  });
   container.register(BookingSteps, {
-    useFactory: instanceCachingFactory(
-      (c) =>
-        new BookingSteps({
-          actors: c.resolve(TOKENS.actors),
-          waves: c.resolve(WaveReader),
-          reservations: c.resolve(ReservationIndex),
-          search: c.resolve(HotelSearch),
-          vendors: c.resolve(TOKENS.vendors),
-          booker: c.resolve(GroupBooker),
-          contracts: c.resolve(DirectContracts),
-          payments: c.resolve(AcceptedPayments),
-          cardOf: c.resolve(TOKENS.bookingCards),
-          logger: c.resolve(TOKENS.logger),
-          settings: settingsOf(c),
-        }),
-    ),
+    useFactory: instanceCachingFactory((c) => bookingStepsOf(c)),
   });
   container.register(BookingFlow, {
     useFactory: instanceCachingFactory((c) => new BookingFlow(c.resolve(TOKENS.workflows), settingsOf(c))),
+  });
+}
+
+function settingsOf(c: DependencyContainer): BookingSettings {
+  return { ...DEFAULT_BOOKING_SETTINGS, ...c.resolve<Partial<BookingSettings>>(TOKENS.bookingSettings) };
+}
+
+/**
+ * The booking steps as the container's ports give them, or with some of them replaced (a test
+ * stands a second process, a restart, beside the first).
+ */
+export function bookingStepsOf(
+  c: DependencyContainer,
+  replaced: Partial<BookingStepsDeps> = {},
+): BookingSteps {
+  return new BookingSteps({
+    actors: c.resolve(TOKENS.actors),
+    waves: c.resolve(WaveReader),
+    reservations: c.resolve(ReservationIndex),
+    search: c.resolve(HotelSearch),
+    vendors: c.resolve(TOKENS.vendors),
+    booker: c.resolve(GroupBooker),
+    contracts: c.resolve(DirectContracts),
+    payments: c.resolve(AcceptedPayments),
+    cardOf: c.resolve(TOKENS.bookingCards),
+    logger: c.resolve(TOKENS.logger),
+    settings: settingsOf(c),
+    incarnation: c.isRegistered(TOKENS.incarnation, true)
+      ? c.resolve<Incarnation>(TOKENS.incarnation)
+      : SOLE_INCARNATION,
+    ...replaced,
   });
 }
 

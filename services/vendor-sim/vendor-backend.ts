@@ -94,11 +94,19 @@ export interface BackendOptions {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** What an idempotency key answered first, and the request it came with. */
+interface KeyedAnswer {
+  request: string;
+  answer: StoredReservation;
+}
+
 export class VendorBackend {
   readonly inventory: RoomInventory;
   private readonly offers = new Map<string, PricedOffer>();
   private readonly reservations = new Map<string, StoredReservation>();
   private readonly changes: ReservationChange[] = [];
+  /** By the client's idempotency key (scoped to the client by the caller). */
+  private readonly keyed = new Map<string, KeyedAnswer>();
   private sequence = 0;
 
   constructor(private readonly options: BackendOptions) {
@@ -120,7 +128,16 @@ export class VendorBackend {
     return offers;
   }
 
-  book(order: BookingOrder): StoredReservation {
+  /**
+   * Books, once per idempotency key: the same key answers the first booking again and takes no
+   * other room; the same key with another order is refused (422 IDEMPOTENCY_KEY_REUSED). A refused
+   * booking is not remembered, so the key may be tried again.
+   */
+  book(order: BookingOrder, idempotencyKey?: string): StoredReservation {
+    return this.once(idempotencyKey, `book ${JSON.stringify(order)}`, () => this.bookOnce(order));
+  }
+
+  private bookOnce(order: BookingOrder): StoredReservation {
     if (!Number.isInteger(order.rooms) || order.rooms < 1) invalid("rooms must be a positive integer");
     if (order.guestNames.length === 0) invalid("at least one guest name is required");
     const offer = this.offers.get(order.offerId);
@@ -165,8 +182,12 @@ export class VendorBackend {
     return reservation;
   }
 
-  /** Cancelling twice answers the cancelled reservation again. */
-  cancel(reservationId: string): StoredReservation {
+  /** Cancelling twice answers the cancelled reservation again; an idempotency key is honoured as for a booking. */
+  cancel(reservationId: string, idempotencyKey?: string): StoredReservation {
+    return this.once(idempotencyKey, `cancel ${reservationId}`, () => this.cancelOnce(reservationId));
+  }
+
+  private cancelOnce(reservationId: string): StoredReservation {
     const reservation = this.lookup(reservationId);
     if (reservation.status === "CANCELLED") return reservation;
     if (!reservation.refundable) {
@@ -223,6 +244,22 @@ export class VendorBackend {
     reservation.updatedAt = this.options.clock.now();
     this.record("AMENDED", reservation);
     return reservation;
+  }
+
+  private once(key: string | undefined, request: string, act: () => StoredReservation): StoredReservation {
+    if (key === undefined) return act();
+    const first = this.keyed.get(key);
+    if (first && first.request !== request) {
+      throw new SimulatedFailure(
+        422,
+        "IDEMPOTENCY_KEY_REUSED",
+        "This idempotency key was used with another request",
+      );
+    }
+    if (first) return { ...first.answer };
+    const answer = act();
+    this.keyed.set(key, { request, answer: { ...answer } });
+    return answer;
   }
 
   private release(reservation: StoredReservation): StoredReservation {

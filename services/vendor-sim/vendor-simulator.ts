@@ -14,6 +14,7 @@ import {
   type WireMethod,
   type WireRequest,
   type WireResponse,
+  IDEMPOTENCY_KEY,
   jsonResponse,
 } from "../../src/vendors/wire.js";
 import type { CatalogHotel, HotelCatalog, SimulatedVendorId } from "./catalog.js";
@@ -90,6 +91,8 @@ export interface ParsedRequest {
   query: URLSearchParams;
   /** The JSON body, or an empty object when there is none. */
   json: Record<string, unknown>;
+  /** The client the access token was issued to; empty before the token is checked. */
+  clientId: string;
 }
 
 /** Statuses the business faults answer with when forced; natural refusals use the same ones. */
@@ -164,7 +167,12 @@ export abstract class VendorSimulator implements WireEndpoint {
     const refusal = await this.infrastructureFault(this.faults.draw(operation, "infrastructure"));
     if (refusal) return refusal;
 
-    const parsed: ParsedRequest = { raw: request, query: new URLSearchParams(queryString), json: {} };
+    const parsed: ParsedRequest = {
+      raw: request,
+      query: new URLSearchParams(queryString),
+      json: {},
+      clientId: "",
+    };
     try {
       parsed.json = parseBody(request);
       if (matched === "token") return this.issueToken(parsed);
@@ -174,6 +182,7 @@ export abstract class VendorSimulator implements WireEndpoint {
           "www-authenticate": `Bearer error="invalid_token", error_description="${check.reason}"`,
         });
       }
+      parsed.clientId = check.clientId;
       const fault = this.faults.draw(operation, "business");
       if (fault) return this.error(BUSINESS_FAULT_STATUS[fault] ?? 409, fault, `Injected ${fault}`);
       return matched.route.answer(parsed, matched.params);
@@ -243,7 +252,8 @@ export abstract class VendorSimulator implements WireEndpoint {
         method: "POST",
         pattern: exactly(bookings.path),
         operation: "book",
-        answer: (r) => this.reservationAnswer(201, this.backend.book(this.order(r.json))),
+        answer: (r) =>
+          this.reservationAnswer(201, this.backend.book(this.order(r.json), idempotencyKeyOf(r))),
       },
       {
         method: "GET",
@@ -261,7 +271,7 @@ export abstract class VendorSimulator implements WireEndpoint {
         method: cancel.method,
         pattern: new RegExp(`^${reservation}${cancel.method === "POST" ? escaped(cancel.path) : ""}$`),
         operation: "cancel",
-        answer: (_, [id]) => this.reservationAnswer(200, this.backend.cancel(id!)),
+        answer: (r, [id]) => this.reservationAnswer(200, this.backend.cancel(id!, idempotencyKeyOf(r))),
       },
     ];
   }
@@ -337,6 +347,12 @@ export abstract class VendorSimulator implements WireEndpoint {
     if (ms <= 0) return Promise.resolve();
     return new Promise((resolve) => this.clock.setTimer(resolve, ms));
   }
+}
+
+/** The request's idempotency key, scoped to its client (two clients' keys never meet). */
+function idempotencyKeyOf(request: ParsedRequest): string | undefined {
+  const key = request.raw.headers[IDEMPOTENCY_KEY];
+  return key ? `${request.clientId}\u0000${key}` : undefined;
 }
 
 function parseBody(request: WireRequest): Record<string, unknown> {

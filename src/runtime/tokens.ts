@@ -40,6 +40,11 @@ export const TOKENS = {
   bookingCards: Symbol.for("BookingCards"),
   /** Booking retry settings; the defaults apply when none is bound. */
   bookingSettings: Symbol.for("BookingSettings"),
+  /**
+   * Which start of which node this process is (src/domain/incarnation.ts), counted at start-up;
+   * unbound (a test's one process), the sole incarnation.
+   */
+  incarnation: Symbol.for("Incarnation"),
   /** Tells passenger groups about offers and vouchers (src/app/notifications/passenger-notifier.ts). */
   passengerNotifier: Symbol.for("PassengerNotifier"),
   /** The notification channels main chose (SMS and messaging providers, e-mail over SMTP). */

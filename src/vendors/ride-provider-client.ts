@@ -25,7 +25,7 @@ import type {
 } from "./ride-provider.js";
 import { MALFORMED_RESPONSE, NETWORK_ERROR, TIMEOUT, VendorError } from "./vendor-error.js";
 import type { VendorTransport } from "./vendor-transport.js";
-import { readJson, type WireRequest } from "./wire.js";
+import { IDEMPOTENCY_KEY, readJson, type WireRequest } from "./wire.js";
 
 /** A ride is worth a few seconds of retrying; a quote or booking is not time-boxed like a search. */
 export const RIDE_RETRY: RetryPolicy = {
@@ -63,7 +63,7 @@ export class RideProviderClient implements RideProvider {
       method: "POST",
       path: "/v1/rides",
       body: request,
-      headers: { "idempotency-key": request.reference },
+      headers: { [IDEMPOTENCY_KEY]: request.reference },
     }) as Promise<Ride>;
   }
 

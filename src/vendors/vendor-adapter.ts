@@ -5,6 +5,7 @@
 import type { HotelOffer } from "../domain/allocation/offer.js";
 import type {
   BookingRequest,
+  CancelRequest,
   HotelSearchRequest,
   ReservationChange,
   VendorReservation,
@@ -23,7 +24,7 @@ export interface VendorAdapter {
   searchRequest(request: HotelSearchRequest): WireRequest;
   offers(body: unknown, request: HotelSearchRequest): HotelOffer[];
   bookRequest(request: BookingRequest): WireRequest;
-  cancelRequest(reservationId: string): WireRequest;
+  cancelRequest(request: CancelRequest): WireRequest;
   lookupRequest(reservationId: string): WireRequest;
   /** Reads a booking, cancellation or lookup answer. */
   reservation(body: unknown): VendorReservation;

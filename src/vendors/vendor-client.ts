@@ -103,7 +103,7 @@ export class VendorClient implements InventoryVendor {
   }
 
   cancel(request: CancelRequest): Promise<VendorReservation> {
-    return this.call("booking", this.adapter.cancelRequest(request.reservationId), (body) =>
+    return this.call("booking", this.adapter.cancelRequest(request), (body) =>
       this.adapter.reservation(body),
     );
   }

@@ -25,10 +25,17 @@ export interface BookingRequest {
   rooms: number;
   guestNames: string[];
   payment: BookingPayment;
+  /**
+   * Sent as the `Idempotency-Key` header: the same key answers the first booking again instead of
+   * booking another room; the same key with another request is refused.
+   */
+  idempotencyKey: string;
 }
 
 export interface CancelRequest {
   reservationId: string;
+  /** Sent as the `Idempotency-Key` header, as for a booking. */
+  idempotencyKey: string;
 }
 
 export type ReservationStatus = "CONFIRMED" | "CANCELLED";

@@ -20,7 +20,7 @@ import type {
   ReservationStatus,
   VendorReservation,
 } from "./vendor-port.js";
-import { jsonRequest, withQuery } from "./wire.js";
+import { idempotent, jsonRequest, withQuery } from "./wire.js";
 import {
   type JsonObject,
   type WirePath,
@@ -132,11 +132,15 @@ export function shapedAdapter(shape: WireShape): VendorAdapter {
     offers: (body, request) =>
       listed(body, search.results).map((result) => readOffer(vendor, result, request, search.offer)),
 
-    bookRequest: (request) => jsonRequest("POST", bookings.path, bookings.body(request)),
-    cancelRequest: (reservationId) =>
-      bookings.cancel.method === "DELETE"
-        ? jsonRequest("DELETE", reservationAt(reservationId))
-        : jsonRequest("POST", `${reservationAt(reservationId)}${bookings.cancel.path}`, {}),
+    bookRequest: (request) =>
+      idempotent(jsonRequest("POST", bookings.path, bookings.body(request)), request.idempotencyKey),
+    cancelRequest: ({ reservationId, idempotencyKey }) =>
+      idempotent(
+        bookings.cancel.method === "DELETE"
+          ? jsonRequest("DELETE", reservationAt(reservationId))
+          : jsonRequest("POST", `${reservationAt(reservationId)}${bookings.cancel.path}`, {}),
+        idempotencyKey,
+      ),
     lookupRequest: (reservationId) => jsonRequest("GET", reservationAt(reservationId)),
 
     reservation: (body) =>

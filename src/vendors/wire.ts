@@ -37,6 +37,14 @@ export function jsonRequest(method: WireMethod, path: string, body?: unknown): W
       };
 }
 
+/** The header a vendor reads an operation's idempotency key from (lower case, as wire headers are). */
+export const IDEMPOTENCY_KEY = "idempotency-key";
+
+/** The request with its idempotency key: the vendor answers a repeat with the first answer. */
+export function idempotent(request: WireRequest, key: string): WireRequest {
+  return { ...request, headers: { ...request.headers, [IDEMPOTENCY_KEY]: key } };
+}
+
 export function jsonResponse(
   status: number,
   body: unknown,

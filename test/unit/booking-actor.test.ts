@@ -13,6 +13,7 @@ import { type BookingPlan, waveBookingKey } from "../../src/domain/booking/group
 import type { ConfirmedDraft } from "../../src/domain/booking/reservation-lifecycle.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
+import type { Incarnation } from "../../src/domain/incarnation.js";
 import { money } from "../../src/domain/money.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
@@ -32,6 +33,7 @@ const ACTOR_ID = "zx-booking-actor";
 const WAVE = "urn:wave:0f3c9a52-6b1e-4d7f-9a0e-5c2b8d1e4f60";
 const CORRELATION = "urn:trace:0123456789abcdef0123456789abcdef";
 const LEASE_MS = 60_000;
+const HOLDER: Incarnation = { node: "node-a", incarnation: 1 };
 
 /** A state store that keeps every transaction it commits, to see what each turn wrote. */
 class RecordingStateStore extends MemoryStateStore {
@@ -176,6 +178,7 @@ function claimOf(groupId: string, rest: Partial<ClaimArgs> = {}): ClaimArgs {
     plan,
     requestedBy: "urn:user:system",
     leaseMs: LEASE_MS,
+    holder: HOLDER,
     correlationUrn: CORRELATION,
     ...rest,
   };
@@ -302,6 +305,34 @@ for (const [runtime, start] of [
       expect(await invoke("claim", claimOf("G1"))).toEqual({ granted: false, reason: "booked" });
       await host.settle();
       expect(host.events.filter((e) => e.type === BOOKING_EVENTS.reservationConfirmed)).toHaveLength(1);
+    });
+
+    it("hands a killed process's claim to its restart at once, in the same attempt; another node's waits for its lease", async () => {
+      host = await start();
+      const dead = await invoke("claim", claimOf("G1"));
+      expect(dead.booking.attempt).toBe(1);
+      const otherNode = { node: "node-b", incarnation: 7 };
+      expect(await invoke("claim", claimOf("G1", { holder: otherNode }))).toEqual({
+        granted: false,
+        reason: "in-progress",
+      });
+      // node-a restarts (its next incarnation) a moment later: no wait for the lease.
+      await host.clock.advance(1);
+      const restarted = { node: HOLDER.node, incarnation: HOLDER.incarnation + 1 };
+      const resumed = await invoke("claim", claimOf("G1", { holder: restarted }));
+      expect(resumed).toMatchObject({ granted: true, booking: { state: "BOOKING", attempt: 1 } });
+      expect(resumed.booking.claim.holder).toEqual(restarted);
+
+      // The restarted process is alive: node-b still waits for its lease, then starts attempt 2.
+      expect(await invoke("claim", claimOf("G1", { holder: otherNode }))).toEqual({
+        granted: false,
+        reason: "in-progress",
+      });
+      await host.clock.advance(LEASE_MS);
+      expect(await invoke("claim", claimOf("G1", { holder: otherNode }))).toMatchObject({
+        granted: true,
+        booking: { attempt: 2, claim: { holder: otherNode } },
+      });
     });
 
     it("keeps a wave off a group that holds a reservation, but lets an override replace it", async () => {

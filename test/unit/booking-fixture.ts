@@ -5,6 +5,7 @@
  * side: tests hand booking a synthetic wave built from a real search, as allocation would.
  */
 import { pino } from "pino";
+import type { DependencyContainer } from "tsyringe";
 import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
 import { CaseActor, type CaseSnapshot } from "../../actors/CaseActor.js";
 import { DemandActor } from "../../actors/DemandActor.js";
@@ -58,6 +59,8 @@ export interface BookingHarness {
   documents: MemoryDocumentStore;
   simulators: VendorSimulators;
   booking: BookingUseCases;
+  /** The platform's container (a test builds a second process's booking steps from it). */
+  container: DependencyContainer;
   events: DomainEvent[];
   /** Every hotel the vendors offer at JFK for the test stay, deduplicated, in search order. */
   hotels: Hotel[];
@@ -240,6 +243,7 @@ export async function startBookingHarness(
     documents,
     simulators,
     booking,
+    container: platform,
     events,
     hotels: found.hotels,
     async openCase(name, passengerGroups) {

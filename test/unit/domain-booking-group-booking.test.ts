@@ -18,6 +18,7 @@ import {
   CASE,
   claimed,
   draft,
+  HOLDER,
   LEASE_MS,
   plan,
   request,
@@ -26,9 +27,10 @@ import {
   WAVE,
 } from "./group-booking-fixture.js";
 
-const terms = (token: string, groupHoldsReservation = false): ClaimTerms => ({
+const terms = (token: string, groupHoldsReservation = false, holder = HOLDER): ClaimTerms => ({
   token,
   leaseMs: LEASE_MS,
+  holder,
   groupHoldsReservation,
 });
 
@@ -59,10 +61,11 @@ describe("claiming a group's booking", () => {
         source: "wave",
         state: "BOOKING",
         plan,
-        claim: { token: "token-1", expiresAt: T0.getTime() + LEASE_MS },
+        claim: { token: "token-1", expiresAt: T0.getTime() + LEASE_MS, holder: HOLDER },
         attemptedHotels: [],
         staleOffers: [],
         retries: 0,
+        attempt: 1,
         reservationId: null,
         failure: null,
         reviewItemUrn: "urn:review-item:r1",
@@ -114,7 +117,9 @@ describe("claiming a group's booking", () => {
       granted: true,
       booking: {
         ...first,
-        claim: { token: "token-2", expiresAt: later.getTime() + LEASE_MS },
+        claim: { token: "token-2", expiresAt: later.getTime() + LEASE_MS, holder: HOLDER },
+        // Its holder may still run and give back what it booked: the vendors get new keys.
+        attempt: 2,
         updatedAt: later.toISOString(),
       },
     });
@@ -128,10 +133,66 @@ describe("claiming a group's booking", () => {
         state: "BOOKING",
         claim: { token: "token-2" },
         retries: 1,
+        // Its last holder settled its round and gives nothing back: the same vendor keys.
+        attempt: 1,
         attemptedHotels: round().attemptedHotels,
         staleOffers: round().staleOffers,
       },
     });
+  });
+});
+
+describe("claims of processes that died (spec 8: no room booked twice with the vendor)", () => {
+  const restarted = { node: HOLDER.node, incarnation: HOLDER.incarnation + 1 };
+
+  it("hands a dead predecessor's live claim to the restarted process at once, in the same attempt", () => {
+    const first = claimed();
+    const soon = atMs(1);
+    const decision = claimBooking(first, request(), terms("token-2", false, restarted), soon);
+    expect(decision).toEqual({
+      granted: true,
+      booking: {
+        ...first,
+        claim: { token: "token-2", expiresAt: soon.getTime() + LEASE_MS, holder: restarted },
+        // What the predecessor booked before dying is answered again under the same keys.
+        attempt: 1,
+        updatedAt: soon.toISOString(),
+      },
+    });
+  });
+
+  it.each([
+    ["another node", { node: "node-b", incarnation: 9 }],
+    ["an earlier incarnation of the holder's node", { node: HOLDER.node, incarnation: 1 }],
+    ["the holder itself", HOLDER],
+  ])("lets %s wait for the lease of a live holder, then start the next attempt", (_, caller) => {
+    const first = claimed();
+    expect(claimBooking(first, request(), terms("token-2", false, caller), atMs(LEASE_MS - 1))).toEqual({
+      granted: false,
+      reason: "in-progress",
+    });
+    expect(claimBooking(first, request(), terms("token-2", false, caller), atMs(LEASE_MS))).toMatchObject({
+      granted: true,
+      booking: { claim: { token: "token-2", holder: caller }, attempt: 2 },
+    });
+  });
+
+  it("lets a claim recorded without its holder wait for its lease", () => {
+    const { holder: _, ...anonymous } = claimed().claim!;
+    const first = { ...claimed(), claim: anonymous };
+    expect(claimBooking(first, request(), terms("token-2", false, restarted), atMs(1))).toEqual({
+      granted: false,
+      reason: "in-progress",
+    });
+  });
+
+  it("never takes a BOOKED or FAILED booking, even from a predecessor", () => {
+    for (const state of ["BOOKED", "FAILED"] as const) {
+      expect(claimBooking(bookingIn(state), request(), terms("token-2", false, restarted), atMs(1))).toEqual({
+        granted: false,
+        reason: state.toLowerCase(),
+      });
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import {
   type GroupBooking,
 } from "../../src/domain/booking/group-booking.js";
 import type { ConfirmedDraft } from "../../src/domain/booking/reservation-lifecycle.js";
+import type { Incarnation } from "../../src/domain/incarnation.js";
 import { money } from "../../src/domain/money.js";
 import type { Reservation } from "../../src/domain/reservation.js";
 
@@ -19,6 +20,8 @@ export const CASE = { tenant: "urn:airline:ZX", caseUrn: "urn:case:c1", airport:
 export const WAVE = "urn:wave:w1";
 export const LEASE_MS = 60_000;
 export const T0 = new Date("2026-11-21T12:00:00.000Z");
+/** The process the tests claim from, unless they say otherwise. */
+export const HOLDER: Incarnation = { node: "node-a", incarnation: 2 };
 
 /** `ms` after T0. */
 export function atMs(ms: number): Date {
@@ -52,7 +55,7 @@ export function claimed(rest: Partial<BookingRequest> = {}, token = "token-1", n
   const decision = claimBooking(
     undefined,
     request(rest),
-    { token, leaseMs: LEASE_MS, groupHoldsReservation: false },
+    { token, leaseMs: LEASE_MS, holder: HOLDER, groupHoldsReservation: false },
     now,
   );
   if (!decision.granted) throw new Error(`claim refused: ${decision.reason}`);

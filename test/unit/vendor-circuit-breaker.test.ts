@@ -1,3 +1,4 @@
+import { randomUuid } from "../../src/domain/uuid.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators } from "../../services/vendor-sim/simulators.js";
 import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
@@ -145,6 +146,7 @@ describe("vendor client breakers", () => {
         rooms: 1,
         guestNames: ["A"],
         payment: { method: "GUARANTEE" },
+        idempotencyKey: randomUuid(),
       }),
     ).resolves.toMatchObject({ status: "CONFIRMED" });
 

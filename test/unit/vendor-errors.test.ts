@@ -1,3 +1,4 @@
+import { randomUuid } from "../../src/domain/uuid.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators, type VendorSimulators } from "../../services/vendor-sim/simulators.js";
 import type { VendorSimulator } from "../../services/vendor-sim/vendor-simulator.js";
@@ -64,6 +65,7 @@ async function booked(client: VendorClient): Promise<VendorReservation> {
     rooms: 1,
     guestNames: ["Ann"],
     payment: { method: "GUARANTEE" },
+    idempotencyKey: randomUuid(),
   });
 }
 
@@ -103,6 +105,7 @@ describe("each vendor error class through the client", () => {
           rooms: 1,
           guestNames: ["Ann"],
           payment: { method: "GUARANTEE" },
+          idempotencyKey: randomUuid(),
         })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(VendorError);
@@ -122,7 +125,7 @@ describe("each vendor error class through the client", () => {
       const reservation = await booked(client);
       sim.failNext(kind);
       const error = await client
-        .cancel({ reservationId: reservation.reservationId })
+        .cancel({ reservationId: reservation.reservationId, idempotencyKey: randomUuid() })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ vendorCode: kind, classification: "permanent", httpStatus: 409 });
       expect(calls.filter((c) => c.endsWith("/cancel"))).toHaveLength(1);
@@ -142,17 +145,22 @@ describe("each vendor error class through the client", () => {
         rooms: 1,
         guestNames: ["Ann"],
         payment: { method: "GUARANTEE" },
+        idempotencyKey: randomUuid(),
       });
       reservations.push((await settled(booking)) as VendorReservation);
       if (reservations.some((r) => r.refundable) && reservations.some((r) => !r.refundable)) break;
     }
     const nonRefundable = reservations.find((r) => !r.refundable)!;
     const refundable = reservations.find((r) => r.refundable)!;
-    await expect(client.cancel({ reservationId: nonRefundable.reservationId })).rejects.toMatchObject({
+    await expect(
+      client.cancel({ reservationId: nonRefundable.reservationId, idempotencyKey: randomUuid() }),
+    ).rejects.toMatchObject({
       vendorCode: "NON_REFUNDABLE",
     });
     await clock.advance(Date.parse(refundable.cancellationDeadline!) - clock.now() + 1);
-    await expect(client.cancel({ reservationId: refundable.reservationId })).rejects.toMatchObject({
+    await expect(
+      client.cancel({ reservationId: refundable.reservationId, idempotencyKey: randomUuid() }),
+    ).rejects.toMatchObject({
       vendorCode: "BOOKING_PAST_CANCELLATION_DEADLINE",
     });
   });

@@ -1,3 +1,4 @@
+import { randomUuid } from "../../src/domain/uuid.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildCatalog, DEMO_AIRPORTS, type CatalogHotel } from "../../services/vendor-sim/catalog.js";
 import { createVendorSimulators, type VendorSimulators } from "../../services/vendor-sim/simulators.js";
@@ -147,6 +148,7 @@ describe("inventory", () => {
       rooms: 2,
       guestNames: ["Ada Lovelace", "Alan Turing"],
       payment: { method: "GUARANTEE" },
+      idempotencyKey: randomUuid(),
     });
     expect(reservation).toMatchObject({
       provider: "vendor-c",
@@ -167,6 +169,7 @@ describe("inventory", () => {
         rooms: 2,
         guestNames: ["X"],
         payment: { method: "GUARANTEE" },
+        idempotencyKey: randomUuid(),
       })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(VendorError);
@@ -175,7 +178,10 @@ describe("inventory", () => {
       classification: "permanent-for-offer",
     });
 
-    const cancelled = await client.cancel({ reservationId: reservation.reservationId });
+    const cancelled = await client.cancel({
+      reservationId: reservation.reservationId,
+      idempotencyKey: randomUuid(),
+    });
     expect(cancelled.status).toBe("CANCELLED");
     const restored = (await client.search(STAY)).find((o) => o.providerHotelId === offer!.providerHotelId);
     expect(restored?.roomsAvailable).toBe(3);
@@ -195,6 +201,7 @@ describe("inventory", () => {
         rooms: 1,
         guestNames: ["A"],
         payment: { method: "CARD", card: { number: "4111111111111111", expiry: "2030-01" } },
+        idempotencyKey: randomUuid(),
       }),
     ).rejects.toMatchObject({ vendorCode: "RATE_NOT_AVAILABLE", classification: "permanent-for-offer" });
     sim.markHotelFull(hotel.key, false);
@@ -215,6 +222,7 @@ describe("inventory", () => {
           rooms: 1,
           guestNames: ["A"],
           payment: { method: "CARD", card },
+          idempotencyKey: randomUuid(),
         }),
       ).rejects.toMatchObject({ vendorCode: "INVALID_PAYMENT_INFO", classification: "permanent" });
     }
@@ -232,6 +240,7 @@ describe("reconciliation", () => {
           rooms: 1,
           guestNames: ["Grace Hopper"],
           payment: { method: "GUARANTEE" },
+          idempotencyKey: randomUuid(),
         });
       const first = await book(offers[0]!.providerOfferId);
       await clock.advance(60_000);
@@ -369,8 +378,11 @@ describe("latency and faults", () => {
       rooms: 1,
       guestNames: ["A"],
       payment: { method: "GUARANTEE" },
+      idempotencyKey: randomUuid(),
     });
-    await expect(client.cancel({ reservationId: reservation.reservationId })).rejects.toMatchObject({
+    await expect(
+      client.cancel({ reservationId: reservation.reservationId, idempotencyKey: randomUuid() }),
+    ).rejects.toMatchObject({
       vendorCode: "NON_REFUNDABLE",
       classification: "permanent",
     });
@@ -400,6 +412,53 @@ describe("vendor-sim app over HTTP", () => {
       const offers = await overHttp.search(STAY);
       expect(offers.length).toBeGreaterThan(5);
       expect(offers).toEqual(await inProcess.search(STAY));
+    }
+  });
+
+  it("honours the Idempotency-Key of a booking and a cancellation: one room, one cancellation, a reused key refused", async () => {
+    // The simulators run on the system clock here: a stay ahead of it, still free to cancel.
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const stay = { ...STAY, checkIn: day(2), checkOut: day(3) };
+    for (const sim of httpSims.all) {
+      const client = clientFor(sim, systemClock, httpTransport(`${server.url}/${sim.id}`));
+      const offers = (await client.search(stay)).filter((o) => o.payments.includes("GUARANTEE"));
+      const requestFor = (offer: HotelOffer) => ({
+        providerOfferId: offer.providerOfferId,
+        rooms: 1,
+        guestNames: ["Ada Lovelace"],
+        payment: { method: "GUARANTEE" as const },
+        idempotencyKey: randomUuid(),
+      });
+      // A refundable booking, so that it can be cancelled below.
+      let request = requestFor(offers[0]!);
+      let first = await client.book(request);
+      for (const offer of offers.slice(1)) {
+        if (first.refundable) break;
+        request = requestFor(offer);
+        first = await client.book(request);
+      }
+      // The answer was lost (a process died before recording it): the same key again.
+      const again = await client.book(request);
+      expect(again.reservationId, sim.id).toBe(first.reservationId);
+      const other = offers.find((o) => o.providerOfferId !== request.providerOfferId)!;
+      const reused = await client
+        .book({ ...request, providerOfferId: other.providerOfferId })
+        .catch((e: unknown) => e);
+      expect(reused, sim.id).toMatchObject({
+        vendorCode: "IDEMPOTENCY_KEY_REUSED",
+        httpStatus: 422,
+        retryable: false,
+      });
+      const cancel = { reservationId: first.reservationId, idempotencyKey: randomUuid() };
+      expect((await client.cancel(cancel)).status).toBe("CANCELLED");
+      expect((await client.cancel(cancel)).status).toBe("CANCELLED");
+      const ledger = sim.backend
+        .changesSince(-1)
+        .filter((c) => c.reservation.reservationId === first.reservationId);
+      expect(
+        ledger.map((c) => c.kind),
+        sim.id,
+      ).toEqual(["CREATED", "CANCELLED"]);
     }
   });
 

@@ -1,3 +1,4 @@
+import { randomUuid } from "../../src/domain/uuid.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createVendorSimulators } from "../../services/vendor-sim/simulators.js";
 import { demoClientFor } from "../../services/vendor-sim/vendor-simulator.js";
@@ -99,6 +100,7 @@ describe("vendor client throttling", () => {
         rooms: 1,
         guestNames: ["A"],
         payment: { method: "GUARANTEE" },
+        idempotencyKey: randomUuid(),
       });
     }
     await clock.advance(0);

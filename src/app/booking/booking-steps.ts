@@ -3,12 +3,19 @@ import type { Logger } from "pino";
 import { BookingActor, type CaseRef, holdingReservation } from "../../../actors/BookingActor.js";
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { PaymentMethod } from "../../domain/policy/policy.js";
-import { type BookingPlan, type GroupBooking, waveBookingKey } from "../../domain/booking/group-booking.js";
+import {
+  attemptOf,
+  type BookingPlan,
+  type GroupBooking,
+  waveBookingKey,
+} from "../../domain/booking/group-booking.js";
+import { vendorCancellationKey } from "../../domain/booking/vendor-idempotency.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { ConfirmedDraft } from "../../domain/booking/reservation-lifecycle.js";
 import type { PassengerGroup } from "../../domain/case.js";
 import { roomsNeededFor } from "../../domain/demand.js";
 import { DomainError } from "../../domain/domain-error.js";
+import type { Incarnation } from "../../domain/incarnation.js";
 import type { GroupRequestedData } from "../../domain/events/booking.js";
 import { type Reservation, verificationCodeFrom } from "../../domain/reservation.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
@@ -46,6 +53,8 @@ export interface BookingStepsDeps {
   cardOf: (tenant: string) => BookingCard | undefined;
   logger: Logger;
   settings: BookingSettings;
+  /** This process, as its claims name it: a restart takes its dead predecessor's claims at once. */
+  incarnation: Incarnation;
 }
 
 /** Who asked for a booking run, carried to every group it books. */
@@ -289,6 +298,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
       requestedBy: acting.requestedBy,
       ...(request.reviewItemUrn ? { reviewItemUrn: request.reviewItemUrn } : {}),
       leaseMs: this.deps.settings.claimLeaseMs,
+      holder: this.deps.incarnation,
       correlationUrn: acting.correlationUrn,
     });
     if (!claim.granted) return this.statusOf(actorId, request.key, request.groupId, claim.reason);
@@ -297,6 +307,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
     const offers = await this.offersFor(ref, booking.plan);
     const outcome = await this.deps.booker.book({
       tenant: ref.tenant,
+      attempt: { caseUrn: ref.caseUrn, bookingKey: booking.key, attempt: attemptOf(booking) },
       plan: order.guests ? booking.plan : { ...booking.plan, candidates: [] },
       guestNames: guests.map((g) => g.name),
       acceptedPayments: order.acceptedPayments,
@@ -388,7 +399,10 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
       }
       const vendor = this.deps.vendors.forTenant(tenant).find((v) => v.id === vendorId);
       if (!vendor) throw new Error(`vendor ${vendorId} is not enabled for ${tenant}`);
-      await vendor.cancel({ reservationId: vendorReservationId });
+      await vendor.cancel({
+        reservationId: vendorReservationId,
+        idempotencyKey: vendorCancellationKey(vendorId, vendorReservationId),
+      });
       return true;
     } catch (error) {
       this.deps.logger.warn(

@@ -6,6 +6,7 @@ import { CircuitOpenError } from "../../vendors/circuit-open-error.js";
 import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
 import { offerKey } from "../../domain/allocation/offer.js";
+import { vendorBookingKey } from "../../domain/booking/vendor-idempotency.js";
 import { DirectContracts, isDirect } from "./direct-contracts.js";
 import { type BookingCard, choosePayment } from "./payment-choice.js";
 import type { StayOffers } from "./stay-offers.js";
@@ -14,6 +15,8 @@ import { TOKENS } from "../../runtime/tokens.js";
 
 export interface GroupBookingRequest {
   tenant: string;
+  /** What the vendors' idempotency keys derive from (`vendorBookingKey`). */
+  attempt: { caseUrn: string; bookingKey: string; attempt: number };
   plan: BookingPlan;
   guestNames: string[];
   acceptedPayments: readonly PaymentMethod[];
@@ -106,11 +109,13 @@ export class GroupBooker {
         request.card,
       );
       try {
+        const { caseUrn, bookingKey, attempt: number } = request.attempt;
         const reservation = await vendor.book({
           providerOfferId: candidate.providerOfferId,
           rooms: request.plan.rooms,
           guestNames: request.guestNames,
           payment,
+          idempotencyKey: vendorBookingKey(caseUrn, bookingKey, number, candidate),
         });
         return { kind: "booked", candidate, reservation, payment: payment.method, ...tried };
       } catch (error) {

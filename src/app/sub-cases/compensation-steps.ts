@@ -3,6 +3,7 @@ import { BookingActor, holdingReservation } from "../../../actors/BookingActor.j
 import { CaseActor } from "../../../actors/CaseActor.js";
 import { CaseResolutionActor } from "../../../actors/CaseResolutionActor.js";
 import { SubCaseActor, subCaseActorId, subCaseActorIdFor } from "../../../actors/SubCaseActor.js";
+import { vendorCancellationKey } from "../../domain/booking/vendor-idempotency.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { EventDataByType } from "../../domain/events/catalogue.js";
 import type { SubCaseView } from "../../domain/events/sub-case.js";
@@ -322,7 +323,10 @@ export class CompensationSteps implements SubCaseSagaSteps {
     }
     const vendor = this.deps.vendors.forTenant(tenant).find((v) => v.id === vendorId);
     if (!vendor) throw new Error(`Vendor ${vendorId} is not enabled for ${tenant}`);
-    await vendor.cancel({ reservationId: vendorReservationId });
+    await vendor.cancel({
+      reservationId: vendorReservationId,
+      idempotencyKey: vendorCancellationKey(vendorId, vendorReservationId),
+    });
   }
 
   // ---- reads ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { DomainError } from "../domain-error.js";
+import { type Incarnation, isPredecessor } from "../incarnation.js";
 import type { Money } from "../money.js";
 import { BOOKING_SYSTEM_ACTOR, type BookingReviewCategory } from "../events/booking.js";
 import {
@@ -25,7 +26,17 @@ import { type ConfirmedDraft, createReservation } from "./reservation-lifecycle.
  *
  * Claims. A claim lasts a lease. Another caller is refused while it is live; once it has run out
  * (its worker died) the booking is taken over with the plan it was first given, as is a PENDING
- * one. Only the token of the live claim confirms, fails or defers. A wave never books a group that
+ * one. A claim of a dead predecessor of the caller (an earlier incarnation of its own node: the
+ * process it restarts) is taken over at once, lease or not. Only the token of the live claim
+ * confirms, fails or defers.
+ *
+ * Attempts. The vendors get an idempotency key per attempt and offer (`vendorBookingKey`), so a
+ * booking repeated within the attempt is answered the room booked first. A PENDING booking is
+ * claimed again in the same attempt (its last holder settled its round and gives nothing back); a
+ * claim taken over after its lease starts the next attempt, because its holder, if it still runs,
+ * gives back what it booked once it finds the claim lost. A dead predecessor's claim is taken over in
+ * its attempt: the predecessor gives nothing back, and what it booked before dying is answered
+ * again rather than booked twice. A wave never books a group that
  * already holds a reservation (spec 3.1: later demand never replaces existing reservations);
  * overrides and re-bookings do, and replace it.
  */
@@ -51,6 +62,8 @@ export interface BookingFailure {
 export interface BookingClaim {
   token: string;
   expiresAt: number;
+  /** The process holding it; absent on claims made before holders were recorded. */
+  holder?: Incarnation;
 }
 
 /**
@@ -73,6 +86,8 @@ export interface GroupBooking {
   staleOffers: string[];
   /** Rounds that ended behind an open circuit. */
   retries: number;
+  /** The attempt the vendors' idempotency keys belong to (see the header); absent before attempts were counted: 1. */
+  attempt?: number;
   reservationId: string | null;
   failure: BookingFailure | null;
   /** The review item that asked for this booking (manual-review source). */
@@ -103,6 +118,8 @@ export interface BookingRequest {
 export interface ClaimTerms {
   token: string;
   leaseMs: number;
+  /** The process claiming. */
+  holder: Incarnation;
   /** The group holds a reservation now. */
   groupHoldsReservation: boolean;
 }
@@ -122,15 +139,29 @@ export function claimBooking(
 ): ClaimDecision {
   if (existing?.state === "BOOKED") return { granted: false, reason: "booked" };
   if (existing?.state === "FAILED") return { granted: false, reason: "failed" };
-  if (existing?.state === "BOOKING" && existing.claim && existing.claim.expiresAt > now.getTime()) {
+  const fromPredecessor = existing?.state === "BOOKING" && heldByPredecessor(existing, terms.holder);
+  if (
+    existing?.state === "BOOKING" &&
+    existing.claim &&
+    existing.claim.expiresAt > now.getTime() &&
+    !fromPredecessor
+  ) {
     return { granted: false, reason: "in-progress" };
   }
   if (request.source === "wave" && terms.groupHoldsReservation) {
     return { granted: false, reason: "group-holds-reservation" };
   }
-  const claim: BookingClaim = { token: terms.token, expiresAt: now.getTime() + terms.leaseMs };
+  const claim: BookingClaim = {
+    token: terms.token,
+    expiresAt: now.getTime() + terms.leaseMs,
+    holder: terms.holder,
+  };
   const at = now.toISOString();
-  if (existing) return { granted: true, booking: { ...existing, state: "BOOKING", claim, updatedAt: at } };
+  if (existing) {
+    const nextAttempt = existing.state === "BOOKING" && !fromPredecessor;
+    const attempt = attemptOf(existing) + (nextAttempt ? 1 : 0);
+    return { granted: true, booking: { ...existing, state: "BOOKING", claim, attempt, updatedAt: at } };
+  }
   return {
     granted: true,
     booking: {
@@ -145,6 +176,7 @@ export function claimBooking(
       attemptedHotels: [],
       staleOffers: [],
       retries: 0,
+      attempt: 1,
       reservationId: null,
       failure: null,
       reviewItemUrn: request.reviewItemUrn ?? null,
@@ -154,6 +186,17 @@ export function claimBooking(
       updatedAt: at,
     },
   };
+}
+
+/** The booking's claim is held by a dead predecessor of `caller` (see `isPredecessor`). */
+function heldByPredecessor(booking: GroupBooking, caller: Incarnation): boolean {
+  const holder = booking.claim?.holder;
+  return holder !== undefined && isPredecessor(holder, caller);
+}
+
+/** The attempt the booking's vendor calls belong to now. */
+export function attemptOf(booking: Pick<GroupBooking, "attempt">): number {
+  return booking.attempt ?? 1;
 }
 
 /** What one round of vendor calls under a claim found: the hotels tried and the offers gone stale. */
