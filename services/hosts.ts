@@ -3,7 +3,7 @@ import Koa, { type Middleware } from "koa";
 import mount from "koa-mount";
 import type { Logger } from "pino";
 import { httpConventions, type RouteDeps, serveRoutes } from "../src/http/request-pipeline.js";
-import { frontEnd } from "../src/http/front-end.js";
+import { frontEnd, PASSENGER_APP_CSP } from "../src/http/front-end.js";
 import type { Route } from "../src/http/route.js";
 import { specificationRoutes } from "../src/http/specification-routes.js";
 
@@ -92,7 +92,14 @@ export function passengerHost(parts: HostParts): Koa {
   if (parts.frontEndsFolder) {
     // The app owns every path of the host but the API's: its screens are extensionless paths.
     const apiPaths = [...new Set(routes.map((r) => `/${r.path.split("/")[1]}/`))];
-    app.use(frontEnd({ folder: join(parts.frontEndsFolder, "passenger-app"), base: "/", apiPaths }));
+    app.use(
+      frontEnd({
+        folder: join(parts.frontEndsFolder, "passenger-app"),
+        base: "/",
+        apiPaths,
+        contentSecurityPolicy: PASSENGER_APP_CSP,
+      }),
+    );
   }
   app.use(serveRoutes(routes, parts.deps));
   return app;

@@ -50,6 +50,28 @@ export const DEFAULT_FRONT_END_CSP = [
   "object-src 'none'",
 ].join("; ");
 
+/**
+ * The passenger app's policy: the default one, narrower where the app needs less. Its ALTCHA
+ * widget solves the login challenge in Web Workers that are files of the build (the widget's
+ * `altcha/external` bundle, whose PBKDF2 and SHA workers run on WebCrypto): workers from 'self'
+ * only, no blob: workers and no WebAssembly. Images: the voucher's QR code is an SVG data URI. The
+ * service worker and manifest are files of the app ('self'); the card issuer's page opens in its
+ * own window (a link), so nothing of another origin is loaded or framed.
+ */
+export const PASSENGER_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join("; ");
+
 export function frontEnd(options: FrontEndOptions): Middleware {
   const { folder, base } = options;
   const root = normalize(folder) + sep;

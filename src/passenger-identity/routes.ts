@@ -33,6 +33,10 @@ const TAGS = ["Passenger authentication"] as const;
 /** Tokens and one-time challenges must not be kept by any cache on the way. */
 const NO_STORE = { "Cache-Control": "no-store" };
 
+const SESSION_COOKIE_HEADER = {
+  "Set-Cookie": { description: "passenger_session=<jwt>; HttpOnly; SameSite=Strict" },
+};
+
 export function passengerAuthRoutes(deps: PassengerAuthRouteDeps): Route[] {
   const tenantOf = (ctx: Context): string => {
     const tenant = deps.tenantOf(ctx);
@@ -46,6 +50,9 @@ export function passengerAuthRoutes(deps: PassengerAuthRouteDeps): Route[] {
     }
     return tenant;
   };
+
+  const cookieOf = (ctx: Context, token: string, expiresAt: string) =>
+    sessionCookie(token, expiresAt, deps.secureCookies || ctx.secure);
 
   return [
     defineRoute({
@@ -68,21 +75,31 @@ export function passengerAuthRoutes(deps: PassengerAuthRouteDeps): Route[] {
       description:
         "Limited to 5 attempts per 15 minutes per IP address and 10 per 24 hours per PNR; every attempt " +
         "counts and needs a fresh captcha solution. Captcha problems are 400 (`captcha-required`, " +
-        "`captcha-invalid`, `captcha-expired`, `captcha-reused`).",
+        "`captcha-invalid`, `captcha-expired`, `captcha-reused`). The session is also set as the HttpOnly " +
+        "cookie the magic-link exchange sets, so a browser (the passenger app and its event stream) holds " +
+        "it where no script reads it.",
       tags: TAGS,
       surface: "passenger",
       access: { kind: "public" },
       idempotent: false,
       body: pnrLoginBodySchema,
       responses: {
-        200: { description: "A session token for the passenger's case", schema: pnrLoginResponseSchema },
+        200: {
+          description: "A session token for the passenger's case",
+          schema: pnrLoginResponseSchema,
+          headers: SESSION_COOKIE_HEADER,
+        },
         401: { description: "No booking matches this PNR and last name (`pnr-login-failed`)" },
         403: { description: "The case is closed (`case-closed`)" },
         429: { description: "Too many attempts; Retry-After gives the seconds to wait" },
       },
       handler: async ({ body, ctx, correlationUrn }) => {
         const result = await deps.login.login({ tenant: tenantOf(ctx), ...body, ip: ctx.ip, correlationUrn });
-        return { status: 200, body: result, headers: NO_STORE };
+        return {
+          status: 200,
+          body: result,
+          headers: { ...NO_STORE, "Set-Cookie": cookieOf(ctx, result.sessionToken, result.expiresAt) },
+        };
       },
     }),
     defineRoute({
@@ -101,18 +118,17 @@ export function passengerAuthRoutes(deps: PassengerAuthRouteDeps): Route[] {
         200: {
           description: "The session is in the cookie",
           schema: magicLinkExchangeResponseSchema,
-          headers: { "Set-Cookie": { description: "passenger_session=<jwt>; HttpOnly; SameSite=Strict" } },
+          headers: SESSION_COOKIE_HEADER,
         },
         401: { description: "The link is invalid, expired, already used or revoked" },
         403: { description: "The case is closed, or the link is another airline's" },
       },
       handler: async ({ body, ctx }) => {
         const session = await deps.magicLinks.exchange(body.token, { tenant: tenantOf(ctx) });
-        const secure = deps.secureCookies || ctx.secure;
         return {
           status: 200,
           body: { caseUrn: session.caseUrn, expiresAt: session.expiresAt },
-          headers: { ...NO_STORE, "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) },
+          headers: { ...NO_STORE, "Set-Cookie": cookieOf(ctx, session.token, session.expiresAt) },
         };
       },
     }),

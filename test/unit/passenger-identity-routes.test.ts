@@ -113,7 +113,7 @@ async function solvedCaptcha(base: string): Promise<string> {
 
 describe("passenger authentication routes", () => {
   it("log in with PNR, last name and a solved captcha, and the token opens passenger routes", async () => {
-    const { base, post } = await passengerApi();
+    const { base, post, identity } = await passengerApi();
     const response = await post("/v1/auth/pnr-login", {
       pnr: "abc123",
       lastName: "RIVERA",
@@ -126,6 +126,12 @@ describe("passenger authentication routes", () => {
     const me = await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${body.sessionToken}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual({ caseUrn: CASE, groupId: "g-1" });
+    // A browser gets the same session as the magic-link exchange gives it: an HttpOnly cookie.
+    const cookie = response.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^passenger_session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict; Secure$/);
+    await expect(identity.sessions.verify(/^passenger_session=([^;]+)/.exec(cookie)![1]!)).resolves.toMatchObject({
+      caseUrn: CASE,
+    });
   });
 
   it("keep passenger login and token checks working while the operator identity provider is down", async () => {
