@@ -85,6 +85,10 @@ export function HotelSection({ api, t, language, offer, onOffer }: HotelProps) {
 }
 
 function statusLine(offer: Offer, t: HotelProps["t"], language: string): string | undefined {
+  // The passenger's own answer first: after a decline the saga may still end FAILED or
+  // COMPENSATION_FAILED (the room could not be cancelled), which is the operators' to handle.
+  if (offer.answer?.kind === "DECLINED") return t.statusDeclined;
+  if (offer.answer?.kind === "ACCEPTED") return t.statusAccepted;
   switch (offer.status) {
     case "OFFER_READY":
       return offer.answerBy
