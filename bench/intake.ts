@@ -27,7 +27,7 @@ import { startTestPlatform, type TestPlatform } from "../test/support/platform.j
 import { serviceNodeFlags } from "./service-node-flags.js";
 import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { percentile, printTable, round } from "./stats.js";
-import { storeEnvironment } from "./store-environment.js";
+import { dropDocuments, storeEnvironment } from "./store-environment.js";
 
 // The heap is only comparable after a full collection: without --expose-gc, run again with it (and
 // with the flags the service runs with).
@@ -366,11 +366,16 @@ async function lockRelease(t: TestPlatform, caseUrn: string, pnrs: string[]) {
   };
 }
 
+/** What each platform of the run was started with, for `dropDocuments` at the end. */
+const environments: Record<string, string>[] = [];
+
 /** The whole service in this process, silent, with rate limits out of the way. */
 async function startBenchPlatform(automation: "on" | "off"): Promise<BenchPlatform> {
+  const environment = storeEnvironment();
+  environments.push(environment);
   const t = await startTestPlatform({
     env: {
-      ...storeEnvironment(),
+      ...environment,
       RATE_LIMIT_SCALE: "100000",
       DEMAND_ON_INTAKE: automation,
       DEMO_POLICIES: automation,
@@ -409,6 +414,7 @@ const automated = await startBenchPlatform("on");
 const automatedRate = await throughput(automated, AUTOMATION_WARMUP_CASES, AUTOMATION_CASES);
 const automatedClosed = await closeWithin(automated.t, 30_000);
 
+for (const environment of environments) await dropDocuments(environment);
 const releaseWithinTarget = release.p99 >= 50 && release.p99 <= 200;
 printTable(
   `Intake (automatic demand and bookings off): ${MEASURED_CASES} pushes of ${FLIGHT_PASSENGERS} passengers in ` +

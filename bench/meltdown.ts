@@ -40,6 +40,7 @@ import { FLIGHT_GROUPS, FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight
 import { OfferWatch } from "./offer-watch.js";
 import { serviceNodeFlags } from "./service-node-flags.js";
 import { percentile, printTable, round } from "./stats.js";
+import { dropDocuments, storeEnvironment } from "./store-environment.js";
 
 const FLIGHTS = Number(process.env.MELTDOWN_FLIGHTS ?? 50);
 const HOTELS = Number(process.env.MELTDOWN_HOTELS ?? 2000);
@@ -145,10 +146,10 @@ async function closeWithin(t: TestPlatform, ms: number): Promise<boolean> {
 
 /** One store's run, in this process. */
 async function meltdown(store: string): Promise<StoreFigures> {
+  const environment = storeEnvironment(store);
   const t = await startTestPlatform({
     env: {
-      STATE_STORE: store,
-      REDIS_URL,
+      ...environment,
       RATE_LIMIT_SCALE: "100000",
       VENDOR_RATE_LIMIT_SCALE: "100000",
       DEMAND_ON_INTAKE: "on",
@@ -239,6 +240,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
     closed: false,
   };
   figures.closed = await closeWithin(t, 30_000);
+  await dropDocuments(environment);
   return figures;
 }
 

@@ -33,7 +33,15 @@ export interface Config {
   publicBaseUrl: string;
   passengerBaseUrl: string;
   stateStore: "memory" | "redis";
-  documentStore: "memory" | "mongo";
+  /**
+   * Where queryable documents live: `memory` (lost with the process), `redis` (a single node's
+   * durable copy, one writer per prefix: src/runtime/redis/document-store.ts) or `mongodb`
+   * (shared by every process). By default `redis` on a Redis state store without MONGODB_URL,
+   * `mongodb` on one with it, else `memory`.
+   */
+  documentStore: "memory" | "redis" | "mongodb";
+  /** The key prefix of `DOCUMENT_STORE=redis` (REDIS_DOCUMENT_PREFIX): one writer process per prefix. */
+  redisDocumentPrefix: string;
   redisUrl: string;
   mongodbUrl: string | undefined;
   mongodbDatabase: string;
@@ -227,10 +235,19 @@ function services(value: string | undefined): ServiceName[] {
   return value.split(",").map((s) => oneOf(s.trim(), ALL_SERVICES, "operator-api", "SERVICES"));
 }
 
+function documentStore(env: NodeJS.ProcessEnv, stateStore: Config["stateStore"]): Config["documentStore"] {
+  // `mongo` is the setting's former spelling.
+  if (env.DOCUMENT_STORE === "mongo") return "mongodb";
+  const durable = env.MONGODB_URL ? "mongodb" : "redis";
+  const fallback = stateStore === "redis" ? durable : "memory";
+  return oneOf(env.DOCUMENT_STORE, ["memory", "redis", "mongodb"] as const, fallback, "DOCUMENT_STORE");
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || "127.0.0.1";
   const port = integer(env.PORT, 8080, "PORT");
   const passengerPort = integer(env.PASSENGER_PORT, 8081, "PASSENGER_PORT");
+  const stateStore = oneOf(env.STATE_STORE, ["memory", "redis"] as const, "memory", "STATE_STORE");
   return {
     runtime: oneOf(env.RUNTIME, ["auto", "embedded", "dapr"] as const, "auto", "RUNTIME"),
     services: services(env.SERVICES),
@@ -240,8 +257,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passengerPort,
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
     passengerBaseUrl: env.PASSENGER_BASE_URL || `http://localhost:${passengerPort}`,
-    stateStore: oneOf(env.STATE_STORE, ["memory", "redis"] as const, "memory", "STATE_STORE"),
-    documentStore: oneOf(env.DOCUMENT_STORE, ["memory", "mongo"] as const, "memory", "DOCUMENT_STORE"),
+    stateStore,
+    documentStore: documentStore(env, stateStore),
+    redisDocumentPrefix: env.REDIS_DOCUMENT_PREFIX || "documents:",
     redisUrl: env.REDIS_URL || "redis://127.0.0.1:6379",
     mongodbUrl: env.MONGODB_URL || undefined,
     mongodbDatabase: env.MONGODB_DATABASE || "disruption",

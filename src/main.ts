@@ -111,6 +111,7 @@ import { MemoryCounterStore } from "./runtime/memory/counter-store.js";
 import { MemoryDocumentStore } from "./runtime/memory/document-store.js";
 import { MemoryStateStore } from "./runtime/memory/state-store.js";
 import { MongoDocumentStore } from "./runtime/mongo/document-store.js";
+import { RedisDocumentStore } from "./runtime/redis/document-store.js";
 import { RedisCounterStore } from "./runtime/redis/counter-store.js";
 import { RedisStateStore } from "./runtime/redis/state-store.js";
 import type { Runtime, RuntimeContributions } from "./runtime/runtime.js";
@@ -190,7 +191,10 @@ async function chooseRuntime(config: Config, logger: Logger): Promise<"embedded"
 
 async function documentStore(config: Config): Promise<DocumentStore> {
   if (config.documentStore === "memory") return new MemoryDocumentStore();
-  if (!config.mongodbUrl) throw new Error("DOCUMENT_STORE=mongo needs MONGODB_URL");
+  if (config.documentStore === "redis") {
+    return RedisDocumentStore.open({ url: config.redisUrl, prefix: config.redisDocumentPrefix });
+  }
+  if (!config.mongodbUrl) throw new Error("DOCUMENT_STORE=mongodb needs MONGODB_URL");
   return MongoDocumentStore.connect(config.mongodbUrl, config.mongodbDatabase);
 }
 

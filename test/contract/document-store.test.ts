@@ -9,7 +9,9 @@ import {
   type SortSpec,
 } from "../../src/runtime/document-store.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { RedisDocumentStore } from "../../src/runtime/redis/document-store.js";
 import { describeAgainstMongo } from "../support/mongo.js";
+import { describeAgainstRedis } from "../support/redis.js";
 
 interface CaseDoc extends Doc {
   airport: string;
@@ -604,3 +606,10 @@ describeAgainstMongo("MongoDB contract", "contract", (connect) => {
     return { store, dispose: () => store.close() };
   });
 });
+
+await describeAgainstRedis(
+  "RedisDocumentStore",
+  "document-store",
+  (options) => RedisDocumentStore.open(options),
+  describeDocumentStore,
+);

@@ -6,7 +6,7 @@ import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { AnswerOffer } from "../../src/app/sub-cases/answer-offer.js";
 import { simulatorsOf } from "../support/container.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
-import { REDIS_URL, redisForTests } from "../support/redis.js";
+import { deleteKeysStartingWith, REDIS_URL, redisForTests } from "../support/redis.js";
 
 /**
  * Restart safety of the sub-case saga on the real Redis (STATE_STORE=redis): the service is stopped
@@ -24,7 +24,14 @@ const redis = await redisForTests("Sub-case saga restart over Redis");
 describe.skipIf(!redis.reachable)("the sub-case saga across a restart, on Redis", () => {
   let vendorSim: TestPlatform;
   let t: TestPlatform | undefined;
-  const env = () => ({ STATE_STORE: "redis", REDIS_URL, VENDOR_SIM_URL: vendorSim.base });
+  // Documents too are in Redis, under a prefix of this run's, which both services load in turn.
+  const documentPrefix = `test:saga-restart-documents:${randomUUID()}:`;
+  const env = () => ({
+    STATE_STORE: "redis",
+    REDIS_URL,
+    REDIS_DOCUMENT_PREFIX: documentPrefix,
+    VENDOR_SIM_URL: vendorSim.base,
+  });
 
   beforeAll(async () => {
     vendorSim = await startTestPlatform({ env: { SERVICES: "vendor-sim" } });
@@ -33,6 +40,7 @@ describe.skipIf(!redis.reachable)("the sub-case saga across a restart, on Redis"
   afterAll(async () => {
     await t?.close();
     await vendorSim?.close();
+    await deleteKeysStartingWith(documentPrefix);
   });
 
   async function json(response: Response, status: number): Promise<any> {

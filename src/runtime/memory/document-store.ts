@@ -28,10 +28,17 @@ import { EqualityIndex, type IndexLookup, type Stored } from "./equality-index.j
 export class MemoryDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, MemoryDocumentCollection<Doc>>();
 
+  /**
+   * `onChange` hears of every document stored or removed, synchronously and in the order the
+   * changes happen, with the stored document (undefined once removed), which it must not modify:
+   * a store that keeps a durable copy of these documents writes it from there.
+   */
+  constructor(private readonly onChange?: DocumentChangeListener) {}
+
   collection<T extends Doc>(name: string): DocumentCollection<T> {
     let collection = this.collections.get(name);
     if (!collection) {
-      collection = new MemoryDocumentCollection<Doc>(name);
+      collection = new MemoryDocumentCollection<Doc>(name, this.onChange);
       this.collections.set(name, collection);
     }
     return collection as unknown as DocumentCollection<T>;
@@ -39,6 +46,8 @@ export class MemoryDocumentStore implements DocumentStore {
 
   async close(): Promise<void> {}
 }
+
+export type DocumentChangeListener = (collection: string, id: string, stored: Doc | undefined) => void;
 
 /** Matches everything: sorts and limits an array of matches the way MongoDB orders them. */
 const EVERYTHING = new Query({});
@@ -54,7 +63,10 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   private readonly uniqueIndexes: UniqueIndex[] = [];
   private readonly equalityIndexes: EqualityIndex<T>[] = [];
 
-  constructor(private readonly name: string) {}
+  constructor(
+    private readonly name: string,
+    private readonly onChange: DocumentChangeListener | undefined,
+  ) {}
 
   async insert(doc: T): Promise<void> {
     if (this.docs.has(doc._id)) throw new DuplicateKeyError(this.name, doc._id);
@@ -236,6 +248,7 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
       index.add(stored);
     }
     this.docs.set(doc._id, stored);
+    this.onChange?.(this.name, doc._id, doc);
   }
 
   private remove(doc: T): void {
@@ -243,6 +256,7 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     const stored = this.docs.get(doc._id);
     if (stored) for (const index of this.equalityIndexes) index.remove(stored);
     this.docs.delete(doc._id);
+    this.onChange?.(this.name, doc._id, undefined);
   }
 }
 

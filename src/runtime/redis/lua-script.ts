@@ -6,7 +6,7 @@ import type { RedisClient } from "./redis-connection.js";
  * server does not know it yet, as after a restart or SCRIPT FLUSH.
  */
 export class LuaScript {
-  private readonly sha1: string;
+  readonly sha1: string;
 
   constructor(private readonly source: string) {
     this.sha1 = createHash("sha1").update(source).digest("hex");
