@@ -26,7 +26,12 @@ export const PATCHABLE_FIELDS = [
 ] as const;
 
 /** Fields the patch merges member by member rather than replacing whole. */
-const MERGED_FIELDS: ReadonlySet<string> = new Set(["constraints", "buffers", "allocationWeights", "transport"]);
+const MERGED_FIELDS: ReadonlySet<string> = new Set([
+  "constraints",
+  "buffers",
+  "allocationWeights",
+  "transport",
+]);
 
 export interface PolicyChange {
   /** Dotted path, e.g. `constraints.minStars`. */
