@@ -17,6 +17,13 @@ import type { Policy, PolicyWithVersions } from "./policy-types.js";
 import { ProblemMessage } from "../components/problem-message.js";
 import { useAction } from "./use-action.js";
 
+/** The lifecycle step each state offers (spec 3.2): activating an ARCHIVED policy is the rollback. */
+const LIFECYCLE: Record<Policy["status"], { action: string; verb: "activate" | "deactivate" }> = {
+  DRAFT: { action: "Activate policy", verb: "activate" },
+  ARCHIVED: { action: "Roll back to this policy", verb: "activate" },
+  ACTIVE: { action: "Archive policy", verb: "deactivate" },
+};
+
 const pretty = (rules: PolicyRules) => JSON.stringify(rules, null, 2);
 
 /** The changes a patch makes (or a version made), one row per field. */
@@ -147,6 +154,7 @@ export function PolicyEditor({
   });
   const canPatch = may(operator, "policy.patch");
   const canActivate = may(operator, "policy.activate");
+  const lifecycle = LIFECYCLE[policy.status];
   const versions = policy.versions;
 
   return (
@@ -255,45 +263,17 @@ export function PolicyEditor({
         <div class="policy-lifecycle">
           <h3>Lifecycle</h3>
           {!canPatch && <TextField label="Reason for the change" value={reason} onValue={setReason} />}
-          {policy.status === "DRAFT" && (
-            <button
-              type="button"
-              disabled={state.pending !== null}
-              onClick={() =>
-                changed("Activate policy", () =>
-                  api<Policy>("POST", `/v1/policies/${segment(policy.urn)}/activate`, withReason()),
-                )
-              }
-            >
-              Activate policy
-            </button>
-          )}
-          {policy.status === "ARCHIVED" && (
-            <button
-              type="button"
-              disabled={state.pending !== null}
-              onClick={() =>
-                changed("Roll back to this policy", () =>
-                  api<Policy>("POST", `/v1/policies/${segment(policy.urn)}/activate`, withReason()),
-                )
-              }
-            >
-              Roll back to this policy
-            </button>
-          )}
-          {policy.status === "ACTIVE" && (
-            <button
-              type="button"
-              disabled={state.pending !== null}
-              onClick={() =>
-                changed("Archive policy", () =>
-                  api<Policy>("POST", `/v1/policies/${segment(policy.urn)}/deactivate`, withReason()),
-                )
-              }
-            >
-              Archive policy
-            </button>
-          )}
+          <button
+            type="button"
+            disabled={state.pending !== null}
+            onClick={() =>
+              changed(lifecycle.action, () =>
+                api<Policy>("POST", `/v1/policies/${segment(policy.urn)}/${lifecycle.verb}`, withReason()),
+              )
+            }
+          >
+            {lifecycle.action}
+          </button>
         </div>
       )}
       {notice && (
