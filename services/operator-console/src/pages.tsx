@@ -11,6 +11,8 @@ import { CallbackPage } from "./pages/callback.js";
 import { CaseDetailPage } from "./pages/case-detail.js";
 import { CasesPage } from "./pages/cases.js";
 import { DashboardPage } from "./pages/dashboard.js";
+import { PoliciesPage } from "./pages/policies.js";
+import { ReviewQueuePage } from "./pages/review-queue.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { matchPath } from "./route-match.js";
 import type { Role } from "./roles.js";
@@ -44,6 +46,8 @@ export const PAGES: PageEntry[] = [
     minRole: "AIRPORT_OPERATOR",
     nav: false,
   },
+  { path: "/review", title: "Manual review", component: ReviewQueuePage, minRole: "AIRPORT_OPERATOR" },
+  { path: "/policies", title: "Policies", component: PoliciesPage, minRole: "AIRPORT_OPERATOR" },
 ];
 
 const CALLBACK = "/callback";

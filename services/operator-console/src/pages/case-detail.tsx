@@ -9,6 +9,7 @@ import type {
   Page,
   Reservation,
 } from "../case-types.js";
+import { CaseActionsSection } from "../actions/case-actions-section.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { ProblemMessage } from "../components/problem-message.js";
 import { StatusBadge } from "../components/status-badge.js";
@@ -160,6 +161,8 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
           rowAttributes={(entry) => ({ "data-sub-case": entry.subCaseUrn })}
         />
       </section>
+
+      <CaseActionsSection caseView={c} operator={operator} onChanged={reloadAll} />
 
       <section aria-labelledby="allocation">
         <h2 id="allocation">Allocation</h2>
