@@ -18,7 +18,12 @@
  * Run: npx tsx bench/allocation.ts
  */
 import highsModule, { type Highs } from "highs";
-import { type AssignmentProblem, objectiveOf, solveAssignment } from "../src/domain/allocation/assignment.js";
+import {
+  type AssignmentProblem,
+  objectiveOf,
+  pairCost,
+  solveAssignment,
+} from "../src/domain/allocation/assignment.js";
 import type { Amenity } from "../src/domain/policy/policy.js";
 import type { HotelOffer } from "../src/domain/allocation/offer.js";
 import { planWave, prepareWave, type WaveInput } from "../src/domain/allocation/wave.js";
@@ -181,19 +186,17 @@ function classesOf(problem: AssignmentProblem): { members: number[][] } {
   const hotelCount = problem.hotelCapacity.length;
   const byKey = new Map<string, number[][]>();
   const members: number[][] = [];
+  const rowOf = (g: number) => Float64Array.from({ length: hotelCount }, (_, h) => pairCost(problem, g, h));
+  const firstRows = new Map<number[], Float64Array>();
   for (let g = 0; g < problem.groupRooms.length; g++) {
-    const row = problem.cost.subarray(g * hotelCount, (g + 1) * hotelCount);
+    const row = rowOf(g);
     const key = `${problem.groupRooms[g]}|${problem.unassignedCost[g]}|${row[0]}|${row[row.length - 1]}`;
     const sameKey = byKey.get(key) ?? [];
-    const match = sameKey.find((cls) => {
-      const first = cls[0]!;
-      return problem.cost
-        .subarray(first * hotelCount, (first + 1) * hotelCount)
-        .every((c, h) => c === row[h]);
-    });
+    const match = sameKey.find((cls) => firstRows.get(cls)!.every((c, h) => c === row[h]));
     if (match) match.push(g);
     else {
       const cls = [g];
+      firstRows.set(cls, row);
       sameKey.push(cls);
       members.push(cls);
       byKey.set(key, sameKey);
@@ -223,7 +226,7 @@ function solveExactly(highs: Highs, problem: AssignmentProblem, aggregate: boole
     const g = members[0]!;
     const rooms = problem.groupRooms[g]!;
     for (let h = 0; h < hotelCount; h++) {
-      const cost = problem.cost[g * hotelCount + h]!;
+      const cost = pairCost(problem, g, h);
       const fits = Math.floor(problem.hotelCapacity[h]! / rooms);
       if (!Number.isFinite(cost) || fits === 0) continue;
       colCost.push(cost);

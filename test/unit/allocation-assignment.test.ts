@@ -4,6 +4,7 @@ import {
   type AssignmentProblem,
   EXACT_SEARCH_MAX_GROUPS,
   objectiveOf,
+  pairCost,
   solveAssignment,
 } from "../../src/domain/allocation/assignment.js";
 import { DomainError } from "../../src/domain/domain-error.js";
@@ -21,7 +22,7 @@ function bruteForce(problem: AssignmentProblem): number {
     }
     visit(g + 1, sofar + problem.unassignedCost[g]!);
     for (let h = 0; h < hotels; h++) {
-      const cost = problem.cost[g * hotels + h]!;
+      const cost = pairCost(problem, g, h);
       const rooms = problem.groupRooms[g]!;
       if (cost === Infinity || residual[h]! < rooms) continue;
       residual[h]! -= rooms;
@@ -99,6 +100,11 @@ function withoutFactors({ factors: _, ...problem }: AssignmentProblem): Assignme
   return problem;
 }
 
+/** The problem as planWave hands it over: the factors without the cost matrix. */
+function withoutMatrix({ cost: _, ...problem }: AssignmentProblem): AssignmentProblem {
+  return problem;
+}
+
 function relativeGap(objective: number, optimum: number): number {
   return (objective - optimum) / Math.max(Math.abs(optimum), 1e-9);
 }
@@ -110,7 +116,7 @@ function expectFeasibleAndMoveOptimal(problem: AssignmentProblem, hotelOf: Int32
     expect(h).toBeGreaterThanOrEqual(-1);
     expect(h).toBeLessThan(hotels);
     if (h >= 0) {
-      expect(problem.cost[g * hotels + h]).toBeLessThan(Infinity);
+      expect(pairCost(problem, g, h)).toBeLessThan(Infinity);
       residual[h]! -= problem.groupRooms[g]!;
     }
   });
@@ -119,7 +125,7 @@ function expectFeasibleAndMoveOptimal(problem: AssignmentProblem, hotelOf: Int32
     if (h !== -1) return;
     for (let other = 0; other < hotels; other++) {
       const fits = residual[other]! >= problem.groupRooms[g]!;
-      const worthIt = problem.cost[g * hotels + other]! < problem.unassignedCost[g]!;
+      const worthIt = pairCost(problem, g, other) < problem.unassignedCost[g]!;
       expect(fits && worthIt, `group ${g} left out although hotel ${other} has room`).toBe(false);
     }
   });
@@ -172,14 +178,18 @@ describe("solveAssignment", () => {
     );
   });
 
-  it("reaches the same assignment with the factors as from the cost matrix alone", () => {
+  it("reaches the same assignment with the factors (with or without the matrix) as from the cost matrix alone", () => {
     fc.assert(
       fc.property(waveShaped(60, 12), fc.boolean(), (problem, exact) => {
         const options = { exactSearchNodeBudget: exact ? 200_000 : 0 };
-        const withFactors = solveAssignment(problem, options);
         const fromCosts = solveAssignment(withoutFactors(problem), options);
-        expect(Array.from(withFactors.hotelOf)).toEqual(Array.from(fromCosts.hotelOf));
-        expect(withFactors.objective).toBe(fromCosts.objective);
+        for (const withFactors of [
+          solveAssignment(problem, options),
+          solveAssignment(withoutMatrix(problem), options),
+        ]) {
+          expect(Array.from(withFactors.hotelOf)).toEqual(Array.from(fromCosts.hotelOf));
+          expect(withFactors.objective).toBe(fromCosts.objective);
+        }
       }),
       { numRuns: 300 },
     );
@@ -223,6 +233,7 @@ describe("solveAssignment", () => {
 
   it.each([
     { name: "a cost matrix of the wrong size", change: { cost: new Float64Array(3) } },
+    { name: "neither a cost matrix nor factors", change: { cost: undefined } },
     { name: "a NaN cost", change: { cost: Float64Array.from([Number.NaN, 1]) } },
     { name: "a group of zero rooms", change: { groupRooms: [0] } },
     { name: "a fractional capacity", change: { hotelCapacity: [1.5, 2] } },

@@ -60,15 +60,18 @@ export interface AssignmentProblem {
   readonly groupRooms: ArrayLike<number>;
   /** Rooms each hotel has available; non-negative integers. */
   readonly hotelCapacity: ArrayLike<number>;
-  /** cost[g * hotelCount + h]; Infinity rules the pair out. */
-  readonly cost: Float64Array;
+  /**
+   * cost[g * hotelCount + h]; Infinity rules the pair out. May be left out when `factors` give
+   * the costs: a wave does, since at 10,000 groups x 2,000 hotels the matrix alone is 160 MB.
+   */
+  readonly cost?: Float64Array;
   /** What leaving each group out costs; finite. */
   readonly unassignedCost: ArrayLike<number>;
   /**
    * Present when cost[g][h] = groupWeight[g] * hotelScore[h] wherever group g fits in hotel h
    * (groupRooms[g] <= hotelCapacity[h]) and Infinity elsewhere, as in a wave. The search then
    * rules out most pairs of hotels without looking at their groups (see `pairCannotImprove`);
-   * the answer is the same as without it.
+   * the answer is the same as without it. With `cost` too, both must agree.
    */
   readonly factors?: {
     readonly groupWeight: ArrayLike<number>;
@@ -126,13 +129,19 @@ export function solveAssignment(problem: AssignmentProblem, options: AssignmentO
 
 /** The objective of any assignment; for checks and benchmarks. */
 export function objectiveOf(problem: AssignmentProblem, hotelOf: ArrayLike<number>): number {
-  const hotelCount = problem.hotelCapacity.length;
   let total = 0;
   for (let g = 0; g < problem.groupRooms.length; g++) {
     const h = hotelOf[g]!;
-    total += h === UNASSIGNED ? problem.unassignedCost[g]! : problem.cost[g * hotelCount + h]!;
+    total += h === UNASSIGNED ? problem.unassignedCost[g]! : pairCost(problem, g, h);
   }
   return total;
+}
+
+/** What placing group g in hotel h costs (Infinity when ruled out), from the matrix or the factors. */
+export function pairCost(problem: AssignmentProblem, g: number, h: number): number {
+  if (problem.cost) return problem.cost[g * problem.hotelCapacity.length + h]!;
+  const { groupWeight, hotelScore } = problem.factors!;
+  return problem.groupRooms[g]! <= problem.hotelCapacity[h]! ? groupWeight[g]! * hotelScore[h]! : Infinity;
 }
 
 function validate(problem: AssignmentProblem): void {
@@ -141,7 +150,9 @@ function validate(problem: AssignmentProblem): void {
   const fail = (message: string) => {
     throw new DomainError("invalid", "invalid-assignment-problem", message);
   };
-  if (problem.cost.length !== groups * hotels) fail("cost must hold one entry per group and hotel");
+  if (!problem.cost && !problem.factors) fail("cost or factors must give the costs");
+  if (problem.cost && problem.cost.length !== groups * hotels)
+    fail("cost must hold one entry per group and hotel");
   if (problem.unassignedCost.length !== groups) fail("unassignedCost must hold one entry per group");
   for (let g = 0; g < groups; g++) {
     const rooms = problem.groupRooms[g]!;
@@ -157,13 +168,13 @@ function validate(problem: AssignmentProblem): void {
     validateFactors(problem, problem.factors, fail);
     return;
   }
-  for (let i = 0; i < problem.cost.length; i++) {
-    if (Number.isNaN(problem.cost[i]!) || problem.cost[i] === -Infinity)
-      fail("cost must be a number or Infinity");
+  const cost = problem.cost!;
+  for (let i = 0; i < cost.length; i++) {
+    if (Number.isNaN(cost[i]!) || cost[i] === -Infinity) fail("cost must be a number or Infinity");
   }
 }
 
-/** The search trusts the factors to skip work, so they must describe the cost matrix exactly. */
+/** The search trusts the factors to skip work, so they must describe the cost matrix (if any) exactly. */
 function validateFactors(
   problem: AssignmentProblem,
   { groupWeight, hotelScore }: NonNullable<AssignmentProblem["factors"]>,
@@ -180,6 +191,7 @@ function validateFactors(
   for (let g = 0; g < groups; g++) {
     const weight = groupWeight[g]!;
     if (!Number.isFinite(weight) || weight < 0) fail(`group ${g} must have a finite, non-negative weight`);
+    if (!problem.cost) continue;
     for (let h = 0; h < hotels; h++) {
       const expected =
         problem.groupRooms[g]! <= problem.hotelCapacity[h]! ? weight * hotelScore[h]! : Infinity;
@@ -206,7 +218,10 @@ class Search {
   private readonly rooms: Int32Array;
   private readonly capacity: Int32Array;
   private readonly residual: Int32Array;
-  private readonly cost: Float64Array;
+  /** The cost matrix when the problem has one; else costs come from the factors. */
+  private readonly cost: Float64Array | undefined;
+  private readonly weight: Float64Array | undefined;
+  private readonly score: Float64Array | undefined;
   private readonly leftOut: Float64Array;
   /**
    * Hotels each group may use, cheapest first: candidates[candidateStart[g] .. candidateEnd[g]].
@@ -215,6 +230,14 @@ class Search {
   private readonly candidateStart: Int32Array;
   private readonly candidateEnd: Int32Array;
   private readonly candidates: Int32Array;
+  /** Which list each group reads (groups sharing a range share its number), and how many lists. */
+  private readonly listOf: Int32Array;
+  private listCount = 0;
+  /**
+   * While constructing (rooms only taken, never freed): per list, the position before which no
+   * hotel has room for the list's groups, so the groups after the first need not read them again.
+   */
+  private noFitBefore: Int32Array | undefined;
   /** Counts placements; a hotel's stamp is the count when its groups last changed. */
   private clock = 0;
   private readonly changedAt: Int32Array;
@@ -228,6 +251,8 @@ class Search {
   /** With factors: per hotel, the lowest and highest weight per room among its groups. */
   private readonly lowestDensity: Float64Array;
   private readonly highestDensity: Float64Array;
+  /** With factors: per hotel, how many groups it holds (as of the last measureDensities). */
+  private readonly memberCount: Int32Array;
   /** With factors: hotels by score, lowest first, and each hotel's position in that order. */
   private readonly byScore: Int32Array | undefined;
   private readonly scoreRank: Int32Array | undefined;
@@ -239,6 +264,8 @@ class Search {
     this.capacity = Int32Array.from(problem.hotelCapacity);
     this.residual = Int32Array.from(problem.hotelCapacity);
     this.cost = problem.cost;
+    this.weight = problem.factors && Float64Array.from(problem.factors.groupWeight);
+    this.score = problem.factors && Float64Array.from(problem.factors.hotelScore);
     this.leftOut = Float64Array.from(problem.unassignedCost);
     this.hotelOf = new Int32Array(this.groupCount).fill(UNASSIGNED);
     this.changedAt = new Int32Array(this.hotelCount);
@@ -247,6 +274,7 @@ class Search {
     this.factors = problem.factors;
     this.lowestDensity = new Float64Array(this.hotelCount);
     this.highestDensity = new Float64Array(this.hotelCount);
+    this.memberCount = new Int32Array(this.hotelCount);
     if (this.factors) {
       const { hotelScore } = this.factors;
       this.byScore = Int32Array.from({ length: this.hotelCount }, (_, h) => h).sort(
@@ -259,6 +287,7 @@ class Search {
     }
     this.candidateStart = new Int32Array(this.groupCount);
     this.candidateEnd = new Int32Array(this.groupCount);
+    this.listOf = new Int32Array(this.groupCount);
     this.candidates = this.rankCandidates();
   }
 
@@ -273,7 +302,7 @@ class Search {
    * one range: a wave has a handful of such classes, not a list per group.
    */
   private rankCandidates(): Int32Array {
-    const { groupCount, hotelCount, cost, rooms, capacity, leftOut, candidateStart, candidateEnd } = this;
+    const { groupCount, hotelCount, rooms, capacity, leftOut, candidateStart, candidateEnd } = this;
     let flat = new Int32Array(4 * hotelCount);
     let total = 0;
     const append = (h: number) => {
@@ -285,9 +314,8 @@ class Search {
       flat[total++] = h;
     };
     let order = this.byScore ?? Int32Array.from({ length: hotelCount }, (_, h) => h);
-    const shared = new Map<number, { start: number; end: number; highestScore: number }>();
+    const shared = new Map<number, { start: number; end: number; highestScore: number; list: number }>();
     for (let g = 0; g < groupCount; g++) {
-      const row = g * hotelCount;
       const need = rooms[g]!;
       if (this.factors) {
         let byRooms = shared.get(need);
@@ -299,21 +327,25 @@ class Search {
             append(h);
             highestScore = this.factors.hotelScore[h]!;
           }
-          byRooms = { start, end: total, highestScore };
+          byRooms = { start, end: total, highestScore, list: this.listCount++ };
           shared.set(need, byRooms);
         }
         if (this.factors.groupWeight[g]! * byRooms.highestScore < leftOut[g]!) {
           candidateStart[g] = byRooms.start;
           candidateEnd[g] = byRooms.end;
+          this.listOf[g] = byRooms.list;
           continue;
         }
-      } else if (!isSortedBy(order, cost, row)) {
-        order = Int32Array.from(order).sort((a, b) => cost[row + a]! - cost[row + b]! || a - b);
+      } else if (!this.isSortedBy(order, g)) {
+        order = Int32Array.from(order).sort(
+          (a, b) => this.placementCost(g, a) - this.placementCost(g, b) || a - b,
+        );
       }
       candidateStart[g] = total;
+      this.listOf[g] = this.listCount++;
       for (let i = 0; i < hotelCount; i++) {
         const h = order[i]!;
-        if (need <= capacity[h]! && cost[row + h]! < leftOut[g]!) append(h);
+        if (need <= capacity[h]! && this.placementCost(g, h) < leftOut[g]!) append(h);
       }
       candidateEnd[g] = total;
     }
@@ -338,9 +370,8 @@ class Search {
    */
   perturbAndImprove(iterations: number): void {
     if (iterations === 0) return;
-    const pairCheckedAt = new Int32Array(this.hotelCount * this.hotelCount).fill(-1);
-    const outCheckedAt = new Int32Array(this.hotelCount).fill(-1);
-    this.improveLocally(pairCheckedAt, outCheckedAt);
+    const checks = this.newPairChecks();
+    this.improveLocally(checks);
     const random = new SeededRandom(0x9e3779b9);
     let kept = Int32Array.from(this.hotelOf);
     let keptObjective = this.objective();
@@ -366,7 +397,7 @@ class Search {
         const at = this.firstFit(other, this.candidateStart[other]!);
         if (at < this.candidateEnd[other]!) this.place(other, this.candidates[at]!);
       }
-      this.improveLocally(pairCheckedAt, outCheckedAt);
+      this.improveLocally(checks);
       const objective = this.objective();
       if (improves(objective, keptObjective)) {
         kept = Int32Array.from(this.hotelOf);
@@ -376,7 +407,32 @@ class Search {
   }
 
   private costOf(g: number, h: number): number {
-    return h === UNASSIGNED ? this.leftOut[g]! : this.cost[g * this.hotelCount + h]!;
+    return h === UNASSIGNED ? this.leftOut[g]! : this.placementCost(g, h);
+  }
+
+  /** As pairCost: from the matrix, or else the factors (the same figures: validate checks it). */
+  private placementCost(g: number, h: number): number {
+    if (this.cost) return this.cost[g * this.hotelCount + h]!;
+    return this.rooms[g]! <= this.capacity[h]! ? this.weight![g]! * this.score![h]! : Infinity;
+  }
+
+  /**
+   * True when g's finite costs, read in `order`, never decrease and equal costs come in hotel
+   * order, so g's list is by (cost, hotel) whatever the groups before it. Ruled-out hotels
+   * (Infinity) are ignored: they are filtered out of the group's list anyway.
+   */
+  private isSortedBy(order: Int32Array, g: number): boolean {
+    let previous = -Infinity;
+    let previousHotel = -1;
+    for (let i = 0; i < order.length; i++) {
+      const h = order[i]!;
+      const c = this.placementCost(g, h);
+      if (c === Infinity) continue;
+      if (c < previous || (c === previous && h < previousHotel)) return false;
+      previous = c;
+      previousHotel = h;
+    }
+    return true;
   }
 
   private place(g: number, h: number): void {
@@ -399,21 +455,51 @@ class Search {
   private firstFit(g: number, from: number): number {
     const end = this.candidateEnd[g]!;
     const need = this.rooms[g]!;
-    let at = from;
+    const noFitBefore = this.noFitBefore;
+    const list = this.listOf[g]!;
+    const known = noFitBefore ? noFitBefore[list]! : -1;
+    let at = Math.max(from, known);
     while (at < end && this.residual[this.candidates[at]!]! < need) at++;
+    // Every position from the list's start to `at` was then found full: remembered when read
+    // from the known frontier on (a group of the list needs what every other one does).
+    if (noFitBefore && from <= known) noFitBefore[list] = at;
     return at;
+  }
+
+  /** Starts a construction: rooms are only taken until it ends. */
+  private beginConstruction(): void {
+    this.clear();
+    const noFitBefore = new Int32Array(this.listCount);
+    this.noFitBefore = noFitBefore;
+    for (let g = 0; g < this.groupCount; g++) noFitBefore[this.listOf[g]!] = this.candidateStart[g]!;
+  }
+
+  private endConstruction(): void {
+    this.noFitBefore = undefined;
   }
 
   constructBySpread(): void {
     const { groupCount, candidates, candidateStart, candidateEnd } = this;
     const spread = new Float64Array(groupCount);
+    // Groups of one list with the same weight have the same costs: their spread is read once.
+    const known = new Map<number, Map<number, number>>();
     for (let g = 0; g < groupCount; g++) {
       const first = candidateStart[g]!;
       const end = candidateEnd[g]!;
       if (first === end) continue;
+      const byWeight = this.weight && (known.get(this.listOf[g]!) ?? new Map<number, number>());
+      const seen = byWeight?.get(this.weight![g]!);
+      if (seen !== undefined) {
+        spread[g] = seen;
+        continue;
+      }
       let sum = 0;
       for (let at = first; at < end; at++) sum += this.costOf(g, candidates[at]!);
       spread[g] = (sum / (end - first) - this.costOf(g, candidates[first]!)) / this.rooms[g]!;
+      if (byWeight) {
+        byWeight.set(this.weight![g]!, spread[g]!);
+        known.set(this.listOf[g]!, byWeight);
+      }
     }
     let order = Array.from({ length: groupCount }, (_, g) => g).sort(
       (a, b) => spread[b]! - spread[a]! || this.rooms[b]! - this.rooms[a]! || a - b,
@@ -421,11 +507,12 @@ class Search {
     let kept = Int32Array.from(this.hotelOf);
     let keptObjective = Infinity;
     for (let attempt = 0; attempt < CONSTRUCTION_RETRIES; attempt++) {
-      this.clear();
+      this.beginConstruction();
       for (const g of order) {
         const at = this.firstFit(g, candidateStart[g]!);
         if (at < candidateEnd[g]!) this.place(g, candidates[at]!);
       }
+      this.endConstruction();
       const objective = this.objective();
       if (improves(objective, keptObjective)) {
         kept = Int32Array.from(this.hotelOf);
@@ -455,6 +542,7 @@ class Search {
       return fallback - this.costOf(g, candidates[best[g]!]!);
     };
     const queue = new RegretQueue(this.rooms);
+    this.beginConstruction();
     for (let g = 0; g < groupCount; g++) {
       const r = regret(g);
       if (r >= 0) queue.push(r, g);
@@ -469,6 +557,7 @@ class Search {
       }
       this.place(g, candidates[best[g]!]!);
     }
+    this.endConstruction();
   }
 
   private objective(): number {
@@ -477,14 +566,19 @@ class Search {
     return total;
   }
 
-  improveLocally(
-    pairCheckedAt = new Int32Array(this.hotelCount * this.hotelCount).fill(-1),
-    outCheckedAt = new Int32Array(this.hotelCount).fill(-1),
-  ): void {
+  private newPairChecks(): PairChecks {
+    return {
+      pairs: new Int32Array(this.hotelCount * this.hotelCount).fill(-1),
+      out: new Int32Array(this.hotelCount).fill(-1),
+      since: -1,
+    };
+  }
+
+  improveLocally(checks = this.newPairChecks()): void {
     for (let round = 0; round < MAX_LOCAL_SEARCH_ROUNDS; round++) {
       const moved = this.moveToBetterHotels();
       const ejected = this.ejectToMakeRoom();
-      const repacked = this.repackPairs(pairCheckedAt, outCheckedAt);
+      const repacked = this.repackPairs(checks);
       if (!moved && !ejected && !repacked) return;
     }
     // Whatever the round limit cut short, end move-optimal: no group could move to a better
@@ -495,17 +589,8 @@ class Search {
 
   /** Moves each group (placed or left out) to the cheapest hotel that has room and beats its current cost. */
   private moveToBetterHotels(): boolean {
-    const {
-      groupCount,
-      hotelCount,
-      cost,
-      candidates,
-      candidateStart,
-      candidateEnd,
-      residual,
-      rooms,
-      hotelOf,
-    } = this;
+    const { groupCount, hotelCount, candidates, candidateStart, candidateEnd, residual, rooms, hotelOf } =
+      this;
     let improved = false;
     let roomAhead: Int32Array | undefined;
     for (let g = 0; g < groupCount; g++) {
@@ -519,10 +604,9 @@ class Search {
       }
       const current = this.costOf(g, hotelOf[g]!);
       const below = current - tolerance(current);
-      const row = g * hotelCount;
       for (let at = candidateStart[g]!, end = candidateEnd[g]!; at < end; at++) {
         const h = candidates[at]!;
-        if (cost[row + h]! >= below) break;
+        if (this.placementCost(g, h) >= below) break;
         if (residual[h]! >= need) {
           this.place(g, h);
           roomAhead = undefined;
@@ -603,58 +687,106 @@ class Search {
    * changed since it was last found optimal, when the factors show it cannot improve, or when
    * its linear relaxation cannot improve.
    */
-  private repackPairs(pairCheckedAt: Int32Array, outCheckedAt: Int32Array): boolean {
-    const { hotelCount, groupCount, capacity, changedAt, hotelOf } = this;
+  private repackPairs(checks: PairChecks): boolean {
+    const { hotelCount, groupCount, changedAt, hotelOf } = this;
     const members = this.membersByHotel();
     if (this.factors) for (let h = 0; h < hotelCount; h++) this.measureDensities(h, members[h]!);
     const items = new Int32Array(groupCount);
     let improved = false;
+    // A pair neither of whose hotels changed since the previous pass over these checks began
+    // was settled in that pass (checked, or skipped as settled before) and still is: only pairs
+    // touching a changed hotel are read, which after the first pass are a few rows, not all
+    // hotels squared. The pairs read, their order and their outcomes are those of reading all.
+    const since = checks.since;
+    checks.since = this.clock;
+    const changed: number[] = [];
+    const isChanged = new Uint8Array(hotelCount);
+    for (let h = 0; h < hotelCount; h++) {
+      if (changedAt[h]! > since) {
+        changed.push(h);
+        isChanged[h] = 1;
+      }
+    }
+    const markChanged = (h: number) => {
+      if (isChanged[h] === 1) return;
+      isChanged[h] = 1;
+      changed.splice(firstAbove(changed, h), 0, h);
+    };
+    // With factors a pair they settle is passed over before its check is even read: it is
+    // settled again whenever read while neither side changes, so it needs no stamp.
+    const settled = this.factors ? (a: number, b: number) => this.pairCannotImprove(a, b) : () => false;
     for (let a = 0; a < hotelCount; a++) {
-      for (let b = a + 1; b < hotelCount; b++) {
-        const pair = a * hotelCount + b;
-        if (pairCheckedAt[pair]! >= Math.max(changedAt[a]!, changedAt[b]!)) continue;
-        if (members[a]!.length + members[b]!.length === 0) continue;
-        pairCheckedAt[pair] = this.clock;
-        if (this.factors && this.pairCannotImprove(a, b, members)) continue;
-        const small = capacity[a]! <= capacity[b]! ? a : b;
-        const big = small === a ? b : a;
-        let count = 0;
-        for (const g of members[small]!) items[count++] = g;
-        for (const g of members[big]!) items[count++] = g;
-        if (this.repack(small, big, items, count, members)) {
-          pairCheckedAt[pair] = this.clock;
-          if (this.factors) {
-            this.measureDensities(small, members[small]!);
-            this.measureDensities(big, members[big]!);
-          }
+      let from = a + 1;
+      if (isChanged[a] === 0) {
+        for (let i = firstAbove(changed, a); i < changed.length; i++) {
+          const b = changed[i]!;
+          if (settled(a, b) || !this.repackPair(a, b, checks.pairs, members, items)) continue;
           improved = true;
+          markChanged(a);
+          from = b + 1;
+          break;
         }
+        if (isChanged[a] === 0) continue;
+      }
+      for (let b = from; b < hotelCount; b++) {
+        if (settled(a, b) || !this.repackPair(a, b, checks.pairs, members, items)) continue;
+        improved = true;
+        markChanged(b);
       }
     }
     const leftOut: number[] = [];
     for (let g = 0; g < groupCount; g++) if (hotelOf[g] === UNASSIGNED) leftOut.push(g);
     for (let h = 0; h < hotelCount && leftOut.length > 0; h++) {
-      if (outCheckedAt[h]! >= Math.max(changedAt[h]!, this.leftOutChangedAt)) continue;
-      outCheckedAt[h] = this.clock;
+      if (checks.out[h]! >= Math.max(changedAt[h]!, this.leftOutChangedAt)) continue;
+      checks.out[h] = this.clock;
       let count = 0;
       for (const g of members[h]!) items[count++] = g;
       for (const g of leftOut)
         if (hotelOf[g] === UNASSIGNED && this.costOf(g, h) < Infinity) items[count++] = g;
       if (this.repack(h, UNASSIGNED, items, count, members)) {
-        outCheckedAt[h] = this.clock;
+        checks.out[h] = this.clock;
         improved = true;
       }
     }
     return improved;
   }
 
-  /** The lowest and highest weight per room among the groups in hotel h. */
+  /** Re-splits hotels a < b unless settled (see repackPairs); true when it moved any group. */
+  private repackPair(
+    a: number,
+    b: number,
+    pairCheckedAt: Int32Array,
+    members: number[][],
+    items: Int32Array,
+  ): boolean {
+    const { hotelCount, capacity, changedAt } = this;
+    const pair = a * hotelCount + b;
+    if (pairCheckedAt[pair]! >= Math.max(changedAt[a]!, changedAt[b]!)) return false;
+    if (members[a]!.length + members[b]!.length === 0) return false;
+    pairCheckedAt[pair] = this.clock;
+    if (this.factors && this.pairCannotImprove(a, b)) return false;
+    const small = capacity[a]! <= capacity[b]! ? a : b;
+    const big = small === a ? b : a;
+    let count = 0;
+    for (const g of members[small]!) items[count++] = g;
+    for (const g of members[big]!) items[count++] = g;
+    if (!this.repack(small, big, items, count, members)) return false;
+    pairCheckedAt[pair] = this.clock;
+    if (this.factors) {
+      this.measureDensities(small, members[small]!);
+      this.measureDensities(big, members[big]!);
+    }
+    return true;
+  }
+
+  /** The lowest and highest weight per room among the groups in hotel h, and how many they are. */
   private measureDensities(h: number, groups: readonly number[]): void {
-    const { groupWeight } = this.factors!;
+    const weight = this.weight!;
     let lowest = Infinity;
     let highest = -Infinity;
+    this.memberCount[h] = groups.length;
     for (const g of groups) {
-      const density = groupWeight[g]! / this.rooms[g]!;
+      const density = weight[g]! / this.rooms[g]!;
       if (density < lowest) lowest = density;
       if (density > highest) highest = density;
     }
@@ -670,14 +802,14 @@ class Search {
    * is full of groups carrying at least as much weight per room as any in the worse one: any
    * exchange then trades rooms for rooms at no better rate. In a wave this settles most pairs.
    */
-  private pairCannotImprove(a: number, b: number, members: readonly number[][]): boolean {
-    const { hotelScore } = this.factors!;
-    const scoreA = hotelScore[a]!;
-    const scoreB = hotelScore[b]!;
+  private pairCannotImprove(a: number, b: number): boolean {
+    const score = this.score!;
+    const scoreA = score[a]!;
+    const scoreB = score[b]!;
     if (scoreA === scoreB) return true;
     const better = scoreA < scoreB ? a : b;
     const worse = better === a ? b : a;
-    if (members[worse]!.length === 0) return true;
+    if (this.memberCount[worse] === 0) return true;
     return this.residual[better] === 0 && this.lowestDensity[better]! >= this.highestDensity[worse]!;
   }
 
@@ -846,22 +978,26 @@ class Search {
 }
 
 /**
- * True when the finite costs, read in `order`, never decrease and equal costs come in hotel
- * order, so every group's list is by (cost, hotel) whatever the groups before it. Ruled-out
- * hotels (Infinity) are ignored: they are filtered out of the group's list anyway.
+ * When each pair of hotels (pairs[a * hotelCount + b], a < b) and each hotel paired with "left
+ * out" was last found unable to improve, and when the previous pass over them began.
  */
-function isSortedBy(order: Int32Array, cost: Float64Array, row: number): boolean {
-  let previous = -Infinity;
-  let previousHotel = -1;
-  for (let i = 0; i < order.length; i++) {
-    const h = order[i]!;
-    const c = cost[row + h]!;
-    if (c === Infinity) continue;
-    if (c < previous || (c === previous && h < previousHotel)) return false;
-    previous = c;
-    previousHotel = h;
+interface PairChecks {
+  readonly pairs: Int32Array;
+  readonly out: Int32Array;
+  /** The clock when the previous pass began; -1 before the first. */
+  since: number;
+}
+
+/** The position of the first entry above `value` in an ascending list. */
+function firstAbove(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! <= value) low = mid + 1;
+    else high = mid;
   }
-  return true;
+  return low;
 }
 
 /** Max-heap of (regret, group); on equal regret the larger group, then the lower index, comes first. */

@@ -276,30 +276,22 @@ function discardedOffer(
  * cost[g][h] = room-nights x weighted score, so the objective's cost term is proportional to the
  * wave's total cost and each room-night counts the same. Leaving a group out costs more per room
  * than the whole wave's score could ever add up to (every score is at most 1 per room-night), so
- * housing one more room always wins over any saving in score.
+ * housing one more room always wins over any saving in score. The costs go as their two factors,
+ * not as a matrix (160 MB at a hub meltdown's 10,000 groups x 2,000 hotels).
  */
 function assignmentProblem(
   groups: readonly WaveGroup[],
   candidates: readonly HotelCandidate[],
 ): AssignmentProblem {
-  const hotelCount = candidates.length;
   const groupRooms = Float64Array.from(groups, (g) => g.rooms);
   const roomNights = Float64Array.from(groups, (g) => g.rooms * g.nights);
   const hotelCapacity = Float64Array.from(candidates, (c) => c.offer.roomsAvailable);
   const score = Float64Array.from(candidates, (c) => c.score.weightedScore);
-  const cost = new Float64Array(groups.length * hotelCount);
   let totalRoomNights = 0;
-  for (let g = 0; g < groups.length; g++) {
-    totalRoomNights += roomNights[g]!;
-    const row = g * hotelCount;
-    for (let h = 0; h < hotelCount; h++) {
-      cost[row + h] = groupRooms[g]! <= hotelCapacity[h]! ? roomNights[g]! * score[h]! : Infinity;
-    }
-  }
+  for (let g = 0; g < groups.length; g++) totalRoomNights += roomNights[g]!;
   return {
     groupRooms,
     hotelCapacity,
-    cost,
     unassignedCost: Float64Array.from(groups, (g) => g.rooms * (1 + totalRoomNights)),
     factors: { groupWeight: roomNights, hotelScore: score },
   };
