@@ -63,7 +63,17 @@ class LiveConnection {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.connect();
+    if (!this.socket) this.connect();
+  }
+
+  /**
+   * The operator is logging out here: the server is about to close the connection (4001), which is
+   * then no news to show. `resume` undoes it when the logout failed.
+   */
+  leaving(): { resume(): void } {
+    this.running = false;
+    clearTimeout(this.retry);
+    return { resume: () => this.start() };
   }
 
   /** Closes the connection for good (logout step 1 on this side; the server releases the locks). */

@@ -12,11 +12,15 @@ import { accessToken, clearSession } from "./session.js";
 
 export async function logout(): Promise<void> {
   if (accessToken()) {
+    const leaving = live.leaving();
     try {
       await api<void>("POST", "/v1/auth/logout", {});
     } catch (error) {
       // A session the identity provider already ended has nothing left to close on the server.
-      if (!(error instanceof ApiProblem && error.status === 401)) throw error;
+      if (!(error instanceof ApiProblem && error.status === 401)) {
+        leaving.resume();
+        throw error;
+      }
     }
   }
   await live.stop();
