@@ -9,6 +9,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
+import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
@@ -137,10 +138,12 @@ if (browserForTests("passenger app in the browser")) {
         await checkScreen(page, "passenger-offer-accepted");
 
         // The operators see the answer: the sub-case is RESOLVED.
-        const reservations = await json(
-          await t.call("GET", `/v1/booking/cases/${enc(englishCase)}/reservations`, supervisor),
+        const subCase = await t.call(
+          "GET",
+          `/v1/subcases/${enc(subCaseUrnFor(englishCase, "ABC123"))}`,
+          supervisor,
         );
-        expect(reservations.items.some((r: { groupId: string }) => r.groupId === "ABC123")).toBe(true);
+        expect(await json(subCase)).toMatchObject({ status: "RESOLVED" });
         accepted = page;
       },
       BROWSER_TEST_MS,
@@ -174,6 +177,35 @@ if (browserForTests("passenger app in the browser")) {
         await issuerPage.waitForLoadState();
         expect(issuerPage.url()).toBe(href);
         await issuerPage.close();
+      },
+      BROWSER_TEST_MS,
+    );
+
+    it(
+      "updates live over the event stream: a message the operators send appears without a reload",
+      async () => {
+        const page = accepted;
+        const messages = page.getByRole("region", { name: "Messages sent to you" }).getByRole("listitem");
+        await expect.poll(() => messages.count()).toBeGreaterThan(0);
+        const before = await messages.count();
+        const sent = await t.call("POST", `/v1/notifications/${enc(englishCase)}/send`, supervisor, {
+          groupIds: ["ABC123"],
+          template: "voucher",
+        });
+        expect(sent.status).toBeLessThan(300);
+        // No poll reloads the messages: only the stream's notification.dispatched does.
+        await expect.poll(() => messages.count(), { timeout: 15_000 }).toBe(before + 1);
+      },
+      BROWSER_TEST_MS,
+    );
+
+    it(
+      "checks the passenger in at the hotel",
+      async () => {
+        const page = accepted;
+        await page.getByRole("button", { name: "Check in" }).click();
+        await page.getByText("You are checked in.").waitFor();
+        await checkScreen(page, "passenger-checked-in");
       },
       BROWSER_TEST_MS,
     );
@@ -244,11 +276,8 @@ if (browserForTests("passenger app in the browser")) {
       "installs as an app and keeps the accepted voucher when the service cannot be reached",
       async () => {
         const page = accepted;
-        const manifest = await (await fetch(`${t.passengerBase}/manifest.webmanifest`)).json();
-        expect(manifest).toMatchObject({ start_url: "/", display: "standalone" });
-        expect(manifest.icons.length).toBeGreaterThan(0);
-        const worker = await fetch(`${t.passengerBase}/sw.js`);
-        expect(worker.headers.get("cache-control")).toBe("no-cache");
+        // The page names its manifest (served and checked in front-ends-served.test.ts).
+        expect(await page.locator('link[rel="manifest"]').getAttribute("href")).toBe("/manifest.webmanifest");
 
         // Once the worker controls the page, a reload goes through it and keeps what it reads.
         await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PASSENGER_APP_CSP } from "../../src/http/front-end.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 
 /** The built front ends as their hosts serve them (src/http/front-end.ts). */
@@ -41,6 +42,17 @@ describe("front ends served by their APIs", () => {
     const page = await fetch(`${p.passengerBase}/?token=abc`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('src="/assets/');
+    // Its own policy: workers of the build only (the captcha's), no blob: workers, no WebAssembly.
+    const policy = page.headers.get("content-security-policy");
+    expect(policy).toBe(PASSENGER_APP_CSP);
+    expect(policy).toContain("worker-src 'self';");
+    expect(policy).not.toMatch(/blob:|wasm-unsafe-eval|unsafe-eval/);
+    const manifest = await fetch(`${p.passengerBase}/manifest.webmanifest`);
+    expect(manifest.headers.get("content-type")).toMatch(/^application\/manifest\+json/);
+    expect(await manifest.json()).toMatchObject({ start_url: "/", display: "standalone" });
+    const worker = await fetch(`${p.passengerBase}/sw.js`);
+    expect(worker.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(worker.headers.get("cache-control")).toBe("no-cache");
     const api = await fetch(`${p.passengerBase}/v1/me`);
     expect(api.status).toBe(401);
     expect(api.headers.get("content-type")).toMatch(/^application\/problem\+json/);

@@ -50,7 +50,11 @@ function CheckInSection({ api, t, offer, onCheckedIn }: StayProps) {
 }
 
 function TransportSection({ api, t, language, transport, onTransport }: StayProps) {
-  const request = useAction(async () => onTransport(await api.requestTransport()));
+  const [requested, setRequested] = useState(false);
+  const request = useAction(async () => {
+    onTransport(await api.requestTransport());
+    setRequested(true);
+  });
   const value = transport.value;
   return (
     <section class="card" aria-labelledby="transport-title">
@@ -80,8 +84,10 @@ function TransportSection({ api, t, language, transport, onTransport }: StayProp
               {t.requestTransport}
             </button>
           ) : (
-            <p class="note">{value.onDemand.reason}</p>
+            // The service's reason is written for operators, in English; the passenger reads this.
+            <p class="note">{t.transportNotAllowed}</p>
           )}
+          {requested ? <p role="status">{t.transportRequested}</p> : null}
           <ProblemView problem={request.problem} />
         </>
       ) : null}

@@ -53,6 +53,7 @@ export const de: Messages = {
   pickupAt: "Abholung: {time}",
   etaAt: "Erwartet um: {time}",
   requestTransport: "Transport zum Hotel anfordern",
+  transportNotAllowed: "Ihre Fluggesellschaft bietet für diese Reise keinen Transport auf Anfrage an.",
   transportRequested: "Ihre Anfrage ist gesendet.",
   walletTitle: "Essenskarte",
   walletNone: "Für Sie wurde keine Essenskarte ausgestellt.",

@@ -53,6 +53,7 @@ export const en = {
   pickupAt: "Pickup: {time}",
   etaAt: "Expected at: {time}",
   requestTransport: "Request transport to the hotel",
+  transportNotAllowed: "Your airline does not offer transport on request for this trip.",
   transportRequested: "Your request is sent.",
   walletTitle: "Meal card",
   walletNone: "No meal card has been issued to you.",

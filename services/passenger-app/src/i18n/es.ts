@@ -52,6 +52,7 @@ export const es: Messages = {
   pickupAt: "Recogida: {time}",
   etaAt: "Llegada prevista: {time}",
   requestTransport: "Pedir transporte al hotel",
+  transportNotAllowed: "Su aerolínea no ofrece transporte a petición para este viaje.",
   transportRequested: "Su solicitud se ha enviado.",
   walletTitle: "Tarjeta de comidas",
   walletNone: "No se le ha emitido ninguna tarjeta de comidas.",

@@ -52,6 +52,7 @@ export const fr: Messages = {
   pickupAt: "Prise en charge : {time}",
   etaAt: "Arrivée prévue : {time}",
   requestTransport: "Demander un transport vers l'hôtel",
+  transportNotAllowed: "Votre compagnie ne propose pas de transport à la demande pour ce voyage.",
   transportRequested: "Votre demande est envoyée.",
   walletTitle: "Carte repas",
   walletNone: "Aucune carte repas ne vous a été émise.",

@@ -52,6 +52,7 @@ export const pt: Messages = {
   pickupAt: "Recolha: {time}",
   etaAt: "Chegada prevista: {time}",
   requestTransport: "Pedir transporte para o hotel",
+  transportNotAllowed: "A sua companhia aérea não oferece transporte a pedido para esta viagem.",
   transportRequested: "O seu pedido foi enviado.",
   walletTitle: "Cartão de refeições",
   walletNone: "Não lhe foi emitido nenhum cartão de refeições.",
