@@ -1,4 +1,4 @@
-import { copyOf } from "./plain-copy.js";
+import { copyKeeping, copyOf } from "./plain-copy.js";
 import type { DomainEvent, NewDomainEvent } from "../domain/domain-event.js";
 import type { ActorContext, ActorReminders, ActorState, ReminderSpec } from "./actor-runtime.js";
 import type { Clock } from "./clock.js";
@@ -87,6 +87,11 @@ export class ActorTurn implements ActorContext {
 /** Actor results and arguments cross the actor boundary as JSON values in both runtimes. */
 export function detach<T>(value: T): T {
   return value === undefined || value === null || typeof value !== "object" ? value : copyOf(value);
+}
+
+/** As detach, taking the objects in `owned` (copies nobody else holds) as they are. */
+export function detachKeeping<T>(value: T, owned: ReadonlySet<object>): T {
+  return value === undefined || value === null || typeof value !== "object" ? value : copyKeeping(value, owned);
 }
 
 /**

@@ -88,6 +88,15 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       expect(await actors.invoke(CounterActor, "mutate", "getLog")).toEqual(["first"]);
     });
 
+    it("keeps state intact whatever the caller does to a turn's result, read or written", async () => {
+      const { actors } = await start();
+      const written: string[] = await actors.invoke(CounterActor, "results", "appendLog", "first");
+      written.push("caller-after-write");
+      const read: string[] = await actors.invoke(CounterActor, "results", "getLog");
+      read.push("caller-after-read");
+      expect(await actors.invoke(CounterActor, "results", "getLog")).toEqual(["first"]);
+    });
+
     it("publishes an outbox event once per committed turn, with a URN id and the envelope fields", async () => {
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {

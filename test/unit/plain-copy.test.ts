@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyOf } from "../../src/runtime/plain-copy.js";
+import { copyKeeping, copyOf } from "../../src/runtime/plain-copy.js";
 
 describe("copyOf", () => {
   it("copies at every depth, so no change to the copy reaches the original", () => {
@@ -26,6 +26,17 @@ describe("copyOf", () => {
     const copy = copyOf(wide);
     expect(copy).toEqual(wide);
     expect(copy.k59).not.toBe(wide.k59);
+  });
+
+  it("takes the objects it is told nobody else holds as they are, and copies the rest", () => {
+    const owned = { list: [1, 2] };
+    const shared = { n: 1 };
+    const copy = copyKeeping({ owned, shared, both: [owned, shared] }, new Set([owned]));
+    expect(copy.owned).toBe(owned);
+    expect(copy.both[0]).toBe(owned);
+    expect(copy.shared).not.toBe(shared);
+    expect(copy.both[1]).toEqual(shared);
+    expect(copy.both[1]).not.toBe(shared);
   });
 
   it("refuses functions as structuredClone does", () => {

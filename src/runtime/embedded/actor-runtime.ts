@@ -2,7 +2,7 @@ import { topicFor } from "../../domain/domain-event.js";
 import type { DomainEvent } from "../../domain/domain-event.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { ActorClass, ActorHooks, ActorRuntime } from "../actor-runtime.js";
-import { ActorTurn, TurnBoundContext, detach, isCallableActorMethod } from "../actor-turn.js";
+import { ActorTurn, TurnBoundContext, detach, detachKeeping, isCallableActorMethod } from "../actor-turn.js";
 import type { Clock, TimerHandle } from "../clock.js";
 import { type EventBus, EventBusClosedError } from "../event-bus.js";
 import type { ScannableStateStore, StateOperation } from "../state-store.js";
@@ -205,8 +205,11 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     body: (turn: ActorTurn) => Promise<T>,
     prepare?: (turn: ActorTurn) => void,
   ): Promise<T> {
+    // The copies this turn's reads made: nobody else holds them, so a turn that changed nothing
+    // hands them to its caller as they are instead of copying them again.
+    const read = new Set<object>();
     const turn = new ActorTurn(activation.type, activation.id, this.options.clock, (key) =>
-      this.readCommitted(activation, key),
+      this.readCommitted(activation, key, read),
     );
     prepare?.(turn);
     activation.context.current = turn;
@@ -216,18 +219,23 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     } finally {
       activation.context.current = undefined;
     }
-    await this.commit(activation, turn);
+    // What a turn staged or emitted may share parts with what it read (the cache and the bus then
+    // hold them): only the result of a turn that did neither may keep the reads' copies.
+    const changed = !turn.isEmpty;
+    if (changed) await this.commit(activation, turn);
     activation.lastUsed = this.options.clock.now();
-    return detach(result);
+    return changed ? detach(result) : detachKeeping(result, read);
   }
 
-  private async readCommitted(activation: Activation, key: string): Promise<unknown> {
+  private async readCommitted(activation: Activation, key: string, read: Set<object>): Promise<unknown> {
     if (!activation.cache.has(key)) {
       const entry = await this.options.store.get(stateKey(activation.type, activation.id, key));
       activation.cache.set(key, entry?.value);
     }
     // A copy, so an actor that mutates what it read and then throws leaves committed state intact.
-    return detach(activation.cache.get(key));
+    const copy = detach(activation.cache.get(key));
+    if (typeof copy === "object" && copy !== null) read.add(copy);
+    return copy;
   }
 
   private async commit(activation: Activation, turn: ActorTurn): Promise<void> {
