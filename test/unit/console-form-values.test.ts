@@ -3,9 +3,11 @@ import {
   given,
   isoFromLocal,
   listOf,
+  memberAt,
   numberOrAbsent,
   partsOf,
   typedValue,
+  withMember,
 } from "../../services/operator-console/src/actions/form-values.js";
 
 describe("the console's form values", () => {
@@ -31,5 +33,21 @@ describe("the console's form values", () => {
     const local = "2026-11-21T22:30";
     expect(isoFromLocal(local)).toBe(new Date(local).toISOString());
     expect(isoFromLocal(local)).toMatch(/Z$/);
+  });
+});
+
+describe("a member by its path", () => {
+  it("sets, removes and reads a nested member without touching the original", () => {
+    const rules = { name: "x", constraints: { minStars: 3 } };
+    expect(withMember(rules, ["constraints", "maxDistanceKm"], 12)).toEqual({
+      name: "x",
+      constraints: { minStars: 3, maxDistanceKm: 12 },
+    });
+    expect(withMember(rules, ["constraints", "minStars"], undefined)).toEqual({ name: "x", constraints: {} });
+    expect(withMember(rules, ["transport", "mode"], undefined)).toEqual(rules);
+    expect(withMember({}, ["buffers", "lateCheckoutMinutes"], 30)).toEqual({ buffers: { lateCheckoutMinutes: 30 } });
+    expect(rules).toEqual({ name: "x", constraints: { minStars: 3 } });
+    expect(memberAt(rules, ["constraints", "minStars"])).toBe(3);
+    expect(memberAt(rules, ["transport", "mode"])).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, segment } from "../api.js";
+import { ProblemMessage } from "../components/problem-message.js";
+import { useResource } from "../components/use-resource.js";
 import { fencingTokenOf } from "../locks.js";
 import type { Operator } from "../session.js";
 import { ActionForm, ActionOutcome, SelectField, TextField } from "./fields.js";
@@ -32,7 +34,8 @@ export function CompensationPanel({
   operator: Operator | null;
   onChanged?: () => void;
 }) {
-  const [subCase, setSubCase] = useState<SubCase | null>(null);
+  const read = useResource<SubCase>(`/v1/subcases/${segment(subCaseUrn)}`);
+  const subCase = read.data;
   const [action, setAction] = useState("");
   const [reason, setReason] = useState("");
   const [accepted, setAccepted] = useState<string | null>(null);
@@ -41,14 +44,6 @@ export function CompensationPanel({
   const actions = enumAt(input?.body, ["action"]);
   const fallback = schemaAt(input?.body, ["action"])?.default;
   const chosen = action || (typeof fallback === "string" ? fallback : (actions[0] ?? ""));
-
-  const load = () =>
-    api<SubCase>("GET", `/v1/subcases/${segment(subCaseUrn)}`)
-      .then(setSubCase)
-      .catch((error: unknown) => state.fail(error));
-  useEffect(() => {
-    load();
-  }, [subCaseUrn]);
 
   if (!may(operator, "subcase.compensate")) return null;
   const compensate = async () => {
@@ -71,7 +66,7 @@ export function CompensationPanel({
       setReason("");
       onChanged?.();
     }
-    await load();
+    read.reload();
   };
 
   const group = subCase?.groupId ?? subCaseUrn;
@@ -96,6 +91,7 @@ export function CompensationPanel({
         <TextField label="Reason for the compensation" value={reason} onValue={setReason} />
       </ActionForm>
       {accepted && <p role="status">{accepted}</p>}
+      <ProblemMessage error={read.error} />
       <ActionOutcome state={state} />
     </section>
   );

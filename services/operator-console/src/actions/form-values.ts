@@ -42,3 +42,28 @@ export function listOf(text: string): string[] {
 export function isoFromLocal(value: string): string {
   return new Date(value).toISOString();
 }
+
+type JsonObject = Record<string, unknown>;
+
+/** `object` with the member at `path` set to `value` (removed when undefined); `object` is left as it was. */
+export function withMember(object: JsonObject, path: readonly string[], value: unknown): JsonObject {
+  const next: JsonObject = structuredClone(object);
+  // Removing what is not there changes nothing (and makes no empty parent).
+  if (value === undefined && memberAt(next, path) === undefined) return next;
+  let node = next;
+  for (const step of path.slice(0, -1)) {
+    if (typeof node[step] !== "object" || node[step] === null || Array.isArray(node[step])) node[step] = {};
+    node = node[step] as JsonObject;
+  }
+  const last = path[path.length - 1]!;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return next;
+}
+
+/** The member at `path`, undefined when any step is missing. */
+export function memberAt(object: JsonObject, path: readonly string[]): unknown {
+  let node: unknown = object;
+  for (const step of path) node = (node as JsonObject | undefined)?.[step];
+  return node;
+}

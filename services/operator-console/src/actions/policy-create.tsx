@@ -2,9 +2,9 @@ import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import type { Operator } from "../session.js";
 import { ActionForm, CheckboxField, SelectField, TextArea, TextField } from "./fields.js";
-import { given, numberOrAbsent } from "./form-values.js";
+import { given, numberOrAbsent, withMember } from "./form-values.js";
 import { enumAt, useOperationInput } from "./openapi.js";
-import type { Policy } from "./policy-types.js";
+import { NUMBER_RULES, type Policy } from "./policy-types.js";
 import type { ActionState } from "./use-action.js";
 
 /** The airline code a policy's context takes (`ZX`), from the operator's airline URN. */
@@ -29,39 +29,28 @@ export function PolicyCreateForm({
   const [name, setName] = useState("");
   const [airport, setAirport] = useState("");
   const [tiers, setTiers] = useState<string[]>([]);
-  const [minStars, setMinStars] = useState("");
-  const [maxDistanceKm, setMaxDistanceKm] = useState("");
-  const [maxNightlyRate, setMaxNightlyRate] = useState("");
+  const [numbers, setNumbers] = useState<Record<string, string>>({});
   const [mode, setMode] = useState("ON_DEMAND");
   const [autoApprove, setAutoApprove] = useState(false);
-  const [maxRooms, setMaxRooms] = useState("");
   const [reason, setReason] = useState("");
   const modes = enumAt(input?.body, ["mode"]);
 
   const submit = async () => {
-    const created = await state.run("Create policy", () =>
-      api<Policy>(
-        "POST",
-        "/v1/policies",
-        given({
-          name,
-          context: given({
-            airport: airport.trim() || undefined,
-            airline: airlineCode(operator) || undefined,
-          }),
-          tiers,
-          constraints: given({
-            minStars: numberOrAbsent(minStars),
-            maxDistanceKm: numberOrAbsent(maxDistanceKm),
-            maxNightlyRate: numberOrAbsent(maxNightlyRate),
-          }),
-          mode,
-          autoApproveDemand: autoApprove,
-          maxAutomaticRoomsPerWave: numberOrAbsent(maxRooms),
-          reason: reason.trim() || undefined,
+    const rules = NUMBER_RULES.reduce(
+      (body, rule) => withMember(body, rule.path, numberOrAbsent(numbers[rule.label] ?? "")),
+      given({
+        name,
+        context: given({
+          airport: airport.trim() || undefined,
+          airline: airlineCode(operator) || undefined,
         }),
-      ),
+        tiers,
+        mode,
+        autoApproveDemand: autoApprove,
+        reason: reason.trim() || undefined,
+      }),
     );
+    const created = await state.run("Create policy", () => api<Policy>("POST", "/v1/policies", rules));
     if (created) onCreated(created);
   };
 
@@ -80,27 +69,17 @@ export function PolicyCreateForm({
           />
         ))}
       </fieldset>
-      <TextField label="Minimum stars" type="number" value={minStars} onValue={setMinStars} />
-      <TextField
-        label="Maximum distance (km)"
-        type="number"
-        value={maxDistanceKm}
-        onValue={setMaxDistanceKm}
-      />
-      <TextField
-        label="Maximum nightly rate"
-        type="number"
-        value={maxNightlyRate}
-        onValue={setMaxNightlyRate}
-      />
+      {NUMBER_RULES.map((rule) => (
+        <TextField
+          key={rule.label}
+          label={rule.label}
+          type="number"
+          value={numbers[rule.label] ?? ""}
+          onValue={(v) => setNumbers({ ...numbers, [rule.label]: v })}
+        />
+      ))}
       {modes.length > 0 && <SelectField label="Mode" value={mode} onValue={setMode} options={modes} />}
       <CheckboxField label="Approve demand automatically" checked={autoApprove} onChecked={setAutoApprove} />
-      <TextField
-        label="Rooms approved automatically per wave"
-        type="number"
-        value={maxRooms}
-        onValue={setMaxRooms}
-      />
       <TextField label="Reason for the audit trail" value={reason} onValue={setReason} />
     </ActionForm>
   );

@@ -12,9 +12,11 @@ import { formatTime } from "../format.js";
 import { ActionOutcome, CheckboxField, SelectField, TextArea, TextField } from "./fields.js";
 import { enumAt, useOperationInput } from "./openapi.js";
 import { may } from "./permissions.js";
-import { numberOrAbsent } from "./form-values.js";
-import type { Policy, PolicyWithVersions } from "./policy-types.js";
+import { memberAt, numberOrAbsent, withMember } from "./form-values.js";
+import { NUMBER_RULES, type Policy, type PolicyWithVersions } from "./policy-types.js";
+import { type Column, DataTable } from "../components/data-table.js";
 import { ProblemMessage } from "../components/problem-message.js";
+import { useResource } from "../components/use-resource.js";
 import { useAction } from "./use-action.js";
 
 /** The lifecycle step each state offers (spec 3.2): activating an ARCHIVED policy is the rollback. */
@@ -28,33 +30,34 @@ const pretty = (rules: PolicyRules) => JSON.stringify(rules, null, 2);
 
 /** The changes a patch makes (or a version made), one row per field. */
 export function PolicyChangesTable({ caption, changes }: { caption: string; changes: PolicyChange[] }) {
-  if (changes.length === 0) return <p>{caption}: no change.</p>;
   return (
-    <table class="policy-diff">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((change) => (
-          <tr key={change.path}>
-            <th scope="row">
-              <code>{change.path}</code>
-            </th>
-            <td class="diff-before">
-              <del>{shownValue(change.before)}</del>
-            </td>
-            <td class="diff-after">
-              <ins>{shownValue(change.after)}</ins>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div class="policy-diff">
+      <h3>{caption}</h3>
+      <DataTable
+        rows={changes}
+        columns={CHANGE_COLUMNS}
+        rowKey={(change) => change.path}
+        caption={caption}
+        empty="No change."
+      />
+    </div>
+  );
+}
+
+const CHANGE_COLUMNS: Column<PolicyChange>[] = [
+  { header: "Field", cell: (change) => <code>{change.path}</code> },
+  { header: "Before", cell: (change) => <del>{shownValue(change.before)}</del> },
+  { header: "After", cell: (change) => <ins>{shownValue(change.after)}</ins> },
+];
+
+/** What a version changed from the one before it, in one line. */
+function versionChanges(versions: readonly Policy[], index: number): string {
+  const previous = versions[index - 1];
+  if (!previous) return "first version";
+  const changes = policyDiff(editableRules(previous), editableRules(versions[index]!)).changes;
+  return (
+    changes.map((c) => `${c.path}: ${shownValue(c.before)} → ${shownValue(c.after)}`).join("; ") ||
+    "no rule changed"
   );
 }
 
@@ -72,8 +75,8 @@ export function PolicyEditor({
   operator: Operator | null;
   onChanged: () => void;
 }) {
-  const [policy, setPolicy] = useState<PolicyWithVersions | null>(null);
-  const [loadProblem, setLoadProblem] = useState<unknown>(null);
+  const read = useResource<PolicyWithVersions>(`/v1/policies/${segment(urn)}`);
+  const policy = read.data;
   const [draft, setDraft] = useState<PolicyRules>({});
   const [text, setText] = useState("");
   const [parseError, setParseError] = useState<string | null>(null);
@@ -82,42 +85,29 @@ export function PolicyEditor({
   const state = useAction();
   const input = useOperationInput("patchPolicy");
 
-  const startFrom = (read: PolicyWithVersions) => {
-    setPolicy(read);
-    const rules = editableRules(read);
+  /** Edits start from the policy as read (again after each change). */
+  const startFrom = (current: PolicyWithVersions) => {
+    const rules = editableRules(current);
     setDraft(rules);
     setText(pretty(rules));
     setParseError(null);
   };
-  const load = () =>
-    api<PolicyWithVersions>("GET", `/v1/policies/${segment(urn)}`)
-      .then(startFrom)
-      .catch((error: unknown) => setLoadProblem(error));
   useEffect(() => {
-    load();
-  }, [urn]);
+    if (policy) startFrom(policy);
+  }, [policy]);
 
-  if (loadProblem !== null) return <ProblemMessage error={loadProblem} />;
-  if (!policy) return <p role="status">Loading {urn}…</p>;
+  if (!policy)
+    return read.error ? <ProblemMessage error={read.error} /> : <p role="status">Loading {urn}…</p>;
 
   /** A change made in a field: the draft and its JSON follow. */
   const setRule = (path: readonly string[], value: unknown) => {
-    const next: PolicyRules = structuredClone(draft);
-    let node = next;
-    for (const step of path.slice(0, -1)) {
-      if (typeof node[step] !== "object" || node[step] === null) node[step] = {};
-      node = node[step] as PolicyRules;
-    }
-    const last = path[path.length - 1]!;
-    if (value === undefined) delete node[last];
-    else node[last] = value;
+    const next = withMember(draft, path, value);
     setDraft(next);
     setText(pretty(next));
   };
   const ruleText = (path: readonly string[]): string => {
-    let node: unknown = draft;
-    for (const step of path) node = (node as PolicyRules | undefined)?.[step];
-    return node === undefined || node === null ? "" : String(node);
+    const value = memberAt(draft, path);
+    return value === undefined || value === null ? "" : String(value);
   };
   const onText = (value: string) => {
     setText(value);
@@ -145,7 +135,7 @@ export function PolicyEditor({
       );
     }
     setReason("");
-    await load();
+    read.reload();
     onChanged();
   };
   const withReason = (extra: Record<string, unknown> = {}) => ({
@@ -199,24 +189,15 @@ export function PolicyEditor({
           <fieldset>
             <legend>Change the rules (version {policy.version})</legend>
             <TextField label="Name" value={ruleText(["name"])} onValue={(v) => setRule(["name"], v)} />
-            <TextField
-              label="Minimum stars"
-              type="number"
-              value={ruleText(["constraints", "minStars"])}
-              onValue={(v) => setRule(["constraints", "minStars"], numberOrAbsent(v))}
-            />
-            <TextField
-              label="Maximum distance (km)"
-              type="number"
-              value={ruleText(["constraints", "maxDistanceKm"])}
-              onValue={(v) => setRule(["constraints", "maxDistanceKm"], numberOrAbsent(v))}
-            />
-            <TextField
-              label="Maximum nightly rate"
-              type="number"
-              value={ruleText(["constraints", "maxNightlyRate"])}
-              onValue={(v) => setRule(["constraints", "maxNightlyRate"], numberOrAbsent(v))}
-            />
+            {NUMBER_RULES.map((rule) => (
+              <TextField
+                key={rule.label}
+                label={rule.label}
+                type="number"
+                value={ruleText(rule.path)}
+                onValue={(v) => setRule(rule.path, numberOrAbsent(v))}
+              />
+            ))}
             <SelectField
               label="Mode"
               value={ruleText(["mode"])}
@@ -229,12 +210,6 @@ export function PolicyEditor({
               label="Approve demand automatically"
               checked={draft.autoApproveDemand === true}
               onChecked={(on) => setRule(["autoApproveDemand"], on)}
-            />
-            <TextField
-              label="Rooms approved automatically per wave"
-              type="number"
-              value={ruleText(["maxAutomaticRoomsPerWave"])}
-              onValue={(v) => setRule(["maxAutomaticRoomsPerWave"], numberOrAbsent(v))}
             />
             <TextArea label="All rules (JSON)" value={text} onValue={onText} rows={14} />
             {parseError && (
@@ -283,36 +258,22 @@ export function PolicyEditor({
       )}
       <ActionOutcome state={state} />
 
-      <table class="policy-versions">
-        <caption>Version history</caption>
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Written</th>
-            <th scope="col">What it changed</th>
-            {canActivate && <th scope="col">Restore</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {versions.map((version, index) => {
-            const previous = versions[index - 1];
-            const changes = previous
-              ? policyDiff(editableRules(previous), editableRules(version)).changes
-              : [];
-            return (
-              <tr key={version.version}>
-                <td>{version.version}</td>
-                <td>{formatTime(version.updatedAt)}</td>
-                <td>
-                  {previous
-                    ? changes
-                        .map((c) => `${c.path}: ${shownValue(c.before)} → ${shownValue(c.after)}`)
-                        .join("; ") || "no rule changed"
-                    : "first version"}
-                </td>
-                {canActivate && (
-                  <td>
-                    {version.version !== policy.version && (
+      <h3>Version history</h3>
+      <DataTable
+        rows={versions}
+        columns={[
+          { header: "Version", cell: (version: Policy) => version.version },
+          { header: "Written", cell: (version) => formatTime(version.updatedAt) },
+          {
+            header: "What it changed",
+            cell: (version) => versionChanges(versions, versions.indexOf(version)),
+          },
+          ...(canActivate
+            ? [
+                {
+                  header: "Restore",
+                  cell: (version: Policy) =>
+                    version.version !== policy.version && (
                       <button
                         type="button"
                         disabled={state.pending !== null}
@@ -328,14 +289,14 @@ export function PolicyEditor({
                       >
                         Restore version {version.version} and activate
                       </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                    ),
+                },
+              ]
+            : []),
+        ]}
+        rowKey={(version) => String(version.version)}
+        caption="Version history"
+      />
     </article>
   );
 }

@@ -17,3 +17,11 @@ export interface Policy extends PolicyRules {
 export interface PolicyWithVersions extends Policy {
   versions: Policy[];
 }
+
+/** The numeric rules the policy forms offer as fields (the rest is edited as JSON): label and path. */
+export const NUMBER_RULES: readonly { label: string; path: readonly string[] }[] = [
+  { label: "Minimum stars", path: ["constraints", "minStars"] },
+  { label: "Maximum distance (km)", path: ["constraints", "maxDistanceKm"] },
+  { label: "Maximum nightly rate", path: ["constraints", "maxNightlyRate"] },
+  { label: "Rooms approved automatically per wave", path: ["maxAutomaticRoomsPerWave"] },
+];

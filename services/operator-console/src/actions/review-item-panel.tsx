@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, segment } from "../api.js";
 import type { Operator } from "../session.js";
 import { formatTime } from "../format.js";
@@ -7,7 +7,9 @@ import { ActionForm, ActionOutcome, SelectField, TextArea, TextField } from "./f
 import { partsOf, typedValue } from "./form-values.js";
 import { schemaAt, useOperationInput } from "./openapi.js";
 import { may } from "./permissions.js";
+import { DataTable } from "../components/data-table.js";
 import { ProblemMessage } from "../components/problem-message.js";
+import { useResource } from "../components/use-resource.js";
 import { useAction } from "./use-action.js";
 
 /** A manual-review item as the API answers it (spec 2.5; the queue's own members beside). */
@@ -47,8 +49,7 @@ export function ReviewItemPanel({
   operator: Operator | null;
   onChanged?: () => void;
 }) {
-  const [item, setItem] = useState<ReviewItem | null>(null);
-  const [loadProblem, setLoadProblem] = useState<unknown>(null);
+  const read = useResource<ReviewItem>(`/v1/booking/manual-review/${segment(urn)}`);
   const [reason, setReason] = useState("");
   const [hotelUrn, setHotelUrn] = useState("");
   const [offerId, setOfferId] = useState("");
@@ -60,22 +61,14 @@ export function ReviewItemPanel({
   const relaxInput = useOperationInput("relaxPolicyForManualReviewItem");
   const relaxFields = Object.keys(schemaAt(relaxInput?.body, ["fields"])?.properties ?? {});
 
-  const load = () =>
-    api<ReviewItem>("GET", `/v1/booking/manual-review/${segment(urn)}`)
-      .then(setItem)
-      .catch((error: unknown) => setLoadProblem(error));
-  useEffect(() => {
-    load();
-  }, [urn]);
-
-  if (loadProblem !== null) return <ProblemMessage error={loadProblem} />;
-  if (!item) return <p role="status">Loading {urn}…</p>;
+  const item = read.data;
+  if (!item) return read.error ? <ProblemMessage error={read.error} /> : <p role="status">Loading {urn}…</p>;
 
   const path = (verb: string) => `/manual-review/${segment(item.urn)}/${verb}`;
   const act = async (name: string, call: () => Promise<unknown>) => {
     if ((await state.run(name, call)) === undefined) return;
     setReason("");
-    await load();
+    read.reload();
     onChanged?.();
   };
   const open = item.state !== "RESOLVED";
@@ -132,28 +125,19 @@ export function ReviewItemPanel({
         )}
       </dl>
       {item.attemptedHotels.length > 0 && (
-        <table>
-          <caption>Hotels tried</caption>
-          <thead>
-            <tr>
-              <th scope="col">Hotel</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Vendor error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {item.attemptedHotels.map((h) => (
-              <tr key={`${h.hotelUrn}-${h.reason}`}>
-                <td>{h.hotelUrn}</td>
-                <td>{h.reason}</td>
-                <td>{h.providerError ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={item.attemptedHotels}
+          columns={[
+            { header: "Hotel tried", cell: (h: ReviewItem["attemptedHotels"][number]) => h.hotelUrn },
+            { header: "Reason", cell: (h) => h.reason },
+            { header: "Vendor error", cell: (h) => h.providerError ?? "" },
+          ]}
+          rowKey={(h) => `${h.hotelUrn}-${h.reason}`}
+          caption="Hotels tried"
+        />
       )}
 
-      {open && may(operator, "agent.decide") && <AgentProposals itemUrn={item.urn} onApplied={load} />}
+      {open && may(operator, "agent.decide") && <AgentProposals itemUrn={item.urn} onApplied={read.reload} />}
 
       {open && (
         <div class="review-actions">

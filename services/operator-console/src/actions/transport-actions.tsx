@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api, segment } from "../api.js";
 import type { CaseDetail } from "../case-types.js";
 import type { Operator } from "../session.js";
+import { type Column, DataTable } from "../components/data-table.js";
 import { formatTime } from "../format.js";
 import { ActionForm, ActionOutcome, CheckboxField, SelectField, TextField } from "./fields.js";
 import { isoFromLocal, listOf } from "./form-values.js";
@@ -21,6 +22,27 @@ interface Segment {
   ride: { provider: string; vehicle: string | null; driver: string | null; etaAt: string | null } | null;
   cancellation: { reason: string } | null;
 }
+
+const SEGMENT_COLUMNS: Column<Segment>[] = [
+  { header: "Group", cell: (s) => s.groupId },
+  { header: "Direction", cell: (s) => s.direction },
+  { header: "Pickup", cell: (s) => formatTime(s.scheduledAt) },
+  { header: "Vehicle", cell: (s) => s.vehicleType },
+  {
+    header: "Status",
+    cell: (s) =>
+      `${s.status}${s.providerError ? ` (${s.providerError})` : ""}${s.cancellation ? `: ${s.cancellation.reason}` : ""}`,
+  },
+  {
+    header: "Ride",
+    cell: (s) =>
+      s.ride
+        ? [s.ride.provider, s.ride.vehicle, s.ride.driver, s.ride.etaAt && `ETA ${formatTime(s.ride.etaAt)}`]
+            .filter(Boolean)
+            .join(", ")
+        : "",
+  },
+];
 
 /**
  * Ground transport of a case (spec 2.8, 4.1, 4.2): ask the ride provider for the case's transfers,
@@ -153,41 +175,12 @@ export function TransportActions({
 
       {segments.length > 0 && (
         <>
-          <table>
-            <caption>Transport segments</caption>
-            <thead>
-              <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Direction</th>
-                <th scope="col">Pickup</th>
-                <th scope="col">Vehicle</th>
-                <th scope="col">Status</th>
-                <th scope="col">Ride</th>
-              </tr>
-            </thead>
-            <tbody>
-              {segments.map((s) => (
-                <tr key={s.urn}>
-                  <td>{s.groupId}</td>
-                  <td>{s.direction}</td>
-                  <td>{formatTime(s.scheduledAt)}</td>
-                  <td>{s.vehicleType}</td>
-                  <td>
-                    {s.status}
-                    {s.providerError ? ` (${s.providerError})` : ""}
-                    {s.cancellation ? `: ${s.cancellation.reason}` : ""}
-                  </td>
-                  <td>
-                    {s.ride
-                      ? [s.ride.provider, s.ride.vehicle, s.ride.driver, s.ride.etaAt && `ETA ${formatTime(s.ride.etaAt)}`]
-                          .filter(Boolean)
-                          .join(", ")
-                      : ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={segments}
+            columns={SEGMENT_COLUMNS}
+            rowKey={(s) => s.urn}
+            caption="Transport segments"
+          />
           <fieldset class="segment-changes">
             <legend>Change a segment</legend>
             <SelectField

@@ -1,5 +1,8 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, segment } from "../api.js";
+import { ProblemMessage } from "../components/problem-message.js";
+import { type Column, DataTable } from "../components/data-table.js";
+import { useResource } from "../components/use-resource.js";
 import { formatMoney } from "../format.js";
 import type { Operator } from "../session.js";
 import { ActionOutcome, SelectField } from "./fields.js";
@@ -28,36 +31,62 @@ export function WalletActions({ caseUrn, operator }: { caseUrn: string; operator
   const state = useAction();
   const input = useOperationInput("cancelWalletCard");
   const reasons = enumAt(input?.body, ["reason"]);
-  const [cards, setCards] = useState<WalletCard[] | null>(null);
-  const [issuance, setIssuance] = useState<{ status: string; vendorErrorCode: string | null } | null>(null);
   const [reason, setReason] = useState("");
-  const [generation, setGeneration] = useState(0);
   const canResume = may(operator, "wallet.resume");
-
-  useEffect(() => {
-    api<{ items: WalletCard[] }>("GET", `/v1/wallet/cases/${segment(caseUrn)}/cards`)
-      .then((answer) => setCards(answer.items))
-      .catch((error: unknown) => state.fail(error));
-    if (canResume) {
-      api<{ status: string; vendorErrorCode: string | null }>("GET", "/v1/wallet/issuance")
-        .then(setIssuance)
-        .catch((error: unknown) => state.fail(error));
-    }
-  }, [caseUrn, generation, canResume]);
+  const cards = useResource<{ items: WalletCard[] }>(`/v1/wallet/cases/${segment(caseUrn)}/cards`);
+  const issuance = useResource<{ status: string; vendorErrorCode: string | null }>(
+    canResume ? "/v1/wallet/issuance" : undefined,
+  );
 
   const act = async (name: string, call: () => Promise<unknown>) => {
-    if ((await state.run(name, call)) !== undefined) setGeneration((g) => g + 1);
+    if ((await state.run(name, call)) === undefined) return;
+    cards.reload();
+    issuance.reload();
   };
   const chosen = reason || reasons[0] || "";
   const canCancel = may(operator, "wallet.cancel");
 
+  const money = (card: WalletCard, amountMinor: number) =>
+    formatMoney({ amountMinor, currency: card.currency });
+  const columns: Column<WalletCard>[] = [
+    { header: "Group", cell: (card) => card.groupId },
+    {
+      header: "Status",
+      cell: (card) => `${card.status}${card.cancelReason ? ` (${card.cancelReason})` : ""}`,
+    },
+    { header: "Initial", cell: (card) => money(card, card.initialBalance) },
+    { header: "Settled", cell: (card) => money(card, card.currentBalance) },
+    { header: "Available", cell: (card) => money(card, card.availableBalance) },
+  ];
+  if (canCancel) {
+    columns.push({
+      header: "Action",
+      cell: (card) =>
+        card.status !== "CANCELLED" && (
+          <button
+            type="button"
+            disabled={state.pending !== null}
+            aria-label={`Cancel card of group ${card.groupId}`}
+            onClick={() =>
+              act("Cancel card", () =>
+                api("POST", `/v1/wallet/cards/${segment(card.cardUrn)}/cancel`, { reason: chosen }),
+              )
+            }
+          >
+            Cancel card
+          </button>
+        ),
+    });
+  }
+  const status = issuance.data;
+
   return (
     <section class="wallet-actions" aria-label="Meal cards">
-      {issuance && (
+      {status && (
         <p>
-          Card issuance: <strong>{issuance.status}</strong>
-          {issuance.vendorErrorCode ? ` (issuer answered ${issuance.vendorErrorCode})` : ""}{" "}
-          {issuance.status === "PAUSED" && (
+          Card issuance: <strong>{status.status}</strong>
+          {status.vendorErrorCode ? ` (issuer answered ${status.vendorErrorCode})` : ""}{" "}
+          {status.status === "PAUSED" && (
             <button
               type="button"
               disabled={state.pending !== null}
@@ -68,61 +97,17 @@ export function WalletActions({ caseUrn, operator }: { caseUrn: string; operator
           )}
         </p>
       )}
-      {cards && cards.length === 0 && <p>No meal card issued to this case.</p>}
-      {cards && cards.length > 0 && (
-        <>
-          {canCancel && reasons.length > 0 && (
-            <SelectField label="Cancellation reason" value={chosen} onValue={setReason} options={reasons} />
-          )}
-          <table>
-            <caption>Meal cards</caption>
-            <thead>
-              <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Status</th>
-                <th scope="col">Initial</th>
-                <th scope="col">Settled</th>
-                <th scope="col">Available</th>
-                {canCancel && <th scope="col">Action</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {cards.map((card) => (
-                <tr key={card.cardUrn}>
-                  <td>{card.groupId}</td>
-                  <td>
-                    {card.status}
-                    {card.cancelReason ? ` (${card.cancelReason})` : ""}
-                  </td>
-                  <td>{formatMoney({ amountMinor: card.initialBalance, currency: card.currency })}</td>
-                  <td>{formatMoney({ amountMinor: card.currentBalance, currency: card.currency })}</td>
-                  <td>{formatMoney({ amountMinor: card.availableBalance, currency: card.currency })}</td>
-                  {canCancel && (
-                    <td>
-                      {card.status !== "CANCELLED" && (
-                        <button
-                          type="button"
-                          disabled={state.pending !== null}
-                          aria-label={`Cancel card of group ${card.groupId}`}
-                          onClick={() =>
-                            act("Cancel card", () =>
-                              api("POST", `/v1/wallet/cards/${segment(card.cardUrn)}/cancel`, {
-                                reason: chosen,
-                              }),
-                            )
-                          }
-                        >
-                          Cancel card
-                        </button>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
+      <ProblemMessage error={cards.error ?? issuance.error} />
+      {canCancel && reasons.length > 0 && (cards.data?.items.length ?? 0) > 0 && (
+        <SelectField label="Cancellation reason" value={chosen} onValue={setReason} options={reasons} />
       )}
+      <DataTable
+        rows={cards.data?.items}
+        columns={columns}
+        rowKey={(card) => card.cardUrn}
+        caption="Meal cards"
+        empty="No meal card issued to this case."
+      />
       <ActionOutcome state={state} />
     </section>
   );

@@ -4,6 +4,7 @@ import type { Page } from "../case-types.js";
 import { type Operator, useSession } from "../session.js";
 import { ActionOutcome } from "../actions/fields.js";
 import { may } from "../actions/permissions.js";
+import { DataTable } from "../components/data-table.js";
 import { ProblemMessage } from "../components/problem-message.js";
 import { PolicyCreateForm, PolicySynthesisForm } from "../actions/policy-create.js";
 import { PolicyEditor } from "../actions/policy-editor.js";
@@ -71,42 +72,36 @@ export function PoliciesPage({ query }: { query?: URLSearchParams }) {
     <section class="page policies" aria-labelledby="policies-heading">
       <h1 id="policies-heading">Policies</h1>
       {loadProblem !== null && <ProblemMessage error={loadProblem} />}
-      <table>
-        <caption>Policies of the airline</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Airport</th>
-            <th scope="col">Tiers</th>
-            <th scope="col">Status</th>
-            <th scope="col">Version</th>
-            <th scope="col">URN</th>
-          </tr>
-        </thead>
-        <tbody>
-          {policies === null && (
-            <tr>
-              <td colSpan={6}>Loading…</td>
-            </tr>
-          )}
-          {policies?.map((policy) => (
-            <tr key={policy.urn} aria-current={policy.urn === selected ? "true" : undefined}>
-              <td>
-                <button type="button" class="link" onClick={() => setSelected(policy.urn)}>
-                  Open {policy.name}
-                </button>
-              </td>
-              <td>{policy.context.airport}</td>
-              <td>{policy.tiers.length ? policy.tiers.join(", ") : "every tier"}</td>
-              <td>{policy.status}</td>
-              <td>{policy.version}</td>
-              <td>
-                <code>{policy.urn}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {policies === null && loadProblem === null && <p role="status">Loading the policies…</p>}
+      <DataTable
+        rows={policies ?? undefined}
+        columns={[
+          {
+            header: "Name",
+            cell: (policy: Policy) => (
+              <button
+                type="button"
+                class="link"
+                aria-current={policy.urn === selected ? "true" : undefined}
+                onClick={() => setSelected(policy.urn)}
+              >
+                Open {policy.name}
+              </button>
+            ),
+          },
+          { header: "Airport", cell: (policy) => policy.context.airport },
+          {
+            header: "Tiers",
+            cell: (policy) => (policy.tiers.length ? policy.tiers.join(", ") : "every tier"),
+          },
+          { header: "Status", cell: (policy) => policy.status },
+          { header: "Version", cell: (policy) => policy.version },
+          { header: "URN", cell: (policy) => <code>{policy.urn}</code> },
+        ]}
+        rowKey={(policy) => policy.urn}
+        caption="Policies of the airline"
+        empty="No policy yet."
+      />
       <form
         class="inline-form"
         onSubmit={(event) => {

@@ -1,12 +1,13 @@
-import { useEffect, useState } from "preact/hooks";
-import { api } from "../api.js";
+import { useState } from "preact/hooks";
 import type { Page } from "../case-types.js";
 import { useSession } from "../session.js";
 import { formatTime } from "../format.js";
 import { SelectField, TextField } from "../actions/fields.js";
 import { enumAt, useOperationInput } from "../actions/openapi.js";
 import { may } from "../actions/permissions.js";
+import { DataTable } from "../components/data-table.js";
 import { ProblemMessage } from "../components/problem-message.js";
+import { useResource } from "../components/use-resource.js";
 import { type ReviewItem, ReviewItemPanel } from "../actions/review-item-panel.js";
 
 const FILTERS = ["category", "priority", "state"] as const;
@@ -23,25 +24,16 @@ export function ReviewQueuePage({ query }: { query?: URLSearchParams }) {
   const input = useOperationInput("listManualReviewItems");
   const [filters, setFilters] = useState<Record<Filter, string>>({ category: "", priority: "", state: "" });
   const [cursors, setCursors] = useState<string[]>([]);
-  const [page, setPage] = useState<Page<ReviewItem> | null>(null);
-  const [problem, setProblem] = useState<unknown>(null);
   // `?item=<urn>` opens one item (a link from its case).
   const [selected, setSelected] = useState<string | null>(query?.get("item") ?? null);
   const [urnInput, setUrnInput] = useState("");
-  const [generation, setGeneration] = useState(0);
   const canList = may(operator, "review.list");
   const cursor = cursors[cursors.length - 1];
-
-  useEffect(() => {
-    if (!canList) return;
-    const query = new URLSearchParams({ limit: "50" });
-    for (const filter of FILTERS) if (filters[filter]) query.set(filter, filters[filter]);
-    if (cursor) query.set("cursor", cursor);
-    setProblem(null);
-    api<Page<ReviewItem>>("GET", `/v1/booking/manual-review?${query}`)
-      .then(setPage)
-      .catch((error: unknown) => setProblem(error));
-  }, [canList, filters, cursor, generation]);
+  const search = new URLSearchParams({ limit: "50" });
+  for (const filter of FILTERS) if (filters[filter]) search.set(filter, filters[filter]);
+  if (cursor) search.set("cursor", cursor);
+  const list = useResource<Page<ReviewItem>>(canList ? `/v1/booking/manual-review?${search}` : undefined);
+  const page = list.data;
 
   const setFilter = (filter: Filter, value: string) => {
     setCursors([]);
@@ -64,48 +56,36 @@ export function ReviewQueuePage({ query }: { query?: URLSearchParams }) {
               />
             ))}
           </form>
-          {problem !== null && <ProblemMessage error={problem} />}
-          <table>
-            <caption>Review items{page ? ` (${page.items.length} on this page)` : ""}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Priority</th>
-                <th scope="col">State</th>
-                <th scope="col">Airport</th>
-                <th scope="col">Groups</th>
-                <th scope="col">Assigned to</th>
-                <th scope="col">SLA due</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page === null && problem === null && (
-                <tr>
-                  <td colSpan={7}>Loading…</td>
-                </tr>
-              )}
-              {page?.items.map((item) => (
-                <tr key={item.urn} aria-current={item.urn === selected ? "true" : undefined}>
-                  <td>
-                    <button
-                      type="button"
-                      class="link"
-                      aria-label={`Open ${item.category} item of ${item.caseUrn}`}
-                      onClick={() => setSelected(item.urn)}
-                    >
-                      Open {item.category}
-                    </button>
-                  </td>
-                  <td>{item.priority}</td>
-                  <td>{item.state}</td>
-                  <td>{item.airport}</td>
-                  <td>{item.affectedGroups.join(", ")}</td>
-                  <td>{item.assignedTo ?? ""}</td>
-                  <td>{formatTime(item.slaDueAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ProblemMessage error={list.error} />
+          {list.loading && <p role="status">Loading the queue…</p>}
+          <DataTable
+            rows={page?.items}
+            columns={[
+              {
+                header: "Item",
+                cell: (item: ReviewItem) => (
+                  <button
+                    type="button"
+                    class="link"
+                    aria-current={item.urn === selected ? "true" : undefined}
+                    aria-label={`Open ${item.category} item of ${item.caseUrn}`}
+                    onClick={() => setSelected(item.urn)}
+                  >
+                    Open {item.category}
+                  </button>
+                ),
+              },
+              { header: "Priority", cell: (item) => item.priority },
+              { header: "State", cell: (item) => item.state },
+              { header: "Airport", cell: (item) => item.airport },
+              { header: "Groups", cell: (item) => item.affectedGroups.join(", ") },
+              { header: "Assigned to", cell: (item) => item.assignedTo ?? "" },
+              { header: "SLA due", cell: (item) => formatTime(item.slaDueAt) },
+            ]}
+            rowKey={(item) => item.urn}
+            caption="Review items"
+            empty="No review item matches."
+          />
           <div class="pager">
             <button type="button" disabled={cursors.length === 0} onClick={() => setCursors([])}>
               First page
@@ -138,12 +118,7 @@ export function ReviewQueuePage({ query }: { query?: URLSearchParams }) {
         <button type="submit">Open item</button>
       </form>
       {selected && (
-        <ReviewItemPanel
-          key={selected}
-          urn={selected}
-          operator={operator}
-          onChanged={() => setGeneration((g) => g + 1)}
-        />
+        <ReviewItemPanel key={selected} urn={selected} operator={operator} onChanged={list.reload} />
       )}
     </section>
   );
