@@ -79,7 +79,11 @@ import { type RealtimeChannel, attachRealtime } from "../services/realtime/realt
 import { RealtimeHub } from "../services/realtime/realtime-hub.js";
 import { AuditLog } from "./app/audit-log.js";
 import { DEFAULT_BOOKING_SETTINGS } from "./app/booking/booking-settings.js";
-import type { CallbackSecrets, NotificationChannels } from "./app/notifications/notification-channel.js";
+import type {
+  CallbackSecrets,
+  NotificationChannel,
+  NotificationChannels,
+} from "./app/notifications/notification-channel.js";
 import type { NotificationSettings } from "./app/notifications/notification-settings.js";
 import type { WebhookSettings } from "./app/webhooks/webhook-transport.js";
 import { DocumentAuditTrail } from "./app/document-audit-trail.js";
@@ -467,6 +471,9 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     clock,
   );
 
+  // The identity provider sends its SMS codes (spec 5.1, last resort) through the notification
+  // port's SMS channel, which is built further down.
+  let smsChannel: NotificationChannel | undefined;
   const identity =
     config.oidcIssuer || !runs.has("identity")
       ? undefined
@@ -479,6 +486,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
           documents: runtime.documents,
           relyingParty: relyingPartyOf(config.publicBaseUrl),
           signInRisk: config.signInRisk,
+          smsChannel: () => smsChannel,
         });
   const passengers = await createPassengerIdentity({
     passengerBaseUrl: config.passengerBaseUrl,
@@ -541,6 +549,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
       logger.info({ provider, to: m.to, text: m.text }, "message taken by the simulated provider"),
   });
   const notifications = await notificationChannels(config, logger, messageProviders, runtime);
+  smsChannel = notifications.channels.find((channel) => channel.name === "sms");
   platform.register(MessageProviderSimulators, { useValue: messageProviders });
   platform.register(TOKENS.notificationChannels, { useValue: notifications.channels });
   platform.register(TOKENS.notificationCallbackSecrets, {

@@ -24,6 +24,8 @@ import type { DocumentStore } from "../runtime/document-store.js";
 import { OperatorPasskeys } from "../app/operator-factors/operator-passkeys.js";
 import { SignInHistories } from "../app/operator-factors/sign-in-history.js";
 import { loginAssets } from "./login-assets.js";
+import type { NotificationChannel } from "../app/notifications/notification-channel.js";
+import { SmsCodes } from "./sms-codes.js";
 import type { OperatorSignIn } from "./operator-login.js";
 import { PasskeyCeremonies, type RelyingParty, relyingPartyOf } from "./passkey-ceremonies.js";
 import { NO_RISK_TABLES, type SignInRiskSettings, signInRiskAssessor } from "./sign-in-risk.js";
@@ -52,6 +54,8 @@ export interface IdentityProviderOptions {
   relyingParty?: RelyingParty;
   /** The step-up risk tables (spec 5.1); none when absent. */
   signInRisk?: SignInRiskSettings;
+  /** The notification port's SMS channel, for one-time codes by SMS (last resort); none: no SMS codes. */
+  smsChannel?: () => NotificationChannel | undefined;
 }
 
 export interface IdentityProvider {
@@ -195,6 +199,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions): 
       documents: options.documents,
       mountPath,
       operatorAudience: audiences.operator,
+      sms: new SmsCodes(options.smsChannel ?? (() => undefined), clock),
     }),
   );
   app.use(mount(provider));

@@ -5,7 +5,13 @@ import type Provider from "oidc-provider";
 import { OPERATOR_SCOPE } from "../http/auth/claims.js";
 import type { Doc, DocumentStore } from "../runtime/document-store.js";
 import { AMR_OF_FACTOR, type SecondFactor, type SignInPlace } from "../domain/second-factors.js";
-import { renderSecondFactor, renderSignInForm, type ScreenPaths } from "./login-screens.js";
+import {
+  renderSecondFactor,
+  renderSignInForm,
+  type ScreenPaths,
+  type SecondFactorScreen,
+} from "./login-screens.js";
+import { maskedNumber, type SentSmsCode, SmsCodeError, type SmsCodes } from "./sms-codes.js";
 import {
   checkPassword,
   checkTotp,
@@ -25,6 +31,7 @@ export interface LoginPageOptions {
   mountPath: string;
   /** The operator audience: the only API the console logs in for. */
   operatorAudience: string;
+  sms: SmsCodes;
 }
 
 /** A sign-in whose password was right and which waits for its second factor (spec 5.1). */
@@ -36,10 +43,12 @@ interface PendingSecondFactor extends Doc {
   factors: SecondFactor[];
   why: string;
   place?: SignInPlace;
+  smsCode?: SentSmsCode;
   failures: number;
   expiresAt: number;
 }
 
+const TOO_MANY_FAILURES = "too many wrong second factors: start again with your password";
 const PENDING_COLLECTION = "operator_sign_in_steps";
 /** Wrong second factors before the sign-in starts over from the password. */
 const MAX_FAILURES = 5;
@@ -55,7 +64,7 @@ const DEVICE_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
  * grants the operator scopes without a separate consent screen.
  */
 export function loginPage(options: LoginPageOptions): Middleware {
-  const { provider, signIn, passkeys, documents, mountPath, operatorAudience } = options;
+  const { provider, signIn, passkeys, documents, mountPath, operatorAudience, sms } = options;
   const { clock } = signIn;
   const pendingSteps = () => documents.collection<PendingSecondFactor>(PENDING_COLLECTION);
   const pathsOf = (uid: string): ScreenPaths => ({
@@ -120,7 +129,7 @@ export function loginPage(options: LoginPageOptions): Middleware {
       expiresAt: clock.now() + PENDING_MS,
     };
     await pendingSteps().put(pending);
-    renderSecondFactor(ctx, paths, pending);
+    renderSecondFactor(ctx, paths, screenOf(pending, user));
   });
 
   router.post("/interaction/:uid/otp", async (ctx) => {
@@ -135,11 +144,46 @@ export function loginPage(options: LoginPageOptions): Middleware {
     const otp = typeof form.otp === "string" ? form.otp : "";
     if (!checkTotp(step.user, otp, clock)) {
       const again = await failed(step.pending);
-      if (again) renderSecondFactor(ctx, paths, { ...again, error: "invalid one-time code" });
-      else renderSignInForm(ctx, paths, "too many wrong second factors: start again with your password");
+      if (again)
+        renderSecondFactor(ctx, paths, { ...screenOf(again, step.user), error: "invalid one-time code" });
+      else renderSignInForm(ctx, paths, TOO_MANY_FAILURES);
       return;
     }
     await complete(ctx, details, step.user, ["pwd", AMR_OF_FACTOR.totp], step.pending.place, "redirect");
+  });
+
+  router.post("/interaction/:uid/sms/send", async (ctx) => {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const paths = pathsOf(details.uid);
+    const step = await pendingStep(details.uid, "sms");
+    if (!step.ok) return renderSignInForm(ctx, paths, step.reason);
+    try {
+      const smsCode = await sms.send(step.user, step.pending.smsCode);
+      const sent = await pendingSteps().updateOne({ _id: step.pending._id }, { $set: { smsCode } });
+      renderSecondFactor(ctx, paths, screenOf(sent ?? step.pending, step.user));
+    } catch (error) {
+      if (!(error instanceof SmsCodeError)) throw error;
+      renderSecondFactor(ctx, paths, { ...screenOf(step.pending, step.user), error: error.message });
+    }
+  });
+
+  router.post("/interaction/:uid/sms", async (ctx) => {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const paths = pathsOf(details.uid);
+    const step = await pendingStep(details.uid, "sms");
+    if (!step.ok) return renderSignInForm(ctx, paths, step.reason);
+    const form = await readRequestBody(ctx);
+    if (!sms.matches(step.pending.smsCode, typeof form.otp === "string" ? form.otp : "")) {
+      const again = await failed(step.pending);
+      if (again)
+        renderSecondFactor(ctx, paths, {
+          ...screenOf(again, step.user),
+          error: "invalid or expired SMS code",
+        });
+      else renderSignInForm(ctx, paths, TOO_MANY_FAILURES);
+      return;
+    }
+    await complete(ctx, details, step.user, ["pwd", AMR_OF_FACTOR.sms], step.pending.place, "redirect");
   });
 
   router.post("/interaction/:uid/passkey/options", async (ctx) => {
@@ -167,6 +211,16 @@ export function loginPage(options: LoginPageOptions): Middleware {
     }
     await complete(ctx, details, step.user, ["pwd", AMR_OF_FACTOR.webauthn], step.pending.place, "json");
   });
+
+  function screenOf(pending: PendingSecondFactor, user: MemberUser): SecondFactorScreen {
+    const sentTo = pending.smsCode && user.smsNumber ? maskedNumber(user.smsNumber) : undefined;
+    return {
+      username: pending.username,
+      why: pending.why,
+      factors: pending.factors,
+      sms: { available: sms.available, ...(sentTo ? { sentTo } : {}) },
+    };
+  }
 
   /** The interaction's pending second factor, if it is still open and accepts `factor`. */
   async function pendingStep(

@@ -45,6 +45,8 @@ export interface SecondFactorScreen {
   why: string;
   factors: readonly SecondFactor[];
   error?: string;
+  /** What the SMS step can do: send at all, and where the last code went. */
+  sms?: { available: boolean; sentTo?: string };
 }
 
 export function renderSecondFactor(ctx: Context, paths: ScreenPaths, screen: SecondFactorScreen): void {
@@ -65,12 +67,7 @@ export function renderSecondFactor(ctx: Context, paths: ScreenPaths, screen: Sec
     </form>
   </section>`
     : "";
-  const sms = factors.includes("sms")
-    ? `<section aria-labelledby="sms-heading">
-    <h2 id="sms-heading">Text message</h2>
-    <p>Codes by SMS are a last resort and cannot be sent by this sign-in page: enrol a passkey or an authenticator app.</p>
-  </section>`
-    : "";
+  const sms = factors.includes("sms") ? smsSection(paths, screen.sms) : "";
   page(
     ctx,
     "Second factor",
@@ -82,6 +79,30 @@ export function renderSecondFactor(ctx: Context, paths: ScreenPaths, screen: Sec
   <p><a href="${escapeHtml(paths.interaction)}">Start again as someone else</a></p>`,
     factors.includes("webauthn") ? paths.assets : undefined,
   );
+}
+
+function smsSection(paths: ScreenPaths, sms: SecondFactorScreen["sms"]): string {
+  const heading = `<h2 id="sms-heading">Text message</h2>`;
+  if (!sms?.available) {
+    return `<section aria-labelledby="sms-heading">
+    ${heading}
+    <p>Codes by SMS are a last resort and cannot be sent here: enrol a passkey or an authenticator app.</p>
+  </section>`;
+  }
+  const enterCode = sms.sentTo
+    ? `<p role="status">A code was sent to ${escapeHtml(sms.sentTo)}.</p>
+    <form method="post" action="${escapeHtml(paths.interaction)}/sms" autocomplete="off">
+      <label>SMS code <input name="otp" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required autofocus></label>
+      <button type="submit">Verify the SMS code</button>
+    </form>`
+    : "";
+  return `<section aria-labelledby="sms-heading">
+    ${heading}
+    ${enterCode}
+    <form method="post" action="${escapeHtml(paths.interaction)}/sms/send">
+      <button type="submit">${sms.sentTo ? "Send another code by SMS" : "Send a code by SMS"}</button>
+    </form>
+  </section>`;
 }
 
 function page(ctx: Context, title: string, main: string, scriptsFrom?: string): void {

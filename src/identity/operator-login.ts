@@ -100,9 +100,6 @@ export async function recordSignIn(
   await histories.record(user.membership.airlineUrn, user.id, sighting);
 }
 
-export const SMS_UNAVAILABLE =
-  "one-time codes by SMS cannot be sent by this identity provider: enrol a passkey or an authenticator app";
-
 export interface LoginAttempt extends PasswordAttempt {
   /** TOTP code, for the sign-ins that need a second factor. */
   otp?: string;
@@ -141,5 +138,5 @@ export async function checkOperatorLogin(
 function howToAnswer(factors: readonly SecondFactor[]): string {
   if (factors.includes("totp")) return "provide the TOTP code (otp)";
   if (factors.includes("webauthn")) return "this account confirms with a passkey: sign in on the login page";
-  return SMS_UNAVAILABLE;
+  return "this account confirms with a code by SMS, which only the login page sends: sign in there";
 }

@@ -10,6 +10,7 @@ import { CounterStoreRevokedGrants } from "../../src/http/auth/revoked-grants.js
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
 import { type Clock, systemClock } from "../../src/runtime/clock.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import type { NotificationChannel } from "../../src/app/notifications/notification-channel.js";
 import type { SignInRiskSettings } from "../../src/identity/sign-in-risk.js";
 
 /** The embedded identity provider mounted at /auth on a host app listening on a free port. */
@@ -26,7 +27,11 @@ export interface RunningIdentityProvider {
 
 export async function startIdentityProvider(
   clock: Clock = systemClock,
-  options: { directory?: Directory; signInRisk?: SignInRiskSettings } = {},
+  options: {
+    directory?: Directory;
+    signInRisk?: SignInRiskSettings;
+    smsChannel?: () => NotificationChannel | undefined;
+  } = {},
 ): Promise<RunningIdentityProvider> {
   const host = new Koa();
   // The issuer names the port, so the server listens before the app is complete.
@@ -45,6 +50,7 @@ export async function startIdentityProvider(
     clock,
     documents: new MemoryDocumentStore(),
     ...(options.signInRisk ? { signInRisk: options.signInRisk } : {}),
+    ...(options.smsChannel ? { smsChannel: options.smsChannel } : {}),
   });
   host.use(mount("/auth", idp.app));
   server.on("request", host.callback());

@@ -83,10 +83,12 @@ describe("operator sign-in with second-factor rules and step-up (spec 5.1)", () 
     expect(!outcome.ok && outcome.reason).toMatch(/SMS is not allowed for ADMIN/);
   });
 
-  it("lets a supervisor with SMS alone reach the SMS step, which this provider refuses plainly", async () => {
+  it("lets a supervisor with SMS alone reach the SMS step, which only the login page sends", async () => {
     const { login } = setup([user("sms-supervisor", "OPS_SUPERVISOR", { smsNumber: "+15550101" })]);
     const outcome = await login("sms-supervisor");
-    expect(!outcome.ok && outcome.reason).toMatch(/last resort.*SMS cannot be sent|SMS cannot be sent/);
+    expect(!outcome.ok && outcome.reason).toMatch(
+      /last resort.*code by SMS, which only the login page sends/,
+    );
   });
 
   it("asks an ADMIN with a passkey and no TOTP to use the login page (a script cannot present a passkey)", async () => {
