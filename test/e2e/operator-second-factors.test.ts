@@ -70,11 +70,11 @@ describe("second factors at the token endpoint", () => {
     });
   });
 
-  it("takes SMS for FINANCE_AUDIT as the last resort, and says plainly it cannot send one", async () => {
+  it("takes SMS for FINANCE_AUDIT as the last resort, which only the login page sends (a script cannot answer it)", async () => {
     const refused = await passwordGrant(idp, "sms.finance@zx.demo", "demo-sms-finance");
     expect(refused.status).toBe(400);
     expect(refused.body.error_description).toMatch(
-      /last resort.*SMS cannot be sent by this identity provider/,
+      /last resort.*code by SMS, which only the login page sends/,
     );
   });
 
