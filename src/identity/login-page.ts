@@ -73,19 +73,12 @@ export function loginPage(options: LoginPageOptions): Middleware {
   });
   const router = new Router();
 
+  // Every console sign-in authenticates afresh, even with an identity-provider session left in the
+  // browser: the console keeps its tokens in memory plus the refresh cookie (spec 5.1), so the
+  // session would otherwise let anyone at a logged-out browser back in without password or factor.
   router.get("/interaction/:uid", async (ctx) => {
     const details = await provider.interactionDetails(ctx.req, ctx.res);
-    const accountId = details.session?.accountId;
-    if (details.prompt.name === "login" || !accountId) {
-      renderSignInForm(ctx, pathsOf(details.uid));
-      return;
-    }
-    const grantId = await grantOperatorScopes(details.grantId, accountId, details.params);
-    if (!grantId) {
-      renderSignInForm(ctx, pathsOf(details.uid), "the console may only sign in for the operator API");
-      return;
-    }
-    await finish(ctx, { consent: { grantId } }, true);
+    renderSignInForm(ctx, pathsOf(details.uid));
   });
 
   router.post("/interaction/:uid/login", async (ctx) => {
@@ -254,7 +247,7 @@ export function loginPage(options: LoginPageOptions): Middleware {
     place: SignInPlace | undefined,
     answer: "redirect" | "json",
   ): Promise<void> {
-    const grantId = await grantOperatorScopes(undefined, user.id, params);
+    const grantId = await grantOperatorScopes(user.id, params);
     if (!grantId) {
       if (answer === "json") return refuseJson(ctx, "the console may only sign in for the operator API");
       return renderSignInForm(ctx, pathsOf(uid), "the console may only sign in for the operator API");
@@ -262,39 +255,34 @@ export function loginPage(options: LoginPageOptions): Middleware {
     await pendingSteps().deleteOne({ _id: uid });
     const device = deviceOf(ctx) ?? newDevice(ctx);
     await recordSignIn(signIn, user, { device, ...(place ? { place } : {}) });
-    const result = { login: { accountId: user.id, amr }, consent: { grantId } };
+    const location = await provider.interactionResult(
+      ctx.req,
+      ctx.res,
+      { login: { accountId: user.id, amr }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
     if (answer === "json") {
-      const location = await provider.interactionResult(ctx.req, ctx.res, result, {
-        mergeWithLastSubmission: false,
-      });
+      // The passkey step runs in a script (fetch), which follows the sign-in on itself.
       ctx.set("Cache-Control", "no-store");
       ctx.body = { location };
       return;
     }
-    await finish(ctx, result, false);
+    ctx.redirect(location);
+    ctx.status = 303;
   }
 
   async function grantOperatorScopes(
-    existingGrantId: string | undefined,
     accountId: string,
     params: Record<string, unknown>,
   ): Promise<string | undefined> {
     const resource = params.resource ?? operatorAudience;
     if (resource !== operatorAudience || typeof params.client_id !== "string") return undefined;
-    const grant =
-      (existingGrantId ? await provider.Grant.find(existingGrantId) : undefined) ??
-      new provider.Grant({ accountId, clientId: params.client_id });
+    const grant = new provider.Grant({ accountId, clientId: params.client_id });
     const allowed = new Set(OPERATOR_SCOPE.split(" "));
     const requested = typeof params.scope === "string" ? params.scope.split(" ") : [];
     grant.addOIDCScope(requested.filter((s) => allowed.has(s)).join(" "));
     grant.addResourceScope(operatorAudience, OPERATOR_SCOPE);
     return grant.save();
-  }
-
-  async function finish(ctx: Context, result: Record<string, unknown>, mergeWithLastSubmission: boolean) {
-    const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission });
-    ctx.redirect(returnTo);
-    ctx.status = 303;
   }
 
   function newDevice(ctx: Context): string {

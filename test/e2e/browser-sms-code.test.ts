@@ -8,26 +8,9 @@ import type {
   NotificationChannel,
   OutgoingMessage,
 } from "../../src/app/notifications/notification-channel.js";
-import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
-import { StaticDirectory, type StaticUser } from "../../src/identity/static-directory.js";
 import { startIdentityProvider, type RunningIdentityProvider } from "../integration/identity-fixture.js";
+import { SMS_ADMIN, SMS_FINANCE, smsUsersDirectory } from "../support/sms-users.js";
 import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
-
-const SMS_FINANCE: StaticUser = {
-  id: "zx-sms-finance",
-  username: "sms.finance@zx.demo",
-  email: "sms.finance@zx.demo",
-  password: "demo-sms-finance",
-  membership: { airlineUrn: "urn:airline:ZX", role: "FINANCE_AUDIT" },
-  smsNumber: "+15550101",
-};
-const SMS_ADMIN: StaticUser = {
-  ...SMS_FINANCE,
-  id: "zx-sms-admin",
-  username: "sms.admin@zx.demo",
-  password: "demo-sms-admin",
-  membership: { airlineUrn: "urn:airline:ZX", role: "ADMIN" },
-};
 
 if (browserForTests("second factor by SMS")) {
   describe("second factor by SMS, the last resort", () => {
@@ -44,11 +27,7 @@ if (browserForTests("second factor by SMS")) {
     beforeAll(async () => {
       [idp, browser] = await Promise.all([
         startIdentityProvider(undefined, {
-          directory: new StaticDirectory({
-            organizations: DEMO_AIRLINES,
-            users: [SMS_FINANCE, SMS_ADMIN],
-            partners: [],
-          }),
+          directory: smsUsersDirectory(),
           smsChannel: () => smsChannel,
         }),
         launchBrowser(),

@@ -4,9 +4,8 @@
  * ceremony needs an authenticator: test/e2e/browser-webauthn.test.ts drives Chromium's virtual one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
 import { DEMO_USERS } from "../../src/demo/demo-users.js";
-import { StaticDirectory } from "../../src/identity/static-directory.js";
+import { SMS_ADMIN, SMS_FINANCE, smsUsersDirectory } from "../support/sms-users.js";
 import {
   startIdentityProvider,
   tokenRequest,
@@ -21,29 +20,7 @@ let idp: RunningIdentityProvider;
 beforeAll(async () => {
   t = await startTestPlatform({ env: { MFA_HIGH_RISK_ADDRESSES: HIGH_RISK } });
   idp = await startIdentityProvider(undefined, {
-    directory: new StaticDirectory({
-      organizations: DEMO_AIRLINES,
-      users: [
-        ...DEMO_USERS,
-        {
-          id: "zx-sms-admin",
-          username: "sms.admin@zx.demo",
-          email: "sms.admin@zx.demo",
-          password: "demo-sms-admin",
-          membership: { airlineUrn: "urn:airline:ZX", role: "ADMIN" },
-          smsNumber: "+15550100",
-        },
-        {
-          id: "zx-sms-finance",
-          username: "sms.finance@zx.demo",
-          email: "sms.finance@zx.demo",
-          password: "demo-sms-finance",
-          membership: { airlineUrn: "urn:airline:ZX", role: "FINANCE_AUDIT" },
-          smsNumber: "+15550101",
-        },
-      ],
-      partners: [],
-    }),
+    directory: smsUsersDirectory(),
   });
 });
 afterAll(async () => {
@@ -62,7 +39,7 @@ function passwordGrant(running: RunningIdentityProvider, username: string, passw
 
 describe("second factors at the token endpoint", () => {
   it("refuses an ADMIN whose only factor is SMS, saying SMS is not allowed for ADMIN", async () => {
-    const refused = await passwordGrant(idp, "sms.admin@zx.demo", "demo-sms-admin");
+    const refused = await passwordGrant(idp, SMS_ADMIN.username, SMS_ADMIN.password);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       error: "invalid_grant",
@@ -71,7 +48,7 @@ describe("second factors at the token endpoint", () => {
   });
 
   it("takes SMS for FINANCE_AUDIT as the last resort, which only the login page sends (a script cannot answer it)", async () => {
-    const refused = await passwordGrant(idp, "sms.finance@zx.demo", "demo-sms-finance");
+    const refused = await passwordGrant(idp, SMS_FINANCE.username, SMS_FINANCE.password);
     expect(refused.status).toBe(400);
     expect(refused.body.error_description).toMatch(
       /last resort.*code by SMS, which only the login page sends/,

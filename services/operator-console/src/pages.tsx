@@ -13,6 +13,7 @@ import { CasesPage } from "./pages/cases.js";
 import { DashboardPage } from "./pages/dashboard.js";
 import { PoliciesPage } from "./pages/policies.js";
 import { ReviewQueuePage } from "./pages/review-queue.js";
+import { SecurityPage } from "./pages/security.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { matchPath } from "./route-match.js";
 import type { Role } from "./roles.js";
@@ -48,6 +49,7 @@ export const PAGES: PageEntry[] = [
   },
   { path: "/review", title: "Manual review", component: ReviewQueuePage, minRole: "AIRPORT_OPERATOR" },
   { path: "/policies", title: "Policies", component: PoliciesPage, minRole: "AIRPORT_OPERATOR" },
+  { path: "/security", title: "Security", component: SecurityPage },
 ];
 
 const CALLBACK = "/callback";
