@@ -40,10 +40,9 @@ import { startWebhookReceiver } from "../support/webhook-receiver.js";
  * app in this process, as do the SMTP sink and the partner's webhook receiver.
  *
  * CHAOS_SEED repeats a run (the seed is printed); CHAOS_KEEP_DB=1 leaves the run's Redis database
- * (printed) for inspection. Documents (the case index, webhook subscriptions,
- * the event log) live in MongoDB when MONGODB_URL is set, otherwise in the killed process's memory,
- * where no kill leaves them: partner webhooks are then delivered only while the registration lasts,
- * so their at-least-once delivery is checked only with MongoDB.
+ * (printed) for inspection. Documents (the case index, webhook subscriptions, the event log) are in
+ * that Redis database too (DOCUMENT_STORE=redis, the durable single node's default), or in MongoDB
+ * when MONGODB_URL is set: either way they outlive every kill, and every check below holds on both.
  */
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const KILLS = 12;
@@ -213,8 +212,8 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
         REDIS_URL: chaosRedisUrl!,
         PASSENGER_SIGNING_KEY: JSON.stringify(signingKey),
         ...(mongoUrl
-          ? { DOCUMENT_STORE: "mongo", MONGODB_URL: mongoUrl, MONGODB_DATABASE: `chaos_${SEED}` }
-          : {}),
+          ? { DOCUMENT_STORE: "mongodb", MONGODB_URL: mongoUrl, MONGODB_DATABASE: `chaos_${SEED}` }
+          : { DOCUMENT_STORE: "redis" }),
         VENDOR_SIM_URL: vendorSim.base,
         SMTP_URL: smtp.url,
         WEBHOOK_ALLOW_LOOPBACK_HTTP: "on",
@@ -370,16 +369,13 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
         `${receiver.received.length} webhook deliveries`,
     );
 
-    // Two ways a kill strands a group today, read from the actors' state in Redis, printed and left
-    // out of the checks of housing and offers below (every other group must pass them all):
-    // - its booking claim was taken by a killed process: the book-groups run that resumes finds the
-    //   claim held (its lease outlives the process) and retries only PENDING groups, so the group
-    //   stays BOOKING with no reservation and no review item;
-    // - without MongoDB, its case's completed wave was a document in the killed process's memory:
-    //   the WaveActor recorded the wave but booking, resumed from the outbox, finds nothing to book.
+    // A kill may strand a group, read from the actors' state in Redis, printed and left out of the
+    // checks of housing and offers below (every other group must pass them all): its booking claim
+    // was taken by a killed process, and the book-groups run that resumes finds the claim held (its
+    // lease outlives the process) and retries only PENDING groups, so the group stays BOOKING with
+    // no reservation and no review item.
     const state = await RedisStateStore.connect({ url: chaosRedisUrl!, prefix: "state:" });
     const stranded = new Map<string, string>();
-    const failed = new Set<string>();
     for (const flight of all) {
       const caseId = caseIdFor("urn:airline:ZX", flight.externalEventId);
       const entries = await state.getMany<GroupBooking>(
@@ -387,11 +383,6 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       );
       for (const { value } of entries.values()) {
         if (value.state === "BOOKING") stranded.set(value.groupId, "BOOKING under a killed process's claim");
-        if (value.state === "FAILED") failed.add(value.groupId);
-      }
-      const waves = await state.get<{ latestWaveUrn?: string }>(`actor||WaveActor||${caseId}||ledger`);
-      if (!mongoUrl && waves?.value.latestWaveUrn && entries.size === 0) {
-        for (const p of flight.passengers) stranded.set(p.pnr, "its wave's document lost with the process");
       }
     }
     await state.close();
@@ -438,13 +429,10 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
         ((await review.json()) as { items?: { caseUrn: string; affectedGroups?: string[] }[] }).items ?? [];
       for (const passenger of unhoused) {
         const caseUrn = caseUrns.get(passenger.flight.externalEventId);
-        // A refused booking raises its review item in the turn that records the refusal; the item's
-        // index entry is a document, which a kill loses without MongoDB.
-        const named =
-          failed.has(passenger.pnr) ||
-          items.some(
-            (i) => i.caseUrn === caseUrn && (i.affectedGroups ?? []).some((g) => g.includes(passenger.pnr)),
-          );
+        // A refused booking raises its review item in the turn that records the refusal.
+        const named = items.some(
+          (i) => i.caseUrn === caseUrn && (i.affectedGroups ?? []).some((g) => g.includes(passenger.pnr)),
+        );
         console.log(
           `${passenger.lastName} (${passenger.pnr}) holds no reservation; review items: ${JSON.stringify(items)}`,
         );
@@ -478,8 +466,8 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       }
     }
 
-    // 5. Webhook events: one URN per event (a redelivery repeats it), and, with durable documents,
-    //    every event delivered at least once.
+    // 5. Webhook events: one URN per event (a redelivery repeats it), and every event delivered at
+    //    least once.
     const deliveries = receiver.received.map((r) => ({
       type: r.body.type,
       urn: String(r.headers["x-svc-event-urn"]),
@@ -499,12 +487,6 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       "case.opened": [...caseUrns.values()].filter((urn) => !opened.has(urn)).length,
       "subcase.offer-ready": offered.length - offerEvents.size,
     };
-    if (mongoUrl) {
-      expect(missing).toEqual({ "case.opened": 0, "subcase.offer-ready": 0 });
-    } else {
-      console.warn(
-        `at-least-once webhook delivery not checked: documents (webhook registrations) are in the killed process's memory without MONGODB_URL; missing here ${JSON.stringify(missing)}`,
-      );
-    }
+    expect(missing).toEqual({ "case.opened": 0, "subcase.offer-ready": 0 });
   }, 480_000);
 });

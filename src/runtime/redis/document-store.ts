@@ -183,7 +183,7 @@ export class RedisDocumentStore implements DocumentStore {
   private changed(collection: string, id: string, stored: Doc | undefined): void {
     if (this.loading) return;
     const key = `${this.collectionPrefix}${collection}`;
-    const value = stored === undefined ? undefined : JSON.stringify(stored, withDates);
+    const value = stored === undefined ? undefined : toJson(stored);
     const slot = `${key}\u0000${id}`;
     const latest = this.inFlight.get(slot) ?? { key, id, value, commands: 0 };
     latest.value = value;
@@ -319,7 +319,23 @@ function provablyDead(holder: string): boolean {
   }
 }
 
-/** JSON keeps a date as `{"$date": iso}` (as MongoDB's extended JSON does), so it comes back a date. */
+/**
+ * JSON keeps a date as `{"$date": iso}` (as MongoDB's extended JSON does), so it comes back a date.
+ * A replacer makes JSON.stringify several times slower, so it is used only on a document holding
+ * a date, which a walk finds in a fraction of the time.
+ */
+function toJson(doc: Doc): string {
+  return holdsDate(doc) ? JSON.stringify(doc, withDates) : JSON.stringify(doc);
+}
+
+function holdsDate(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (value instanceof Date) return true;
+  if (Array.isArray(value)) return value.some(holdsDate);
+  for (const key in value) if (holdsDate((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 function withDates(this: unknown, key: string, value: unknown): unknown {
   const raw = (this as Record<string, unknown>)[key];
   return raw instanceof Date ? { $date: raw.toISOString() } : value;
