@@ -21,6 +21,7 @@ self.addEventListener("activate", (event) => {
       .then((names) =>
         Promise.all(names.filter((n) => n !== SHELL_CACHE && n !== READS_CACHE).map((n) => caches.delete(n))),
       )
+      .then(pruneShell)
       .then(() => self.clients.claim()),
   );
 });
@@ -44,10 +45,25 @@ async function cacheShell() {
   const cache = await caches.open(SHELL_CACHE);
   const page = await fetch("/", { cache: "no-cache" });
   if (!page.ok) return;
-  const html = await page.clone().text();
-  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  const assets = assetsOf(await page.clone().text());
   await cache.put("/", page);
   await cache.addAll([...new Set([...assets, ...SHELL_FILES])]);
+}
+
+/** Drops the assets of earlier builds: those the kept page no longer names. */
+async function pruneShell() {
+  const cache = await caches.open(SHELL_CACHE);
+  const page = await cache.match("/");
+  if (!page) return;
+  const named = new Set(assetsOf(await page.text()));
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith("/assets/") && !named.has(path)) await cache.delete(request);
+  }
+}
+
+function assetsOf(html) {
+  return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
 }
 
 /** The network's answer (kept when it is a success), else the last one kept under `key`. */
