@@ -238,6 +238,7 @@ class Search {
    * hotel has room for the list's groups, so the groups after the first need not read them again.
    */
   private noFitBefore: Int32Array | undefined;
+  private pairChecks: PairChecks | undefined;
   /** Counts placements; a hotel's stamp is the count when its groups last changed. */
   private clock = 0;
   private readonly changedAt: Int32Array;
@@ -548,7 +549,8 @@ class Search {
       if (r >= 0) queue.push(r, g);
     }
     while (queue.size > 0) {
-      const [stale, g] = queue.pop();
+      const stale = queue.topKey;
+      const g = queue.pop();
       const r = regret(g);
       if (r < 0) continue;
       if (r !== stale) {
@@ -566,12 +568,19 @@ class Search {
     return total;
   }
 
+  /** Fresh checks, in the one pair of arrays a search reuses (hotels squared: 12 MB at 1,700). */
   private newPairChecks(): PairChecks {
-    return {
-      pairs: new Int32Array(this.hotelCount * this.hotelCount).fill(-1),
-      out: new Int32Array(this.hotelCount).fill(-1),
-      since: -1,
-    };
+    if (!this.pairChecks) {
+      this.pairChecks = {
+        pairs: new Int32Array(this.hotelCount * this.hotelCount),
+        out: new Int32Array(this.hotelCount),
+        since: -1,
+      };
+    }
+    this.pairChecks.pairs.fill(-1);
+    this.pairChecks.out.fill(-1);
+    this.pairChecks.since = -1;
+    return this.pairChecks;
   }
 
   improveLocally(checks = this.newPairChecks()): void {
@@ -714,7 +723,7 @@ class Search {
     };
     // With factors a pair they settle is passed over before its check is even read: it is
     // settled again whenever read while neither side changes, so it needs no stamp.
-    const settled = this.factors ? (a: number, b: number) => this.pairCannotImprove(a, b) : () => false;
+    const settled = (a: number, b: number) => this.factors !== undefined && this.pairCannotImprove(a, b);
     for (let a = 0; a < hotelCount; a++) {
       let from = a + 1;
       if (isChanged[a] === 0) {
@@ -728,8 +737,12 @@ class Search {
         }
         if (isChanged[a] === 0) continue;
       }
+      if (this.factors) {
+        if (this.repackRowByFactors(a, from, checks.pairs, members, items, markChanged)) improved = true;
+        continue;
+      }
       for (let b = from; b < hotelCount; b++) {
-        if (settled(a, b) || !this.repackPair(a, b, checks.pairs, members, items)) continue;
+        if (!this.repackPair(a, b, checks.pairs, members, items)) continue;
         improved = true;
         markChanged(b);
       }
@@ -747,6 +760,36 @@ class Search {
         checks.out[h] = this.clock;
         improved = true;
       }
+    }
+    return improved;
+  }
+
+  /**
+   * repackPair for a and every hotel from `from` on, passing over the pairs the factors settle
+   * (pairCannotImprove, inlined: the first pass reads every pair of hotels).
+   */
+  private repackRowByFactors(
+    a: number,
+    from: number,
+    pairCheckedAt: Int32Array,
+    members: number[][],
+    items: Int32Array,
+    markChanged: (h: number) => void,
+  ): boolean {
+    const { hotelCount, residual, memberCount, lowestDensity, highestDensity } = this;
+    const score = this.score!;
+    const scoreA = score[a]!;
+    let improved = false;
+    for (let b = from; b < hotelCount; b++) {
+      const scoreB = score[b]!;
+      if (scoreB > scoreA) {
+        if (memberCount[b] === 0 || (residual[a] === 0 && lowestDensity[a]! >= highestDensity[b]!)) continue;
+      } else if (scoreB < scoreA) {
+        if (memberCount[a] === 0 || (residual[b] === 0 && lowestDensity[b]! >= highestDensity[a]!)) continue;
+      } else continue;
+      if (!this.repackPair(a, b, pairCheckedAt, members, items)) continue;
+      improved = true;
+      markChanged(b);
     }
     return improved;
   }
@@ -1000,64 +1043,71 @@ function firstAbove(sorted: readonly number[], value: number): number {
   return low;
 }
 
-/** Max-heap of (regret, group); on equal regret the larger group, then the lower index, comes first. */
+/**
+ * Max-heap of (regret, group); on equal regret the larger group, then the lower index, comes first.
+ * Holds each group at most once, in typed arrays: a wave pushes and pops tens of thousands.
+ */
 class RegretQueue {
-  private readonly keys: number[] = [];
-  private readonly groups: number[] = [];
+  private readonly keys: Float64Array;
+  private readonly groups: Int32Array;
+  private count = 0;
 
-  constructor(private readonly rooms: Int32Array) {}
+  constructor(private readonly rooms: Int32Array) {
+    this.keys = new Float64Array(rooms.length);
+    this.groups = new Int32Array(rooms.length);
+  }
 
   get size(): number {
-    return this.keys.length;
+    return this.count;
+  }
+
+  /** The regret of the group on top. */
+  get topKey(): number {
+    return this.keys[0]!;
   }
 
   push(key: number, group: number): void {
-    this.keys.push(key);
-    this.groups.push(group);
-    let at = this.keys.length - 1;
+    const { keys, groups } = this;
+    let at = this.count++;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!this.before(at, parent)) break;
-      this.exchange(at, parent);
+      if (!this.before(key, group, keys[parent]!, groups[parent]!)) break;
+      keys[at] = keys[parent]!;
+      groups[at] = groups[parent]!;
       at = parent;
     }
+    keys[at] = key;
+    groups[at] = group;
   }
 
-  pop(): [number, number] {
-    const top: [number, number] = [this.keys[0]!, this.groups[0]!];
-    const lastKey = this.keys.pop()!;
-    const lastGroup = this.groups.pop()!;
-    if (this.keys.length > 0) {
-      this.keys[0] = lastKey;
-      this.groups[0] = lastGroup;
-      let at = 0;
-      for (;;) {
-        const left = 2 * at + 1;
-        const right = left + 1;
-        let first = at;
-        if (left < this.keys.length && this.before(left, first)) first = left;
-        if (right < this.keys.length && this.before(right, first)) first = right;
-        if (first === at) break;
-        this.exchange(at, first);
-        at = first;
-      }
+  /** Removes the group on top and returns it. */
+  pop(): number {
+    const { keys, groups } = this;
+    const top = groups[0]!;
+    const last = --this.count;
+    const key = keys[last]!;
+    const group = groups[last]!;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= last) break;
+      const right = left + 1;
+      const child =
+        right < last && this.before(keys[right]!, groups[right]!, keys[left]!, groups[left]!) ? right : left;
+      if (!this.before(keys[child]!, groups[child]!, key, group)) break;
+      keys[at] = keys[child]!;
+      groups[at] = groups[child]!;
+      at = child;
     }
+    keys[at] = key;
+    groups[at] = group;
     return top;
   }
 
-  private before(i: number, j: number): boolean {
-    const ki = this.keys[i]!;
-    const kj = this.keys[j]!;
+  private before(ki: number, gi: number, kj: number, gj: number): boolean {
     if (ki !== kj) return ki > kj;
-    const gi = this.groups[i]!;
-    const gj = this.groups[j]!;
     const ri = this.rooms[gi]!;
     const rj = this.rooms[gj]!;
     return ri !== rj ? ri > rj : gi < gj;
-  }
-
-  private exchange(i: number, j: number): void {
-    [this.keys[i], this.keys[j]] = [this.keys[j]!, this.keys[i]!];
-    [this.groups[i], this.groups[j]] = [this.groups[j]!, this.groups[i]!];
   }
 }
