@@ -40,6 +40,13 @@ if (browserForTests("operator console sign-in")) {
       await page.getByRole("rowheader", { name: "QWE123" }).first().waitFor();
       await page.getByRole("rowheader", { name: "RTY456" }).first().waitFor();
       expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(`/console/cases/${caseUrn}`);
+      // The pictures: the allocation around the airport, why each hotel won or lost, the saga's steps.
+      await page.getByRole("img", { name: /^Allocation around BOS: 1 of \d+ hotels chosen$/ }).waitFor();
+      await page.getByRole("table", { name: "Why each hotel won or lost" }).getByText("Selected").waitFor();
+      await page
+        .getByRole("list", { name: "Saga steps of group QWE123" })
+        .getByText("Notify passenger")
+        .waitFor();
       await checkScreen(page, "console-case-detail");
 
       // The access token is in memory only: a reload gets a new one with the httpOnly refresh cookie.

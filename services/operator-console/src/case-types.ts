@@ -97,7 +97,7 @@ export interface SagaStep {
   state: string;
   startedAt: string | null;
   endedAt: string | null;
-  error: string | null;
+  error: unknown;
 }
 
 /** `GET /v1/orchestration/cases/{urn}/progress`. */
@@ -135,23 +135,6 @@ export interface Reservation {
   voucher: { urn: string; verificationCode: string; issuedAt: string; version: number } | null;
 }
 
-/** `GET /v1/hotels/cases/{urn}`: the hotels of the case's wave with their coordinates. */
-export interface CaseHotels {
-  caseUrn: string;
-  waveUrn: string | null;
-  hotels: Array<{
-    hotelUrn: string;
-    name: string;
-    address: string;
-    lat: number;
-    lon: number;
-    stars: number | null;
-    distanceKm: number;
-    rooms: number;
-    groups: Array<{ groupId: string; rooms: number; nights: number; cost: Money }>;
-  }>;
-}
-
 /** An item of `GET /v1/notifications/case/{urn}`. */
 export interface NotificationEntry {
   notificationUrn: string;
@@ -173,4 +156,57 @@ export interface AuditEntry {
   at: string;
   reason?: string;
   correlationUrn?: string;
+}
+
+/** A candidate offer's verdict in a wave (spec 2.6 rankingInputs): why a hotel won or lost. */
+export interface RankingInput {
+  /** The groups the verdict is about; null for a verdict on the offer itself. */
+  groupIds: string[] | null;
+  hotelUrn: string;
+  provider: string;
+  providerOfferId: string;
+  raw: {
+    cost: Money | null;
+    nightlyRate: Money | null;
+    distanceKm: number | null;
+    consolidation: number | null;
+  };
+  /** Each criterion scaled to 0..1 (lower is better), for offers that were scored. */
+  normalized: Record<string, number> | null;
+  weightedScore: number | null;
+  outcome: "selected" | "discarded";
+  reasons: string[];
+}
+
+export interface WaveHotel {
+  hotelUrn: string;
+  name: string;
+  address: string;
+  lat: number;
+  lon: number;
+  stars: number | null;
+  distanceKm: number;
+}
+
+/** `GET /v1/allocation/wave/{urn}`: the wave with its candidates and their verdicts. */
+export interface Wave {
+  urn: string;
+  caseUrn: string;
+  airport: string;
+  currency: string;
+  groups: Array<{ groupId: string; rooms: number; tier: string; nights: number }>;
+  hotels: WaveHotel[];
+  rankingInputs: RankingInput[];
+  allocations: Allocation[];
+  unallocated: Array<{ groupId: string; reason: string }>;
+  totalCost: Money;
+}
+
+/** An item of `GET /v1/airports/search`. */
+export interface Airport {
+  code: string;
+  name: string;
+  city: string;
+  lat: number;
+  lon: number;
 }

@@ -1,5 +1,6 @@
 import { useCallback, useRef } from "preact/hooks";
 import type {
+  Airport,
   Allocation,
   AuditEntry,
   CaseDetail,
@@ -8,7 +9,11 @@ import type {
   NotificationEntry,
   Page,
   Reservation,
+  Wave,
 } from "../case-types.js";
+import { AllocationMap } from "../components/allocation-map.js";
+import { RankingTable } from "../components/ranking-table.js";
+import { SagaStepBar } from "../components/saga-step-bar.js";
 import { CaseActionsSection } from "../actions/case-actions-section.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { ProblemMessage } from "../components/problem-message.js";
@@ -39,9 +44,9 @@ function subCaseColumns(me: string | undefined, reload: () => void): Column<Mani
   ];
 }
 
-const ALLOCATION_COLUMNS: Column<Allocation>[] = [
+const allocationColumns = (hotelName: (urn: string) => string): Column<Allocation>[] => [
   { header: "Group", cell: (a) => a.groupId },
-  { header: "Hotel", cell: (a) => a.hotelUrn },
+  { header: "Hotel", cell: (a) => hotelName(a.hotelUrn) },
   { header: "Rooms", cell: (a) => a.rooms },
   { header: "Nights", cell: (a) => a.nights },
   { header: "Nightly rate", cell: (a) => formatMoney(a.nightlyRate) },
@@ -95,15 +100,21 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
   const progress = useResource<CaseProgress>(`/v1/orchestration/cases/${segment(caseUrn)}/progress`);
   const reservations = useResource<Page<Reservation>>(`/v1/booking/cases/${segment(caseUrn)}/reservations`);
   const notifications = useResource<Page<NotificationEntry>>(`/v1/notifications/case/${segment(caseUrn)}`);
+  const waveUrn = detail.data?.wave?.urn;
+  const wave = useResource<Wave>(waveUrn ? `/v1/allocation/wave/${segment(waveUrn)}` : undefined);
+  const airports = useResource<{ items: Airport[] }>(
+    wave.data ? `/v1/airports/search?q=${encodeURIComponent(wave.data.airport)}` : undefined,
+  );
+  const airport = airports.data?.items.find((a) => a.code === wave.data?.airport);
   const mayAudit = can(operator, ["FINANCE_AUDIT", "OPS_SUPERVISOR"]);
   const audit = useResource<Page<AuditEntry>>(
     mayAudit ? `/v1/audit/case/${segment(caseUrn)}?limit=100` : undefined,
   );
 
   const reloadAll = useCallback(() => {
-    for (const resource of [detail, manifest, progress, reservations, notifications, audit])
+    for (const resource of [detail, manifest, progress, reservations, notifications, audit, wave])
       resource.reload();
-  }, [detail, manifest, progress, reservations, notifications, audit]);
+  }, [detail, manifest, progress, reservations, notifications, audit, wave]);
 
   // Events come in bursts (a saga runs several steps in a few milliseconds): one read per burst.
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -166,12 +177,20 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
 
       <section aria-labelledby="allocation">
         <h2 id="allocation">Allocation</h2>
+        <ProblemMessage error={wave.error} />
+        {wave.data && airport ? <AllocationMap airport={airport} wave={wave.data} /> : null}
         <DataTable
           rows={c.wave?.allocations ?? []}
-          columns={ALLOCATION_COLUMNS}
+          columns={allocationColumns((urn) => wave.data?.hotels.find((h) => h.hotelUrn === urn)?.name ?? urn)}
           rowKey={(a) => a.groupId}
           empty="No allocation yet."
         />
+        {wave.data ? (
+          <>
+            <h3>Why each hotel won or lost</h3>
+            <RankingTable verdicts={wave.data.rankingInputs} hotels={wave.data.hotels} />
+          </>
+        ) : null}
       </section>
 
       <section aria-labelledby="reservations">
@@ -193,13 +212,7 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
             <h3>
               Group {s.groupId} <StatusBadge status={s.status} />
             </h3>
-            <ol class="steps">
-              {s.saga?.steps.map((step) => (
-                <li key={step.name}>
-                  {label(step.name)}: {label(step.state)}
-                </li>
-              ))}
-            </ol>
+            <SagaStepBar groupId={s.groupId} steps={s.saga?.steps ?? []} />
           </div>
         ))}
       </section>
