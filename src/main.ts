@@ -73,7 +73,7 @@ import { createVendorSimulators, type VendorSimulators } from "../services/vendo
 import { DEMO_INVENTORY_SEED, vendorSimulatorsApp } from "../services/vendor-sim/vendor-sim-service.js";
 import { type RunningServer, listen } from "../services/http-server.js";
 import { passengerAuthentication } from "../services/passenger-api/passenger-authentication.js";
-import { parseTenantHosts, tenantOfHost } from "../services/passenger-api/tenant-hosts.js";
+import { parseTenantHosts, passengerSites, tenantOfHost } from "../services/passenger-api/tenant-hosts.js";
 import { operatorTokenAuthentication } from "../services/realtime/operator-token-authentication.js";
 import { type RealtimeChannel, attachRealtime } from "../services/realtime/realtime-channel.js";
 import { RealtimeHub } from "../services/realtime/realtime-hub.js";
@@ -488,8 +488,19 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
           signInRisk: config.signInRisk,
           smsChannel: () => smsChannel,
         });
+  const hosts = config.passengerTenantHosts
+    ? parseTenantHosts(config.passengerTenantHosts)
+    : new Map(organizations.map((o) => [demoPassengerHostName(o.code), o.airlineUrn] as const));
+  // A host in nobody's name falls back to the first demo airline only on the demo's own host names;
+  // with configured hosts it serves no airline unless PASSENGER_DEFAULT_TENANT names one.
+  const tenantOf = tenantOfHost(
+    hosts,
+    config.passengerDefaultTenant ?? (config.passengerTenantHosts ? undefined : organizations[0]?.airlineUrn),
+  );
+  const passengerSiteOf = passengerSites(hosts, config.passengerBaseUrl);
   const passengers = await createPassengerIdentity({
     passengerBaseUrl: config.passengerBaseUrl,
+    passengerSiteOf,
     audience: audiences.passenger,
     ...(config.passengerSigningKey ? { signingKey: JSON.parse(config.passengerSigningKey) } : {}),
     ...(config.captchaSecret ? { captchaSecret: config.captchaSecret } : {}),
@@ -511,15 +522,6 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     revokedGrants,
     clock,
   });
-  const hosts = config.passengerTenantHosts
-    ? parseTenantHosts(config.passengerTenantHosts)
-    : new Map(organizations.map((o) => [demoPassengerHostName(o.code), o.airlineUrn] as const));
-  // A host in nobody's name falls back to the first demo airline only on the demo's own host names;
-  // with configured hosts it serves no airline unless PASSENGER_DEFAULT_TENANT names one.
-  const tenantOf = tenantOfHost(
-    hosts,
-    config.passengerDefaultTenant ?? (config.passengerTenantHosts ? undefined : organizations[0]?.airlineUrn),
-  );
 
   // The simulators give the hotel catalog even when the vendor-sim app takes the traffic: it sells
   // the same seeded inventory.
@@ -559,7 +561,7 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
     } satisfies CallbackSecrets,
   });
   platform.register(TOKENS.notificationSettings, {
-    useValue: { passengerSiteUrl: config.passengerBaseUrl } satisfies NotificationSettings,
+    useValue: { passengerSiteOf } satisfies NotificationSettings,
   });
   if (notifications.sink) platform.register(SmtpSink, { useValue: notifications.sink });
   const webhookTransport = httpWebhookTransport();

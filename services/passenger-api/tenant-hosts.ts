@@ -32,6 +32,22 @@ export function hostNameOf(ctx: Context): string | undefined {
   return name.toLowerCase().replace(/\.+$/, "");
 }
 
+/**
+ * Each tenant's passenger site: `passengerBaseUrl` on the first host name the map gives the tenant
+ * (scheme, port and path kept), or `passengerBaseUrl` itself for a tenant with no host of its own.
+ */
+export function passengerSites(hosts: ReadonlyMap<string, string>, passengerBaseUrl: string) {
+  const hostOf = new Map<string, string>();
+  for (const [host, tenant] of hosts) if (!hostOf.has(tenant)) hostOf.set(tenant, host);
+  return (tenant: string): string => {
+    const host = hostOf.get(tenant);
+    if (host === undefined) return passengerBaseUrl;
+    const url = new URL(passengerBaseUrl);
+    url.hostname = host;
+    return url.href.replace(/\/$/, "");
+  };
+}
+
 /** `zx.localhost=urn:airline:ZX,vq.localhost=urn:airline:VQ` → a host → tenant map. */
 export function parseTenantHosts(value: string): Map<string, string> {
   const hosts = new Map<string, string>();

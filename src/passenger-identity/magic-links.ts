@@ -36,8 +36,8 @@ export interface MagicLink {
 }
 
 export interface MagicLinkOptions {
-  /** Where the link points; the passenger PWA reads `token` from its query. */
-  passengerBaseUrl: string;
+  /** Where a tenant's links point (its own passenger host); the passenger app reads `token` from the query. */
+  passengerSiteOf: (tenant: string) => string;
   issuer: string;
   /** Distinct from the session audience. */
   audience: string;
@@ -64,7 +64,7 @@ export class MagicLinks {
       subject: `urn:magic-link:${linkId}`,
       jti: linkId,
     });
-    const url = new URL(this.options.passengerBaseUrl);
+    const url = new URL(this.options.passengerSiteOf(group.tenant));
     url.searchParams.set("token", token);
     return { url: url.toString(), token, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }

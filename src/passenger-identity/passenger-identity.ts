@@ -20,8 +20,13 @@ import { PassengerSessionTokens } from "./session-tokens.js";
 import { loadPassengerSigningKey } from "./signing-key.js";
 
 export interface PassengerIdentityOptions {
-  /** {passenger_base_url}: issuer of the tokens and address of the magic links. */
+  /** {passenger_base_url}: issuer of the tokens. */
   passengerBaseUrl: string;
+  /**
+   * Each airline's own passenger site (spec 1: a per-tenant host), where its magic links point: a
+   * link is spent on its own airline's host only. `passengerBaseUrl` for every tenant unless told.
+   */
+  passengerSiteOf?: (tenant: string) => string;
   /** {passenger_audience}; `<passengerBaseUrl>/v1` unless told. */
   audience?: string;
   /** Private Ed25519 JWK; a fresh key per process when absent (sessions end with the process). */
@@ -60,7 +65,7 @@ export async function createPassengerIdentity(options: PassengerIdentityOptions)
   const revocations = new CaseRevocations(documents);
   const sessions = new PassengerSessionTokens({ issuer, audience, key, revocations, clock });
   const magicLinks = new MagicLinks({
-    passengerBaseUrl: issuer,
+    passengerSiteOf: options.passengerSiteOf ?? (() => issuer),
     issuer,
     audience: `${audience}/auth/magic-link`,
     key,

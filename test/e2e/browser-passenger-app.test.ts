@@ -224,7 +224,9 @@ if (browserForTests("passenger app in the browser")) {
         page.on("framenavigated", (frame) => {
           if (frame === page.mainFrame()) addresses.push(frame.url());
         });
-        await page.goto(`${host}/?token=${link.token}`);
+        // The link points at the airline's own passenger host, as the notification carries it.
+        expect(link.url).toBe(`${host}/?token=${link.token}`);
+        await page.goto(link.url);
         await page.getByRole("button", { name: "Decline this hotel" }).waitFor();
         expect(page.url()).toBe(`${host}/`);
         expect(await page.evaluate(() => location.search)).toBe("");

@@ -1,6 +1,7 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import type { UnauthorizedError } from "../../src/http/errors.js";
+import { passengerSites } from "../../services/passenger-api/tenant-hosts.js";
 import { createPassengerIdentity } from "../../src/passenger-identity/passenger-identity.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryCounterStore } from "../../src/runtime/memory/counter-store.js";
@@ -25,6 +26,31 @@ async function setup() {
 }
 
 describe("magic links", () => {
+  it("point at their own airline's passenger host (spec 1), where alone they can be spent", async () => {
+    const hosts = new Map([
+      ["zx.localhost", ZX],
+      ["vq.localhost", VQ],
+      ["vq.example", VQ],
+    ]);
+    const siteOf = passengerSites(hosts, "http://localhost:8081");
+    expect(siteOf(ZX)).toBe("http://zx.localhost:8081");
+    expect(siteOf(VQ)).toBe("http://vq.localhost:8081");
+    expect(siteOf("urn:airline:QQ")).toBe("http://localhost:8081");
+    const clock = new ManualClock("2026-03-01T10:00:00Z");
+    const identity = await createPassengerIdentity({
+      passengerBaseUrl: "http://localhost:8081",
+      passengerSiteOf: siteOf,
+      captchaSecret: "s",
+      onLoginLocked: async () => {},
+      counters: new MemoryCounterStore(clock),
+      documents: new MemoryDocumentStore(),
+      clock,
+    });
+    const link = await identity.magicLinks.issueMagicLink({ tenant: VQ, caseUrn: CASE, groupId: "g-1" });
+    expect(new URL(link.url).origin).toBe("http://vq.localhost:8081");
+    expect((await problemOf(identity.magicLinks.exchange(link.token, { tenant: ZX }))).status).toBe(403);
+  });
+
   it("point at the passenger base URL with the token, a 7-day JWT of its own type carrying the group", async () => {
     const { clock, identity, group } = await setup();
     const link = await identity.magicLinks.issueMagicLink(group);

@@ -84,7 +84,7 @@ export class NotificationDelivery {
       );
     }
     const contact = contactOf(group.passengers);
-    let link = this.settings.passengerSiteUrl;
+    let link = this.settings.passengerSiteOf(record.tenant);
     let magicLinkExpiresAt: string | null = null;
     const drill = snapshot.case.drill === true;
     if (magicLink && !drill) {

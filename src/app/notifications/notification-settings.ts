@@ -1,8 +1,8 @@
 /** What the notifier is told by the composition root. */
 export interface NotificationSettings {
   /**
-   * {passenger_base_url}: where a notification without a magic link sends the passenger (to log in
-   * with PNR and last name).
+   * The tenant's {passenger_base_url} (its own host, spec 1): where a notification without a magic
+   * link sends the passenger (to log in with PNR and last name).
    */
-  passengerSiteUrl: string;
+  passengerSiteOf(tenant: string): string;
 }
