@@ -3,6 +3,7 @@ import type { Directory } from "../../src/app/directory.js";
 import type { OperatorPrincipal } from "../../src/app/principals.js";
 import type { OperatorPasskey } from "../../src/app/operator-factors/operator-passkeys.js";
 import { ProblemError } from "../../src/http/errors.js";
+import { factorsOf, type MemberUser, signInStillPossible } from "../../src/identity/operator-login.js";
 import { defineRoute } from "../../src/http/route.js";
 import {
   type PasskeyCeremonies,
@@ -56,6 +57,13 @@ export function passkeyRoutes(ceremonies: PasskeyCeremonies, directory: Director
       });
     }
     return { userId: user.id, tenant: principal.tenant, username: user.username };
+  };
+
+  /** Whether the holder could still sign in with `passkeysLeft` passkeys and their other factors. */
+  const signInPossibleWith = async (holder: PasskeyHolder, passkeysLeft: number): Promise<boolean> => {
+    const user = await directory.findUser(holder.userId);
+    if (!user?.membership) return false;
+    return signInStillPossible(directory, user as MemberUser, factorsOf(user, passkeysLeft));
   };
 
   return [
@@ -163,7 +171,8 @@ export function passkeyRoutes(ceremonies: PasskeyCeremonies, directory: Director
       responses: { 204: { description: "Removed" } },
       handler: async ({ principal, params }) => {
         const holder = await holderOf(principal);
-        if (!(await ceremonies.passkeys.remove(holder.tenant, holder.userId, params.passkeyId))) {
+        const passkeys = await ceremonies.passkeys.list(holder.tenant, holder.userId);
+        if (!passkeys.some((p) => p._id === params.passkeyId)) {
           throw new ProblemError({
             status: 404,
             category: "not-found",
@@ -171,6 +180,16 @@ export function passkeyRoutes(ceremonies: PasskeyCeremonies, directory: Director
             detail: "No such passkey of yours",
           });
         }
+        if (!(await signInPossibleWith(holder, passkeys.length - 1))) {
+          throw new ProblemError({
+            status: 409,
+            category: "conflict",
+            code: "last-second-factor",
+            detail:
+              "This passkey is the last second factor your role accepts: enrol another (a passkey or an authenticator app) before removing it",
+          });
+        }
+        await ceremonies.passkeys.remove(holder.tenant, holder.userId, params.passkeyId);
         return { status: 204 };
       },
     }),

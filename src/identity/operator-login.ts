@@ -6,6 +6,7 @@ import {
   AMR_OF_FACTOR,
   DEFAULT_AIRPORT_OPERATOR_MFA,
   type FactorDecision,
+  NO_RISK,
   requiredSecondFactors,
   type SecondFactor,
   type SignInPlace,
@@ -80,11 +81,35 @@ export async function enrolledFactors(
   { passkeys }: Pick<OperatorSignIn, "passkeys">,
   user: MemberUser,
 ): Promise<Set<SecondFactor>> {
+  return factorsOf(user, (await passkeys.list(user.membership.airlineUrn, user.id)).length);
+}
+
+/** The second factors of a user holding `passkeyCount` passkeys. */
+export function factorsOf(user: DirectoryUser, passkeyCount: number): Set<SecondFactor> {
   const enrolled = new Set<SecondFactor>();
-  if ((await passkeys.list(user.membership.airlineUrn, user.id)).length > 0) enrolled.add("webauthn");
+  if (passkeyCount > 0) enrolled.add("webauthn");
   if (user.totpSecret) enrolled.add("totp");
   if (user.smsNumber) enrolled.add("sms");
   return enrolled;
+}
+
+/**
+ * Whether the user could still sign in, risk aside, with only `enrolled`: a factor their role (or
+ * airline) requires must not be removed when it is the last one.
+ */
+export async function signInStillPossible(
+  directory: Directory,
+  user: MemberUser,
+  enrolled: ReadonlySet<SecondFactor>,
+): Promise<boolean> {
+  const organization = await directory.findOrganization(user.membership.airlineUrn);
+  const decision = requiredSecondFactors({
+    role: user.membership.role,
+    airportOperatorMfa: organization?.airportOperatorMfa ?? DEFAULT_AIRPORT_OPERATOR_MFA,
+    enrolled,
+    risk: NO_RISK,
+  });
+  return decision.kind !== "refused";
 }
 
 export function checkTotp(user: DirectoryUser, code: string, clock: Clock): boolean {

@@ -3,7 +3,13 @@ import { DEMO_AIRLINES } from "../../src/demo/demo-airlines.js";
 import { DEMO_USERS } from "../../src/demo/demo-users.js";
 import { OperatorPasskeys } from "../../src/app/operator-factors/operator-passkeys.js";
 import { SignInHistories } from "../../src/app/operator-factors/sign-in-history.js";
-import { checkOperatorLogin, type LoginAttempt } from "../../src/identity/operator-login.js";
+import {
+  checkOperatorLogin,
+  factorsOf,
+  type LoginAttempt,
+  type MemberUser,
+  signInStillPossible,
+} from "../../src/identity/operator-login.js";
 import { signInRiskAssessor, type SignInRiskSettings } from "../../src/identity/sign-in-risk.js";
 import { StaticDirectory, type StaticUser } from "../../src/identity/static-directory.js";
 import { totpCode } from "../../src/identity/totp.js";
@@ -152,6 +158,31 @@ describe("operator sign-in with second-factor rules and step-up (spec 5.1)", () 
     await login("op", { device: "device-aaaaaaaaaaaa" });
     expect(await histories.find("urn:airline:ZX", "op")).toMatchObject({ devices: ["device-aaaaaaaaaaaa"] });
     expect(await histories.find("urn:airline:VQ", "op")).toBeUndefined();
+  });
+});
+
+describe("removing a second factor", () => {
+  const directory = directoryWith([]);
+  const member = (role: OperatorRole) => user("someone", role) as MemberUser;
+
+  it("keeps the last factor an ADMIN may use, SMS not counting", async () => {
+    expect(await signInStillPossible(directory, member("ADMIN"), new Set(["totp"]))).toBe(true);
+    expect(await signInStillPossible(directory, member("ADMIN"), new Set(["sms"]))).toBe(false);
+    expect(await signInStillPossible(directory, member("ADMIN"), new Set())).toBe(false);
+  });
+
+  it("lets a supervisor fall back on SMS, and an airport operator of an on-risk airline keep nothing", async () => {
+    expect(await signInStillPossible(directory, member("OPS_SUPERVISOR"), new Set(["sms"]))).toBe(true);
+    expect(await signInStillPossible(directory, member("AIRPORT_OPERATOR"), new Set())).toBe(true);
+    const strict = directoryWith([], "always");
+    expect(await signInStillPossible(strict, member("AIRPORT_OPERATOR"), new Set())).toBe(false);
+  });
+
+  it("counts what a user holds: passkeys, a TOTP secret, a phone number", () => {
+    expect(factorsOf(user("u", "ADMIN", { totpSecret: OPERATOR_SECRET, smsNumber: "+1555" }), 2)).toEqual(
+      new Set(["webauthn", "totp", "sms"]),
+    );
+    expect(factorsOf(user("u", "ADMIN"), 0)).toEqual(new Set());
   });
 });
 
