@@ -1,5 +1,5 @@
 import type { Directory } from "../../src/app/directory.js";
-import { OperatorPasskeys } from "../../src/app/operator-factors/operator-passkeys.js";
+import { type OperatorPasskey, OperatorPasskeys } from "../../src/app/operator-factors/operator-passkeys.js";
 import { SignInHistories } from "../../src/app/operator-factors/sign-in-history.js";
 import type { OperatorSignIn } from "../../src/identity/operator-login.js";
 import {
@@ -26,5 +26,19 @@ export function operatorSignIn(
     passkeys: new OperatorPasskeys(documents),
     histories: new SignInHistories(documents),
     assessRisk: signInRiskAssessor(risk),
+  };
+}
+
+/** A stored passkey (`credential-of-<user>`) whose key no authenticator holds: enrolled, never usable. */
+export function storedPasskey(userId: string, tenant: string, at: number): OperatorPasskey {
+  return {
+    _id: `credential-of-${userId}`,
+    tenant,
+    userId,
+    publicKey: "AAAA",
+    counter: 0,
+    transports: ["internal"],
+    name: "Laptop",
+    createdAt: new Date(at).toISOString(),
   };
 }

@@ -16,7 +16,7 @@ import { totpCode } from "../../src/identity/totp.js";
 import type { OperatorRole } from "../../src/domain/roles.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
-import { operatorSignIn } from "../support/operator-sign-in.js";
+import { operatorSignIn, storedPasskey } from "../support/operator-sign-in.js";
 
 const HOUR = 3_600_000;
 const NEW_YORK = "198.51.100.7";
@@ -67,17 +67,7 @@ function setup(extraUsers: StaticUser[] = [], airportOperatorMfa?: "always" | "o
       ...attempt,
     });
   const passkeys = new OperatorPasskeys(documents);
-  const enrolPasskey = (userId: string) =>
-    passkeys.add({
-      _id: `credential-of-${userId}`,
-      tenant: "urn:airline:ZX",
-      userId,
-      publicKey: "AAAA",
-      counter: 0,
-      transports: ["internal"],
-      name: "Laptop",
-      createdAt: new Date(clock.now()).toISOString(),
-    });
+  const enrolPasskey = (userId: string) => passkeys.add(storedPasskey(userId, "urn:airline:ZX", clock.now()));
   return { clock, documents, login, enrolPasskey, histories: new SignInHistories(documents) };
 }
 

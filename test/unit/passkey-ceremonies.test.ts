@@ -7,6 +7,7 @@ import {
 } from "../../src/identity/passkey-ceremonies.js";
 import { ManualClock } from "../../src/runtime/clock.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { storedPasskey } from "../support/operator-sign-in.js";
 
 const ZX = "urn:airline:ZX";
 const HOLDER = { userId: "zx-admin", tenant: ZX, username: "admin@zx.demo" };
@@ -28,17 +29,7 @@ function setup() {
     documents,
     clock,
   );
-  const enrolled = (userId: string, tenant = ZX) =>
-    passkeys.add({
-      _id: `credential-of-${userId}`,
-      tenant,
-      userId,
-      publicKey: "AAAA",
-      counter: 0,
-      transports: ["internal"],
-      name: "Laptop",
-      createdAt: new Date(clock.now()).toISOString(),
-    });
+  const enrolled = (userId: string, tenant = ZX) => passkeys.add(storedPasskey(userId, tenant, clock.now()));
   return { clock, passkeys, ceremonies, enrolled };
 }
 
