@@ -144,9 +144,10 @@ export interface Config {
   apiVersion: string;
   region: string;
   /**
-   * This node (NODE_ID; default: the host name, a pod's name under Kubernetes): one process runs
-   * under a node id at a time against the same state, and each start of it is a new incarnation
-   * (src/domain/incarnation.ts), so a restarted process takes over its predecessor's claims at once.
+   * This node (NODE_ID; default: `<host name>/<app id>`, the host name being a pod's name under
+   * Kubernetes): one process runs under a node id at a time against the same state, and each start
+   * of it is a new incarnation (src/domain/incarnation.ts), so a restarted process takes over its
+   * predecessor's booking claims at once. Replicas of one app on one host need a NODE_ID each.
    */
   nodeId: string;
   logLevel: string;
@@ -248,10 +249,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env.PORT, 8080, "PORT");
   const passengerPort = integer(env.PASSENGER_PORT, 8081, "PASSENGER_PORT");
   const stateStore = oneOf(env.STATE_STORE, ["memory", "redis"] as const, "memory", "STATE_STORE");
+  const appId = env.APP_ID || env.APP_ID_OVERRIDE || "disruption";
   return {
     runtime: oneOf(env.RUNTIME, ["auto", "embedded", "dapr"] as const, "auto", "RUNTIME"),
     services: services(env.SERVICES),
-    appId: env.APP_ID || env.APP_ID_OVERRIDE || "disruption",
+    appId,
     host,
     port,
     passengerPort,
@@ -325,7 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",
-    nodeId: env.NODE_ID || hostname(),
+    nodeId: env.NODE_ID || `${hostname()}/${appId}`,
     logLevel: env.LOG_LEVEL || "info",
     shutdownTimeoutMs: integer(env.SHUTDOWN_TIMEOUT_MS, 10_000, "SHUTDOWN_TIMEOUT_MS"),
   };
