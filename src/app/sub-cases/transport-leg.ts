@@ -24,7 +24,8 @@ export class TransportLeg implements SagaLeg {
   ) {}
 
   async run({ run }: StepCall): Promise<StepOutcome> {
-    const policy = await this.legs.transportOf(await this.cases.snapshot(run.caseUrn));
+    const snapshot = await this.cases.snapshot(run.caseUrn);
+    const policy = await this.legs.transportOf(snapshot);
     if (policy.ridesWithOffer === false) {
       return legDone({ segments: [], skipped: "the policy leaves rides to operators' transfer requests" });
     }
@@ -36,6 +37,7 @@ export class TransportLeg implements SagaLeg {
           groupId: run.groupId,
           direction,
           correlationUrn: run.correlationUrn,
+          snapshot,
         });
         if (segment) segments.push({ direction, segmentUrn: segment.urn, status: segment.status });
       }

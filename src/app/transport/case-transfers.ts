@@ -90,8 +90,13 @@ export class CaseTransfers {
     correlationUrn: string;
     /** The saga's system URN by default; a passenger's session when the passenger asks. */
     requestedBy?: string;
+    /**
+     * The case as the caller just read it: a caller booking both directions reads a full flight's
+     * case once (booking a ride changes nothing in it).
+     */
+    snapshot?: CaseSnapshot;
   }): Promise<TransportSegment | undefined> {
-    const snapshot = await this.cases.snapshot(command.caseUrn);
+    const snapshot = command.snapshot ?? (await this.cases.snapshot(command.caseUrn));
     const outcome = await this.transfer(
       snapshot,
       { directions: [command.direction], groupIds: [command.groupId] },
