@@ -53,7 +53,7 @@ import { SeededRandom } from "../seeded-random.js";
  *    whether the search finished.
  *
  * bench/allocation.ts measures the method against the exact optimum from HiGHS on waves of up to
- * 2,000 groups x 500 hotels; test/unit/allocation-assignment.test.ts checks the method against
+ * 10,000 groups x 2,000 hotels; test/unit/allocation-assignment.test.ts checks the method against
  * exhaustive enumeration.
  */
 export interface AssignmentProblem {
