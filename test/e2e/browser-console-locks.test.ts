@@ -44,6 +44,12 @@ if (browserForTests("operator console locks and logout")) {
         await page.getByText("Live", { exact: true }).waitFor();
       }
       const subCaseUrn = (await row(first, "QWE123").getAttribute("data-sub-case"))!;
+      // Role-aware (spec part 4): the audit is the supervisor's to read, not the airport operator's.
+      await second.getByRole("heading", { name: "Audit trail" }).waitFor();
+      expect(await first.getByRole("heading", { name: "Audit trail" }).count()).toBe(0);
+      expect(
+        await first.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).count(),
+      ).toBe(0);
 
       await row(first, "QWE123").getByRole("button", { name: "Lock group QWE123" }).click();
       await row(first, "QWE123").getByText("Locked by you").waitFor();

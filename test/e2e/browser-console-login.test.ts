@@ -77,9 +77,15 @@ if (browserForTests("operator console sign-in")) {
       await page.getByText("Your role may not open this screen.").waitFor();
       expect(new URL(page.url()).pathname).toBe("/console/cases");
       await page.getByText("FINANCE_AUDIT").waitFor();
-      expect(
-        await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents(),
-      ).not.toContain("Cases");
+      const nav = page.getByRole("navigation", { name: "Main" });
+      expect(await nav.getByRole("link").allTextContents()).not.toContain("Cases");
+      // What the role may read: the audit trail (spec 4.1 audit routes: FINANCE_AUDIT, OPS_SUPERVISOR+).
+      await nav.getByRole("link", { name: "Audit" }).click();
+      await page.getByLabel("Case URN").fill(caseUrn);
+      await page.getByRole("button", { name: "Find entries" }).click();
+      await page.getByRole("table", { name: "Audit entries" }).getByText("case.opened").waitFor();
+      expect(await page.getByRole("button", { name: /^Lock/ }).count()).toBe(0);
+      await checkScreen(page, "console-audit");
     }, 60_000);
   });
 }

@@ -7,6 +7,7 @@
 import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 import { Layout } from "./components/layout.js";
+import { AuditPage } from "./pages/audit.js";
 import { CallbackPage } from "./pages/callback.js";
 import { CaseDetailPage } from "./pages/case-detail.js";
 import { CasesPage } from "./pages/cases.js";
@@ -49,6 +50,7 @@ export const PAGES: PageEntry[] = [
   },
   { path: "/review", title: "Manual review", component: ReviewQueuePage, minRole: "AIRPORT_OPERATOR" },
   { path: "/policies", title: "Policies", component: PoliciesPage, minRole: "AIRPORT_OPERATOR" },
+  { path: "/audit", title: "Audit", component: AuditPage, minRole: ["FINANCE_AUDIT", "OPS_SUPERVISOR"] },
   { path: "/security", title: "Security", component: SecurityPage },
 ];
 
@@ -60,8 +62,12 @@ export function App() {
   const operator = useSession();
   if (location.path === CALLBACK) return <CallbackPage />;
   if (!operator) return <SignInPage returnTo={returnPath(location)} notice={sessionEndedBecause()} />;
-  const matched = matchPath(PAGES, location.path);
   const nav = PAGES.filter((p) => p.nav !== false && (!p.minRole || can(operator, p.minRole)));
+  // The console's home is the dashboard; a role that may not see it starts on its first screen.
+  const dashboard = PAGES[0]!;
+  const home =
+    location.path === "/" && dashboard.minRole && !can(operator, dashboard.minRole) ? nav[0] : undefined;
+  const matched = home ? { page: home, params: {} } : matchPath(PAGES, location.path);
   return (
     <Layout operator={operator} nav={nav} currentPath={location.path}>
       {!matched ? (

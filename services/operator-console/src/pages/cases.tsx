@@ -1,8 +1,8 @@
-import { useState } from "preact/hooks";
 import type { CaseSummary, Page } from "../case-types.js";
 import { ChoiceField } from "../components/choice-field.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { Link } from "../components/link.js";
+import { Pager, useCursorPages } from "../components/pager.js";
 import { ProblemMessage } from "../components/problem-message.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { useResource } from "../components/use-resource.js";
@@ -40,8 +40,8 @@ const COLUMNS: Column<CaseSummary>[] = [
 export function CasesPage() {
   const { query } = useLocation();
   const operator = useSession();
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   for (const name of FILTERS) {
     const value = query.get(name);
@@ -58,7 +58,7 @@ export function CasesPage() {
       const value = String(form.get(name) ?? "").trim();
       if (value) next.set(name, name === "airport" ? value.toUpperCase() : value);
     }
-    setCursors([]);
+    pages.reset();
     navigate(`/cases${next.size ? `?${next}` : ""}`);
   };
 
@@ -102,22 +102,7 @@ export function CasesPage() {
         empty="No case matches."
       />
       {!page.data && page.loading ? <p role="status">Loading cases…</p> : null}
-      <nav class="pager" aria-label="Pages of cases">
-        <button
-          type="button"
-          disabled={cursors.length === 0}
-          onClick={() => setCursors(cursors.slice(0, -1))}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!page.data?.hasMore || !page.data.nextCursor}
-          onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}
-        >
-          Next page
-        </button>
-      </nav>
+      <Pager pages={pages} page={page.data} label="Pages of cases" />
     </>
   );
 }
