@@ -180,7 +180,8 @@ export function policyRoutes(policies: PolicyAdministration, index: PolicyIndex,
       operationId: "patchPolicy",
       summary: "Change a policy's rules; bumps its version",
       description:
-        "Objects merge one level deep, arrays replace, null removes an optional constraint. The context (airport, airline, tier set) cannot change.",
+        "Objects merge one level deep, arrays replace, null removes an optional constraint. The context (airport, airline, tier set) cannot change. " +
+        "With `expectedVersion` (the version the caller read), a policy changed since is refused with 409 `version-mismatch` and its `currentVersion`.",
       tags,
       access: supervisors,
       params: policyUrnParams,

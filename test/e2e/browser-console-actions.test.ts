@@ -113,7 +113,7 @@ if (browserForTests("operator console actions")) {
       await second.getByRole("alert").filter({ hasText: /^409/ }).waitFor();
     }, 120_000);
 
-    it("a policy edit shows its changes before they are sent, then activates", async () => {
+    it("a policy edit shows its changes before they are sent, carries them over another change (409), then activates", async () => {
       const page = await signedIn("admin@zx.demo");
       await page.getByRole("link", { name: "Policies" }).click();
       await page.getByRole("heading", { name: "Policies", exact: true }).waitFor();
@@ -137,6 +137,23 @@ if (browserForTests("operator console actions")) {
         "constraints.maxDistanceKm(none)12",
       ]);
       await checkScreen(page, "console-policy-diff");
+
+      // Another supervisor renames the policy meanwhile: the patch names the version it was made on.
+      const urn = (await editor.locator("dd code").first().textContent())!;
+      await json(
+        await call("POST", `/v1/policies/${enc(urn)}/patch`, "supervisor@zx.demo", { name: `${name} (crews)` }),
+        200,
+      );
+      await editor.getByLabel("Reason for the change").fill("four stars for crews");
+      await editor.getByRole("button", { name: "Send patch" }).click();
+      await editor.getByRole("alert").filter({ hasText: "version-mismatch" }).waitFor();
+      await editor.getByRole("button", { name: "Read the new version, keeping my edits" }).click();
+      await editor.getByText(/^Change the rules \(version 2\)/).waitFor();
+      expect(await diff.getByRole("row").allTextContents()).toEqual([
+        "FieldBeforeAfter",
+        "constraints.minStars34",
+        "constraints.maxDistanceKm(none)12",
+      ]);
       await editor.getByLabel("Reason for the change").fill("four stars for crews");
       await editor.getByRole("button", { name: "Send patch" }).click();
       await editor.getByText("constraints.minStars: 3 → 4; constraints.maxDistanceKm: (none) → 12").waitFor();
@@ -144,11 +161,11 @@ if (browserForTests("operator console actions")) {
       await editor.getByRole("button", { name: "Activate policy" }).click();
       await editor.getByRole("button", { name: "Archive policy" }).waitFor();
       await checkScreen(page, "console-policies");
-      const urn = (await editor.locator("dd code").first().textContent())!;
       const policy = await json(await call("GET", `/v1/policies/${enc(urn)}`, "admin@zx.demo"), 200);
       expect(policy).toMatchObject({
+        name: `${name} (crews)`,
         status: "ACTIVE",
-        version: 2,
+        version: 3,
         constraints: expect.objectContaining({ minStars: 4, maxDistanceKm: 12 }),
       });
 

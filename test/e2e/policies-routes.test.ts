@@ -197,6 +197,22 @@ describe("policies over HTTP (spec 2.4, 3.2, 4.1-4.3)", () => {
     expect(noVersion.status).toBe(404);
   });
 
+  it("patches only the version the editor read when it names one (409 version-mismatch otherwise)", async () => {
+    const policy = await draft({ tiers: ["ECONOMY"], constraints: { minStars: 3 } });
+    const patch = async (body: Record<string, unknown>) =>
+      t.call("POST", `/v1/policies/${enc(policy.urn)}/patch`, await token("supervisor@zx.demo"), body);
+    const first = await json(await patch({ expectedVersion: 1, constraints: { minStars: 4 } }), 200);
+    expect(first).toMatchObject({ version: 2, constraints: { minStars: 4 } });
+    const stale = await json(await patch({ expectedVersion: 1, constraints: { minStars: 5 } }), 409);
+    expect(stale.type).toMatch(/\/conflict\/version-mismatch$/);
+    expect(stale.currentVersion).toBe(2);
+    const read = await json<Policy>(
+      await t.call("GET", `/v1/policies/${enc(policy.urn)}`, await token("operator@zx.demo")),
+      200,
+    );
+    expect(read).toMatchObject({ version: 2, constraints: { minStars: 4 } });
+  });
+
   it("resolves the most specific active policy: airport, then tier, then airline", async () => {
     const everywhere = await draft({ name: "everywhere", context: {} });
     const atBos = await draft({ name: "BOS, every tier", context: { airport: "BOS", airline: "*" } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  applyPatch,
   editableRules,
   policyDiff,
   sameValue,
@@ -73,5 +74,22 @@ describe("the console's policy diff", () => {
     expect(sameValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
     expect(shownValue(undefined)).toBe("(none)");
     expect(shownValue(["A"])).toBe('["A"]');
+  });
+
+  it("carries an edit onto a newer version: applying the patch is the inverse of the diff", () => {
+    const edited = {
+      ...editableRules(policy),
+      constraints: { minStars: 4, requiredAmenities: ["AIRPORT_SHUTTLE"] },
+      mode: "BATCH",
+    };
+    const { patch } = policyDiff(policy, edited);
+    expect(applyPatch(editableRules(policy), patch)).toEqual(edited);
+    // Someone renamed the policy meanwhile: the rename stays, the operator's changes go on top.
+    const newer = { ...editableRules(policy), name: "JFK economy (renamed)" };
+    const carried = applyPatch(newer, patch);
+    expect(carried).toMatchObject({ name: "JFK economy (renamed)", mode: "BATCH" });
+    expect(policyDiff(newer, carried).patch).toEqual(patch);
+    const { mealAllowance: _, ...withoutAllowance } = newer;
+    expect(applyPatch(newer, { mealAllowance: null })).toEqual(withoutAllowance);
   });
 });

@@ -91,6 +91,29 @@ export function policyDiff(before: PolicyRules, after: PolicyRules): PolicyDiff 
   return { patch, changes, notPatchable };
 }
 
+/**
+ * `rules` with `patch` applied as the API applies it: the inverse of policyDiff, so the changes an
+ * operator made to one version can be carried onto a newer one.
+ */
+export function applyPatch(rules: PolicyRules, patch: PolicyRules): PolicyRules {
+  const next: PolicyRules = { ...rules };
+  for (const [field, value] of Object.entries(patch)) {
+    if (MERGED_FIELDS.has(field) && isObject(value)) {
+      const members: PolicyRules = { ...(isObject(rules[field]) ? rules[field] : {}) };
+      for (const [member, memberValue] of Object.entries(value)) {
+        if (memberValue === null) delete members[member];
+        else members[member] = memberValue;
+      }
+      next[field] = members;
+    } else if (value === null) {
+      delete next[field];
+    } else {
+      next[field] = value;
+    }
+  }
+  return next;
+}
+
 /** One level of merge: the members that differ, null for those the edit removed. */
 function memberChanges(was: PolicyRules, now: PolicyRules): PolicyRules {
   const members: PolicyRules = {};

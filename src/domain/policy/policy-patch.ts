@@ -32,6 +32,8 @@ export type PolicyPatch = Partial<
   >
 > & {
   reason?: string;
+  /** The version the caller read: a policy changed since is refused rather than overwritten. */
+  expectedVersion?: number;
   constraints?: Nullable<
     Pick<PolicyConstraints, "minStars" | "maxDistanceKm" | "maxNightlyRate" | "allowProviders">
   > &
@@ -62,7 +64,13 @@ export interface PolicyPatchResult extends PolicyChange {
  * up sharing a context; deactivate it first, or create a new policy.
  */
 export function patchPolicy(policy: Policy, patch: PolicyPatch, now: Date): PolicyPatchResult {
-  const { reason, ...changes } = patch;
+  const { reason, expectedVersion, ...changes } = patch;
+  // Spec 7: a concurrent write is a 409 with the current state; the editor reloads and retries.
+  if (expectedVersion !== undefined && expectedVersion !== policy.version) {
+    throw new DomainError("conflict", "version-mismatch", `Policy ${policy.urn} changed since it was read`, {
+      currentVersion: policy.version,
+    });
+  }
   if (Object.values(changes).every((value) => value === undefined)) {
     throw new DomainError("invalid", "empty-patch", "The patch changes no field");
   }

@@ -297,7 +297,8 @@ function removable<S extends { readonly type: "integer" | "number" | "array" | "
 /**
  * Body of POST /policies/{urn}/patch. Objects merge into the policy one level deep; arrays and
  * `transport.perTier` replace the stored value; null removes an optional constraint. The context
- * cannot be patched: a policy of another context is a new policy. `reason` goes to the audit entry.
+ * cannot be patched: a policy of another context is a new policy. `reason` goes to the audit entry;
+ * `expectedVersion` makes the patch conditional on the version the editor read (spec 7, 409).
  */
 export const policyPatchSchema = {
   type: "object",
@@ -305,6 +306,12 @@ export const policyPatchSchema = {
   minProperties: 1,
   properties: {
     reason: { type: "string", minLength: 1, maxLength: 2000 },
+    expectedVersion: {
+      type: "integer",
+      minimum: 1,
+      description:
+        "The version the caller read; a policy changed since is refused with 409 version-mismatch and its currentVersion",
+    },
     name,
     tiers,
     constraints: {

@@ -1,6 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
-import { api, segment } from "../api.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiProblem, api, segment } from "../api.js";
 import {
+  applyPatch,
   editableRules,
   type PolicyChange,
   type PolicyRules,
@@ -81,19 +82,22 @@ export function PolicyEditor({
   const [text, setText] = useState("");
   const [parseError, setParseError] = useState<string | null>(null);
   const [reason, setReason] = useState("");
-  const [notice, setNotice] = useState<string | null>(null);
+  // The operator's changes, kept while the policy is read again after a conflicting change.
+  const carried = useRef<PolicyRules | null>(null);
   const state = useAction();
   const input = useOperationInput("patchPolicy");
 
-  /** Edits start from the policy as read (again after each change). */
-  const startFrom = (current: PolicyWithVersions) => {
-    const rules = editableRules(current);
+  /** Edits start from the policy as read (again after each change), with any changes carried over. */
+  const startFrom = (current: PolicyWithVersions, changes: PolicyRules = {}) => {
+    const rules = applyPatch(editableRules(current), changes);
     setDraft(rules);
     setText(pretty(rules));
     setParseError(null);
   };
   useEffect(() => {
-    if (policy) startFrom(policy);
+    if (!policy) return;
+    startFrom(policy, carried.current ?? {});
+    carried.current = null;
   }, [policy]);
 
   if (!policy)
@@ -125,15 +129,8 @@ export function PolicyEditor({
 
   const diff = policyDiff(editableRules(policy), draft);
   const changed = async (action: string, call: () => Promise<Policy>) => {
-    setNotice(null);
     const after = await state.run(action, call);
     if (!after) return;
-    if (action === "Send patch" && after.version !== policy.version + 1) {
-      // The patch route takes no expected version: say so when another change came in between.
-      setNotice(
-        `Another change reached the policy since it was read: it is now version ${after.version}, not ${policy.version + 1}. Review it below.`,
-      );
-    }
     setReason("");
     read.reload();
     onChanged();
@@ -182,7 +179,12 @@ export function PolicyEditor({
           onSubmit={(event) => {
             event.preventDefault();
             changed("Send patch", () =>
-              api<Policy>("POST", `/v1/policies/${segment(policy.urn)}/patch`, withReason(diff.patch)),
+              api<Policy>(
+                "POST",
+                `/v1/policies/${segment(policy.urn)}/patch`,
+                // Only the version shown: another change since is a 409, not overwritten.
+                withReason({ ...diff.patch, expectedVersion: policy.version }),
+              ),
             );
           }}
         >
@@ -251,10 +253,16 @@ export function PolicyEditor({
           </button>
         </div>
       )}
-      {notice && (
-        <p role="alert" class="notice">
-          {notice}
-        </p>
+      {state.problem instanceof ApiProblem && state.problem.code === "version-mismatch" && (
+        <button
+          type="button"
+          onClick={() => {
+            carried.current = diff.patch;
+            read.reload();
+          }}
+        >
+          Read the new version, keeping my edits
+        </button>
       )}
       <ActionOutcome state={state} />
 
