@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyPatch,
   editableRules,
+  type PolicyRules,
   policyDiff,
   sameValue,
   shownValue,
@@ -85,7 +86,7 @@ describe("the console's policy diff", () => {
     const { patch } = policyDiff(policy, edited);
     expect(applyPatch(editableRules(policy), patch)).toEqual(edited);
     // Someone renamed the policy meanwhile: the rename stays, the operator's changes go on top.
-    const newer = { ...editableRules(policy), name: "JFK economy (renamed)" };
+    const newer: PolicyRules = { ...editableRules(policy), name: "JFK economy (renamed)" };
     const carried = applyPatch(newer, patch);
     expect(carried).toMatchObject({ name: "JFK economy (renamed)", mode: "BATCH" });
     expect(policyDiff(newer, carried).patch).toEqual(patch);
