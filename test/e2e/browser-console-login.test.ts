@@ -87,5 +87,30 @@ if (browserForTests("operator console sign-in")) {
       expect(await page.getByRole("button", { name: /^Lock/ }).count()).toBe(0);
       await checkScreen(page, "console-audit");
     }, 60_000);
+
+    it("ends the session visibly after a refresh-token reuse, without recovering silently (spec 5.1)", async () => {
+      const page = await (await browser.context()).newPage();
+      await signIn(p, page, "operator@zx.demo", "/console/cases");
+      await page.getByRole("link", { name: "ZX200" }).first().waitFor();
+      const cookie = (await page.context().cookies()).find((c) => c.name === "operator_refresh")!.value;
+      const refresh = () =>
+        fetch(`${p.base}/auth/oauth/token`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            cookie: `operator_refresh=${cookie}`,
+          },
+          body: new URLSearchParams({ grant_type: "refresh_token", client_id: "operator-console" }),
+        });
+      // Someone else uses the browser's refresh token twice: the identity provider ends the family.
+      expect((await refresh()).status).toBe(200);
+      expect((await refresh()).status).toBe(400);
+      // The console's next call gets 401, its refresh is refused, and it says so instead of carrying on.
+      await page.getByRole("link", { name: "Dashboard" }).click();
+      await page.getByRole("status").filter({ hasText: "Your session has ended" }).waitFor();
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      expect(await page.getByRole("button", { name: "Log out" }).count()).toBe(0);
+      await checkScreen(page, "console-session-ended");
+    }, 60_000);
   });
 }
