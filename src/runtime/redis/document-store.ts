@@ -76,7 +76,9 @@ const openHere = new Set<string>();
  * collection (`<prefix>c:<collection>`, field `_id`, value the JSON document, dates as
  * `{"$date": iso}`), a deleted document HDEL'd. Opening the store loads every collection back, so
  * a process killed with SIGKILL finds its documents again; indexes (unique ones too) are declared
- * by the `ensureIndex` calls of start-up, after the load, and so cover what was loaded.
+ * by the `ensureIndex` calls of start-up, after the load, and so cover what was loaded. Unsorted
+ * matches come back in load order after a restart, not in insertion order (MongoDB promises no
+ * natural order either; pages are sorted and end with `_id`).
  *
  * One writer per prefix: a second process on the same prefix would answer from its own copy and
  * never see the first one's writes (several processes sharing documents is what MongoDB is for).
