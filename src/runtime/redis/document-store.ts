@@ -215,8 +215,9 @@ export class RedisDocumentStore implements DocumentStore {
           if (Number(reply) !== 1) this.fence();
           return;
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          if (message.startsWith("NOSCRIPT")) {
+          // node-redis' TimeoutError (5 s by default, counted on this side) has no message.
+          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
             script = "EVAL";
             continue;
           }
