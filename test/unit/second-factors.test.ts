@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { OPERATOR_ROLES, type OperatorRole } from "../../src/domain/roles.js";
 import {
+  amrShowsSecondFactor,
   type AirportOperatorMfa,
   type FactorDecision,
   isImpossibleTravel,
@@ -169,5 +170,20 @@ describe("impossible travel", () => {
     // About 300 km: impossible in one minute, fine in an hour.
     expect(isImpossibleTravel({ at: 0, where: jfk }, { at: 1000, where: boston }, 1000)).toBe(true);
     expect(isImpossibleTravel({ at: 0, where: jfk }, { at: HOUR, where: boston }, 1000)).toBe(false);
+  });
+});
+
+describe("what a token's amr must show (checked by the API on every request)", () => {
+  it("accepts a passkey (hwk) or TOTP (otp) for ADMIN, never SMS or the password alone", () => {
+    expect(amrShowsSecondFactor("ADMIN", ["pwd", "hwk"])).toBe(true);
+    expect(amrShowsSecondFactor("ADMIN", ["pwd", "otp"])).toBe(true);
+    expect(amrShowsSecondFactor("ADMIN", ["pwd", "sms"])).toBe(false);
+    expect(amrShowsSecondFactor("ADMIN", ["pwd"])).toBe(false);
+  });
+
+  it("accepts SMS for the roles where it is the last resort", () => {
+    expect(amrShowsSecondFactor("OPS_SUPERVISOR", ["pwd", "sms"])).toBe(true);
+    expect(amrShowsSecondFactor("FINANCE_AUDIT", ["pwd", "sms"])).toBe(true);
+    expect(amrShowsSecondFactor("FINANCE_AUDIT", ["pwd"])).toBe(false);
   });
 });
