@@ -96,6 +96,7 @@ export function serveRoutes(
 ): Middleware {
   const router = new Router({ exclusive: "specificity", ...options });
   mountRoutes(router, routes, deps);
+  rememberMatches(router);
   const dispatch = router.routes() as Middleware;
   const allowedMethods = router.allowedMethods() as Middleware;
   const literal = options.host === undefined ? literalRoutes(router) : new Map<string, Middleware>();
@@ -111,6 +112,35 @@ export function serveRoutes(
       await allowedMethods(ctx, next);
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) throw methodProblem(ctx);
     });
+  };
+}
+
+/** Paths whose router match is remembered, and the longest such path. */
+const MATCHES_REMEMBERED = 1_000;
+const REMEMBERED_PATH_LENGTH = 256;
+
+type RouterMatch = ReturnType<Router["match"]>;
+
+/**
+ * koa-router tests every route's pattern (and logs each test through `debug`) to match a request,
+ * some hundred patterns for one path with parameters, though the answer depends on the method and
+ * path alone and the routes are fixed once mounted. The answers for the most recent paths are kept:
+ * a burst on one path (an issuer's webhooks, a case being worked) matches once. The router pushes
+ * onto the arrays it gets, so each request gets arrays of its own.
+ */
+function rememberMatches(router: Router): void {
+  const match = router.match.bind(router);
+  const known = new Map<string, RouterMatch>();
+  router.match = (path: string, method: string): RouterMatch => {
+    if (path.length > REMEMBERED_PATH_LENGTH) return match(path, method);
+    const key = `${method} ${path}`;
+    let found = known.get(key);
+    if (!found) {
+      found = match(path, method);
+      if (known.size >= MATCHES_REMEMBERED) known.delete(known.keys().next().value!);
+      known.set(key, found);
+    }
+    return { path: [...found.path], pathAndMethod: [...found.pathAndMethod], route: found.route };
   };
 }
 

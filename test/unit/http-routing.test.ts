@@ -71,4 +71,13 @@ describe("choosing the route of a request", () => {
     expect(await answer("/v1/things/latest", "HEAD")).toMatchObject({ status: 200, json: undefined });
     expect(await answer("/v1/things/latest", "DELETE")).toMatchObject({ status: 405, allow: "HEAD, GET" });
   });
+
+  it("answers a path with parameters the same way every time it comes again", async () => {
+    for (let round = 0; round < 3; round++) {
+      expect((await answer("/v1/things/t-1")).json).toEqual({ route: "thingById", params: { id: "t-1" } });
+      expect((await answer("/v1/things/t-2")).json).toEqual({ route: "thingById", params: { id: "t-2" } });
+      expect(await answer("/v1/things/t-1", "DELETE")).toMatchObject({ status: 405, allow: "HEAD, GET" });
+      expect((await answer("/v1/nothing/t-1")).status).toBe(404);
+    }
+  });
 });
