@@ -30,6 +30,9 @@ beforeAll(async () => {
       airport,
       flightNumber: 300,
       reason: "MAINTENANCE",
+      // Flights a day later than the next overnight ones: the declined room's free cancellation
+      // (18:00 UTC on check-in day in the simulators) is then open at any hour the test runs.
+      from: Date.now() + 24 * 60 * 60 * 1000,
       passengers: [
         {
           pnr: "LEG111",

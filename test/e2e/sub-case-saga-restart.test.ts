@@ -1,3 +1,4 @@
+import { stayDate } from "../support/overnight-flights.js";
 import { completeWave, guaranteedHotels, oneRoomAllocation } from "../support/completed-wave.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,8 +16,9 @@ import { deleteKeysStartingWith, REDIS_URL, redisForTests } from "../support/red
  * outlives both, so its ledger witnesses every booking and cancellation: one of each.
  */
 const ZX = "urn:airline:ZX";
-const CHECK_IN = "2026-12-05";
-const CHECK_OUT = "2026-12-06";
+// A week ahead: the rooms' free cancellation (18:00 UTC on check-in day) is still open whenever this runs.
+const CHECK_IN = stayDate(7);
+const CHECK_OUT = stayDate(8);
 const enc = encodeURIComponent;
 
 const redis = await redisForTests("Sub-case saga restart over Redis");

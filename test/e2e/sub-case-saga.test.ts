@@ -1,3 +1,4 @@
+import { stayDate } from "../support/overnight-flights.js";
 import { SUB_CASE_SAGA_STEPS } from "../../src/workflows/sub-case-saga/model.js";
 import { completeWave, guaranteedHotels, oneRoomAllocation } from "../support/completed-wave.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,8 +23,9 @@ import { startTestPlatform, type TestPlatform } from "../support/platform.js";
  * read, an operator's compensation answers 202 and runs a saga, and the progress route tells it all.
  */
 const ZX = "urn:airline:ZX";
-const CHECK_IN = "2026-12-05";
-const CHECK_OUT = "2026-12-06";
+// A week ahead: the rooms' free cancellation (18:00 UTC on check-in day) is still open whenever this runs.
+const CHECK_IN = stayDate(7);
+const CHECK_OUT = stayDate(8);
 const NIGHT = { checkIn: CHECK_IN, checkOut: CHECK_OUT };
 const NEXT_DEPARTURE = `${CHECK_OUT}T18:00:00.000Z`;
 const enc = encodeURIComponent;

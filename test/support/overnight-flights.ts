@@ -43,8 +43,10 @@ export function overnightPush(options: {
   flightNumber: number;
   reason: string;
   passengers: readonly Record<string, unknown>[];
+  /** When the flights are worked out from (overnightFlights); now unless told. */
+  from?: number;
 }): Record<string, unknown> {
-  const { departure, nextDeparture } = overnightFlights(options.airport, Date.now());
+  const { departure, nextDeparture } = overnightFlights(options.airport, options.from ?? Date.now());
   return {
     externalEventId: options.externalEventId,
     airlineUrn: "urn:airline:ZX",
@@ -61,4 +63,13 @@ export function overnightPush(options: {
       scheduledDeparture: nextDeparture.toISOString(),
     },
   };
+}
+
+/**
+ * A stay date `days` after today (UTC, YYYY-MM-DD). The simulated hotels' free cancellation ends at
+ * 18:00 UTC on the check-in day (services/vendor-sim/vendor-backend.ts), so a test that cancels a
+ * room books a stay far enough ahead that the hour it runs at does not decide the outcome.
+ */
+export function stayDate(days: number, now = Date.now()): string {
+  return new Date(now + days * DAY).toISOString().slice(0, 10);
 }
