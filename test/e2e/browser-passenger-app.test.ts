@@ -13,6 +13,7 @@ import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
+import { signIn } from "./browser-console-fixture.js";
 import { declaration, json, ZX } from "./cases-fixtures.js";
 
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
@@ -110,8 +111,22 @@ if (browserForTests("passenger app in the browser")) {
     let accepted: Page;
 
     it(
-      "logs a passenger in with booking reference, last name and the captcha, shows the offer, and accepts it",
+      "logs a passenger in with booking reference, last name and the captcha, shows the offer, and accepts it; the operator's open case page shows it live",
       async () => {
+        // An operator watches the case in the console (spec 6.2): the answer must reach that page
+        // over the live channel, with no reload.
+        const operatorPage = await (await browser.context()).newPage();
+        await signIn(t, operatorPage, "supervisor@zx.demo", `/console/cases/${enc(englishCase)}`);
+        const operatorRow = operatorPage
+          .locator("tr", { has: operatorPage.getByRole("rowheader", { name: "ABC123" }) })
+          .first();
+        await operatorRow.getByText("Offer ready").waitFor();
+        await operatorPage.getByText("Live", { exact: true }).waitFor();
+        let operatorNavigations = 0;
+        operatorPage.on("framenavigated", (frame) => {
+          if (frame === operatorPage.mainFrame()) operatorNavigations++;
+        });
+
         const { page } = await phone();
         await page.goto(`${host}/`);
         await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("en");
@@ -144,6 +159,9 @@ if (browserForTests("passenger app in the browser")) {
           supervisor,
         );
         expect(await json(subCase)).toMatchObject({ status: "RESOLVED" });
+        await operatorRow.getByText("Resolved").waitFor();
+        expect(operatorNavigations).toBe(0);
+        await operatorPage.close();
         accepted = page;
       },
       BROWSER_TEST_MS,
