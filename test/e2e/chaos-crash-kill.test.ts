@@ -65,6 +65,7 @@ const LAST_NAMES = [
 const CLAIM_KEY = "chaos-crash-kill:claimed-by";
 const mongoUrl = process.env.MONGODB_URL;
 const QUIESCENCE_MS = 120_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const STILL_FOR_MS = 8_000;
 
 const redis = await redisForTests("Crash safety under SIGKILL");
@@ -121,7 +122,9 @@ interface Flight {
 function flights(seed: number): Flight[] {
   return Array.from({ length: FLIGHTS }, (_, f) => {
     const airport = ZEPHYR_AIR.airports[f % ZEPHYR_AIR.airports.length]!;
-    const { departure, nextDeparture } = overnightFlights(airport, Date.now());
+    // A day later than the next overnight flights: the declined rooms' free cancellation (18:00 UTC
+    // on check-in day in the simulators) is open at any hour, so every decline cancels with the vendor.
+    const { departure, nextDeparture } = overnightFlights(airport, Date.now() + DAY_MS);
     const externalEventId = `chaos-${seed}-${f}`;
     const passengers = [0, 1].map((p) => ({
       pnr: `CH${String(seed % 1000).padStart(3, "0")}${f * 2 + p}`.slice(0, 6),
