@@ -85,7 +85,8 @@ export function frontEnd(options: FrontEndOptions): Middleware {
       return;
     }
     if (!ctx.path.startsWith(base) || apiPaths.some((p) => ctx.path.startsWith(p) || `${ctx.path}/` === p)) return next();
-    const relative = decodeURIComponent(ctx.path.slice(base.length)) || "index.html";
+    const relative = decodedPath(ctx.path.slice(base.length));
+    if (relative === undefined) return next();
     const file = normalize(join(folder, relative));
     if (!file.startsWith(root)) return next();
     const extension = extname(relative);
@@ -112,6 +113,15 @@ export function frontEnd(options: FrontEndOptions): Middleware {
     }
     ctx.body = await readFile(path);
   };
+}
+
+/** The file a request path names (`index.html` for the folder itself); undefined when malformed. */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path) || "index.html";
+  } catch {
+    return undefined;
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {

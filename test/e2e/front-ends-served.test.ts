@@ -36,6 +36,8 @@ describe("front ends served by their APIs", () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect((await fetch(`${p.base}/console/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${p.base}/console/assets/%E0%A4%A.js`)).status).toBe(404);
+    expect((await fetch(`${p.passengerBase}/%E0%A4%A`)).status).toBe(404);
   });
 
   it("serves the passenger app at the passenger host's root and leaves its API alone", async () => {
