@@ -306,9 +306,11 @@ if (browserForTests("passenger app in the browser")) {
         await page.getByText("You accepted this hotel.").waitFor();
         await expect.poll(() => page.getByRole("img", { name: "Voucher QR code" }).isVisible()).toBe(true);
 
+        // Offline first: the page's event stream then cannot reconnect to the closing service over a
+        // kept-alive connection, which would hold the close open.
+        await page.context().setOffline(true);
         closed = true;
         await t.close();
-        await page.context().setOffline(true);
         await page.reload();
         await page.getByText("You accepted this hotel.").waitFor();
         await expect.poll(() => page.getByRole("img", { name: "Voucher QR code" }).isVisible()).toBe(true);
