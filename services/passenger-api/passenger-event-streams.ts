@@ -34,6 +34,8 @@ export class PassengerEventStreams {
   private readonly listeners = new Map<string, Set<StreamListener>>();
   /** How to end each open stream here, for shutdown. */
   private readonly open = new Set<() => void>();
+  /** Set at shutdown (endAll). */
+  private ending = false;
   /** Events older than this are history from before this replica existed, beyond the window. */
   private readonly historyBeforeMs: number;
   private lastPruneMs: number;
@@ -61,14 +63,24 @@ export class PassengerEventStreams {
     };
   }
 
-  /** Keeps `end` to end an open stream at shutdown; returns the way out once it has ended. */
+  /**
+   * Keeps `end` to end an open stream at shutdown; returns the way out once it has ended. After
+   * shutdown began, a stream is ended as soon as it starts (on the next microtask, once its route
+   * holds the way out): a client reconnecting over a kept-alive connection would otherwise open a
+   * stream nothing ends, and the server's close would wait on it for good.
+   */
   track(end: () => void): () => void {
+    if (this.ending) {
+      queueMicrotask(end);
+      return () => {};
+    }
     this.open.add(end);
     return () => this.open.delete(end);
   }
 
   /** Shutdown: ends every open stream here (clients reconnect, to another replica if need be). */
   endAll(): void {
+    this.ending = true;
     for (const end of [...this.open]) end();
     this.open.clear();
   }
