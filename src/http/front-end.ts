@@ -5,8 +5,7 @@
  * included, is revalidated so a new build reaches browsers at once. A path with no file extension
  * is one of the app's own screens and gets its page (client-side routing).
  */
-import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import type { Middleware } from "koa";
 import { ProblemError } from "./errors.js";
@@ -84,16 +83,17 @@ export function frontEnd(options: FrontEndOptions): Middleware {
       ctx.redirect(`${base}${ctx.search}`);
       return;
     }
-    if (!ctx.path.startsWith(base) || apiPaths.some((p) => ctx.path.startsWith(p) || `${ctx.path}/` === p)) return next();
+    if (!ctx.path.startsWith(base) || apiPaths.some((p) => ctx.path.startsWith(p) || `${ctx.path}/` === p))
+      return next();
     const relative = decodedPath(ctx.path.slice(base.length));
     if (relative === undefined) return next();
     const file = normalize(join(folder, relative));
     if (!file.startsWith(root)) return next();
-    const extension = extname(relative);
-    const found = await isFile(file);
-    if (!found && extension !== "") return next();
-    const path = found ? file : join(folder, "index.html");
-    if (!existsSync(path)) {
+    const own = await fileContent(file);
+    if (own === undefined && extname(relative) !== "") return next();
+    const path = own === undefined ? join(folder, "index.html") : file;
+    const content = own ?? (await fileContent(path));
+    if (content === undefined) {
       throw new ProblemError({
         status: 503,
         category: "unavailable",
@@ -104,14 +104,16 @@ export function frontEnd(options: FrontEndOptions): Middleware {
     ctx.type = MEDIA_TYPES[extname(path)] ?? "application/octet-stream";
     ctx.set(
       "Cache-Control",
-      relative.startsWith("assets/") && found ? "public, max-age=31536000, immutable" : "no-cache",
+      relative.startsWith("assets/") && own !== undefined
+        ? "public, max-age=31536000, immutable"
+        : "no-cache",
     );
     ctx.set("X-Content-Type-Options", "nosniff");
     if (extname(path) === ".html") {
       ctx.set("Content-Security-Policy", csp);
       ctx.set("Referrer-Policy", "no-referrer");
     }
-    ctx.body = await readFile(path);
+    ctx.body = content;
   };
 }
 
@@ -124,10 +126,13 @@ function decodedPath(path: string): string | undefined {
   }
 }
 
-async function isFile(path: string): Promise<boolean> {
+/** A file's bytes, read in one go; undefined when there is no such file (or it is a folder). */
+async function fileContent(path: string): Promise<Buffer | undefined> {
   try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return undefined;
+    throw error;
   }
 }
