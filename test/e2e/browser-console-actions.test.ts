@@ -149,7 +149,8 @@ if (browserForTests("operator console actions")) {
       await editor.getByRole("alert").filter({ hasText: "version-mismatch" }).waitFor();
       await editor.getByRole("button", { name: "Read the new version, keeping my edits" }).click();
       await editor.getByText(/^Change the rules \(version 2\)/).waitFor();
-      expect(await diff.getByRole("row").allTextContents()).toEqual([
+      // The form takes the new version's fields in a render after the heading: wait for the diff.
+      await expect.poll(() => diff.getByRole("row").allTextContents()).toEqual([
         "FieldBeforeAfter",
         "constraints.minStars34",
         "constraints.maxDistanceKm(none)12",
