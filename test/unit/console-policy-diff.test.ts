@@ -1,12 +1,24 @@
 import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../../services/operator-console/src/actions/openapi.js";
 import {
   applyPatch,
-  editableRules,
+  editableRules as editableRulesIn,
+  patchShapeOf,
   type PolicyRules,
-  policyDiff,
+  policyDiff as policyDiffIn,
   sameValue,
   shownValue,
 } from "../../services/operator-console/src/policy-diff.js";
+import { policyPatchBody, policySchema } from "../../services/policies/policy-schemas.js";
+
+/** The patch shape as the console reads it: the patchPolicy body and response the operator document publishes. */
+const shape = patchShapeOf(
+  JSON.parse(JSON.stringify(policyPatchBody)) as JsonSchema,
+  JSON.parse(JSON.stringify(policySchema)) as JsonSchema,
+);
+const editableRules = (rules: PolicyRules) => editableRulesIn(rules, shape);
+const policyDiff = (before: PolicyRules, after: PolicyRules) => policyDiffIn(before, after, shape);
+const carry = (rules: PolicyRules, patch: PolicyRules) => applyPatch(rules, patch, shape);
 
 const policy = {
   urn: "urn:policy:abc.1",
@@ -24,6 +36,17 @@ const policy = {
 };
 
 describe("the console's policy diff", () => {
+  it("reads the patchable fields from the patch schema: the policy's own, not the request's", () => {
+    expect(shape.fields).toContain("name");
+    expect(shape.fields).toContain("mealAllowance");
+    expect(shape.fields).not.toContain("reason");
+    expect(shape.fields).not.toContain("expectedVersion");
+    expect(shape.fields).not.toContain("context");
+    expect([...shape.merged].sort()).toEqual(["allocationWeights", "buffers", "constraints", "transport"]);
+    // Without the document nothing is patchable (the editor says so rather than guessing).
+    expect(patchShapeOf({}, {})).toEqual({ fields: [], merged: new Set() });
+  });
+
   it("starts an edit from the patchable fields only", () => {
     const rules = editableRules(policy);
     expect(Object.keys(rules)).not.toContain("urn");
@@ -84,13 +107,13 @@ describe("the console's policy diff", () => {
       mode: "BATCH",
     };
     const { patch } = policyDiff(policy, edited);
-    expect(applyPatch(editableRules(policy), patch)).toEqual(edited);
+    expect(carry(editableRules(policy), patch)).toEqual(edited);
     // Someone renamed the policy meanwhile: the rename stays, the operator's changes go on top.
     const newer: PolicyRules = { ...editableRules(policy), name: "JFK economy (renamed)" };
-    const carried = applyPatch(newer, patch);
+    const carried = carry(newer, patch);
     expect(carried).toMatchObject({ name: "JFK economy (renamed)", mode: "BATCH" });
     expect(policyDiff(newer, carried).patch).toEqual(patch);
     const { mealAllowance: _, ...withoutAllowance } = newer;
-    expect(applyPatch(newer, { mealAllowance: null })).toEqual(withoutAllowance);
+    expect(carry(newer, { mealAllowance: null })).toEqual(withoutAllowance);
   });
 });

@@ -4,34 +4,34 @@
  * patchPolicy operation of the operator OpenAPI document): objects merge one level deep, arrays and
  * scalars replace, null removes an optional field. Pure: no DOM, no fetch.
  */
+import type { JsonSchema } from "./actions/openapi.js";
 
 /** A policy, or the rules of one, as JSON. */
 export type PolicyRules = Record<string, unknown>;
 
-/** The policy fields a patch may carry; the context (airport, airline) cannot change. */
-export const PATCHABLE_FIELDS = [
-  "name",
-  "tiers",
-  "constraints",
-  "buffers",
-  "mode",
-  "autoApproveDemand",
-  "maxAutomaticRoomsPerWave",
-  "incrementalRequiresApproval",
-  "consolidationWeight",
-  "allocationWeights",
-  "transport",
-  "mealAllowance",
-  "prediction",
-] as const;
+/**
+ * Which policy fields a patch carries, and which of those it merges member by member. Read from the
+ * operator OpenAPI document (patchShapeOf) so the console keeps no list of its own.
+ */
+export interface PatchShape {
+  fields: readonly string[];
+  merged: ReadonlySet<string>;
+}
 
-/** Fields the patch merges member by member rather than replacing whole. */
-const MERGED_FIELDS: ReadonlySet<string> = new Set([
-  "constraints",
-  "buffers",
-  "allocationWeights",
-  "transport",
-]);
+/**
+ * The shape the patchPolicy operation states: a patchable field is a member of its body that the
+ * policy it returns has too (the reason and the expected version are about the request, not the
+ * rules); an object member the patch cannot null merges one level deep, one it can null (the meal
+ * allowance, the prediction rules) is replaced whole.
+ */
+export function patchShapeOf(body: JsonSchema, policy: JsonSchema): PatchShape {
+  const ofPolicy = policy.properties ?? {};
+  const members = Object.entries(body.properties ?? {}).filter(([field]) => field in ofPolicy);
+  return {
+    fields: members.map(([field]) => field),
+    merged: new Set(members.filter(([, schema]) => schema.type === "object").map(([field]) => field)),
+  };
+}
 
 export interface PolicyChange {
   /** Dotted path, e.g. `constraints.minStars`. */
@@ -51,23 +51,23 @@ export interface PolicyDiff {
 }
 
 /** The patchable part of a policy, the starting point of an edit. */
-export function editableRules(policy: PolicyRules): PolicyRules {
+export function editableRules(policy: PolicyRules, shape: PatchShape): PolicyRules {
   const rules: PolicyRules = {};
-  for (const field of PATCHABLE_FIELDS) {
+  for (const field of shape.fields) {
     if (policy[field] !== undefined) rules[field] = policy[field];
   }
   return rules;
 }
 
 /** The patch that turns `before` into `after`, and the changes it makes. */
-export function policyDiff(before: PolicyRules, after: PolicyRules): PolicyDiff {
+export function policyDiff(before: PolicyRules, after: PolicyRules, shape: PatchShape): PolicyDiff {
   const patch: PolicyRules = {};
   const changes: PolicyChange[] = [];
-  for (const field of PATCHABLE_FIELDS) {
+  for (const field of shape.fields) {
     const was = before[field];
     const now = after[field];
     if (sameValue(was, now)) continue;
-    if (MERGED_FIELDS.has(field) && isObject(now)) {
+    if (shape.merged.has(field) && isObject(now)) {
       const members = memberChanges(isObject(was) ? was : {}, now);
       if (Object.keys(members).length === 0) continue;
       patch[field] = members;
@@ -83,7 +83,7 @@ export function policyDiff(before: PolicyRules, after: PolicyRules): PolicyDiff 
       changes.push({ path: field, before: was, after: now });
     }
   }
-  const patchable = new Set<string>(PATCHABLE_FIELDS);
+  const patchable = new Set(shape.fields);
   const notPatchable = [...new Set([...Object.keys(before), ...Object.keys(after)])]
     .filter((field) => !patchable.has(field) && after[field] !== undefined)
     .filter((field) => !sameValue(before[field], after[field]))
@@ -95,10 +95,10 @@ export function policyDiff(before: PolicyRules, after: PolicyRules): PolicyDiff 
  * `rules` with `patch` applied as the API applies it: the inverse of policyDiff, so the changes an
  * operator made to one version can be carried onto a newer one.
  */
-export function applyPatch(rules: PolicyRules, patch: PolicyRules): PolicyRules {
+export function applyPatch(rules: PolicyRules, patch: PolicyRules, shape: PatchShape): PolicyRules {
   const next: PolicyRules = { ...rules };
   for (const [field, value] of Object.entries(patch)) {
-    if (MERGED_FIELDS.has(field) && isObject(value)) {
+    if (shape.merged.has(field) && isObject(value)) {
       const members: PolicyRules = { ...(isObject(rules[field]) ? rules[field] : {}) };
       for (const [member, memberValue] of Object.entries(value)) {
         if (memberValue === null) delete members[member];

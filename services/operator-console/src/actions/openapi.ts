@@ -23,6 +23,7 @@ interface Operation {
   operationId?: string;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   parameters?: { name?: string; in?: string; schema?: JsonSchema }[];
+  responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
 }
 
 interface OpenApiDocument {
@@ -49,10 +50,15 @@ function operationOf(document: OpenApiDocument, operationId: string): Operation 
   return undefined;
 }
 
-/** What an operation takes: its JSON body's schema, and its query parameters as one object schema. */
+/**
+ * What an operation takes: its JSON body's schema, and its query parameters as one object schema;
+ * with what it returns (its 200 JSON body's schema), which tells the body's own fields from those
+ * that only shape the request.
+ */
 export interface OperationInput {
   body: JsonSchema;
   query: JsonSchema;
+  response: JsonSchema;
 }
 
 /** The input schemas of the operation `operationId`; null until the document is read. */
@@ -72,11 +78,12 @@ export function useOperationInput(operationId: string): OperationInput | null {
           setInput({
             body: operation?.requestBody?.content?.["application/json"]?.schema ?? {},
             query: { type: "object", properties },
+            response: operation?.responses?.["200"]?.content?.["application/json"]?.schema ?? {},
           });
         }
       })
       // Without the document the forms keep free-text inputs; the API still validates.
-      .catch(() => live && setInput({ body: {}, query: {} }));
+      .catch(() => live && setInput({ body: {}, query: {}, response: {} }));
     return () => {
       live = false;
     };

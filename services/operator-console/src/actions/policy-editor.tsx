@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiProblem, api, segment } from "../api.js";
 import {
   applyPatch,
   editableRules,
+  type PatchShape,
+  patchShapeOf,
   type PolicyChange,
   type PolicyRules,
   policyDiff,
@@ -52,10 +54,14 @@ const CHANGE_COLUMNS: Column<PolicyChange>[] = [
 ];
 
 /** What a version changed from the one before it, in one line. */
-function versionChanges(versions: readonly Policy[], index: number): string {
+function versionChanges(versions: readonly Policy[], index: number, shape: PatchShape): string {
   const previous = versions[index - 1];
   if (!previous) return "first version";
-  const changes = policyDiff(editableRules(previous), editableRules(versions[index]!)).changes;
+  const changes = policyDiff(
+    editableRules(previous, shape),
+    editableRules(versions[index]!, shape),
+    shape,
+  ).changes;
   return (
     changes.map((c) => `${c.path}: ${shownValue(c.before)} → ${shownValue(c.after)}`).join("; ") ||
     "no rule changed"
@@ -86,21 +92,22 @@ export function PolicyEditor({
   const carried = useRef<PolicyRules | null>(null);
   const state = useAction();
   const input = useOperationInput("patchPolicy");
+  const shape = useMemo(() => input && patchShapeOf(input.body, input.response), [input]);
 
   /** Edits start from the policy as read (again after each change), with any changes carried over. */
-  const startFrom = (current: PolicyWithVersions, changes: PolicyRules = {}) => {
-    const rules = applyPatch(editableRules(current), changes);
+  const startFrom = (current: PolicyWithVersions, shape: PatchShape, changes: PolicyRules = {}) => {
+    const rules = applyPatch(editableRules(current, shape), changes, shape);
     setDraft(rules);
     setText(pretty(rules));
     setParseError(null);
   };
   useEffect(() => {
-    if (!policy) return;
-    startFrom(policy, carried.current ?? {});
+    if (!policy || !shape) return;
+    startFrom(policy, shape, carried.current ?? {});
     carried.current = null;
-  }, [policy]);
+  }, [policy, shape]);
 
-  if (!policy)
+  if (!policy || !shape)
     return read.error ? <ProblemMessage error={read.error} /> : <p role="status">Loading {urn}…</p>;
 
   /** A change made in a field: the draft and its JSON follow. */
@@ -127,7 +134,7 @@ export function PolicyEditor({
     }
   };
 
-  const diff = policyDiff(editableRules(policy), draft);
+  const diff = policyDiff(editableRules(policy, shape), draft, shape);
   const changed = async (action: string, call: () => Promise<Policy>) => {
     const after = await state.run(action, call);
     if (!after) return;
@@ -140,6 +147,8 @@ export function PolicyEditor({
     ...(reason.trim() ? { reason: reason.trim() } : {}),
   });
   const canPatch = may(operator, "policy.patch");
+  // Without the operator OpenAPI document the console does not know which fields a patch takes.
+  const patchKnown = shape.fields.length > 0;
   const canActivate = may(operator, "policy.activate");
   const lifecycle = LIFECYCLE[policy.status];
   const versions = policy.versions;
@@ -173,7 +182,12 @@ export function PolicyEditor({
         )}
       </dl>
 
-      {canPatch && (
+      {canPatch && !patchKnown && (
+        <p role="alert" class="problem">
+          The rules cannot be edited: the operator API description did not load. Reload the page to try again.
+        </p>
+      )}
+      {canPatch && patchKnown && (
         <form
           class="action-form"
           onSubmit={(event) => {
@@ -229,7 +243,11 @@ export function PolicyEditor({
             <button type="submit" disabled={diff.changes.length === 0 || state.pending !== null}>
               Send patch
             </button>
-            <button type="button" onClick={() => startFrom(policy)} disabled={diff.changes.length === 0}>
+            <button
+              type="button"
+              onClick={() => startFrom(policy, shape)}
+              disabled={diff.changes.length === 0}
+            >
               Discard changes
             </button>
           </fieldset>
@@ -239,7 +257,9 @@ export function PolicyEditor({
       {canActivate && (
         <div class="policy-lifecycle">
           <h3>Lifecycle</h3>
-          {!canPatch && <TextField label="Reason for the change" value={reason} onValue={setReason} />}
+          {!(canPatch && patchKnown) && (
+            <TextField label="Reason for the change" value={reason} onValue={setReason} />
+          )}
           <button
             type="button"
             disabled={state.pending !== null}
@@ -274,7 +294,7 @@ export function PolicyEditor({
           { header: "Written", cell: (version) => formatTime(version.updatedAt) },
           {
             header: "What it changed",
-            cell: (version) => versionChanges(versions, versions.indexOf(version)),
+            cell: (version) => versionChanges(versions, versions.indexOf(version), shape),
           },
           ...(canActivate
             ? [
