@@ -5,7 +5,7 @@ import type { CaseUseCases } from "../cases/case-use-cases.js";
 
 const nullableString = { type: ["string", "null"] } as const;
 
-const passengerProfileSchema = {
+export const passengerProfileSchema = {
   type: "object",
   required: ["caseUrn", "caseStatus", "flight", "group", "passengers", "tier", "language"],
   additionalProperties: false,

@@ -6,7 +6,12 @@ export interface Loaded<T> {
   problem?: Problem;
 }
 
-/** The passenger API's answers as the app reads them (the passenger OpenAPI document has them in full). */
+/**
+ * The passenger API's answers as the app reads them: the members it uses of the response schemas the
+ * passenger OpenAPI document publishes. The app cannot import the server's schemas, so
+ * test/types/passenger-app-answers.ts holds these types to them: `npm run typecheck` fails when an
+ * answer no longer fits, or when a type here names a member the answer lacks.
+ */
 export interface MeProfile {
   caseUrn: string;
   caseStatus: string;
