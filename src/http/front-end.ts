@@ -87,7 +87,8 @@ export function frontEnd(options: FrontEndOptions): Middleware {
       return next();
     const relative = decodedPath(ctx.path.slice(base.length));
     if (relative === undefined) return next();
-    const file = normalize(join(folder, relative));
+    // The folder itself is the app's first screen: its page, or the 503 below when there is none.
+    const file = normalize(join(folder, relative || "index.html"));
     if (!file.startsWith(root)) return next();
     const own = await fileContent(file);
     if (own === undefined && extname(relative) !== "") return next();
@@ -117,10 +118,10 @@ export function frontEnd(options: FrontEndOptions): Middleware {
   };
 }
 
-/** The file a request path names (`index.html` for the folder itself); undefined when malformed. */
+/** The file a request path names (empty for the folder itself); undefined when malformed. */
 function decodedPath(path: string): string | undefined {
   try {
-    return decodeURIComponent(path) || "index.html";
+    return decodeURIComponent(path);
   } catch {
     return undefined;
   }
