@@ -5,7 +5,7 @@
  * booked first and the group holds exactly one room (spec 8: no room booked twice with the vendor).
  * The clock never moves unless a test says so.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bookingStepsOf } from "../../services/booking/booking-use-cases.js";
 import type { GroupOrder } from "../../src/app/booking/booking-steps.js";
 import { GroupBooker } from "../../src/app/booking/group-booker.js";
@@ -21,15 +21,11 @@ import {
   startBookingHarness,
   waveOf,
 } from "./booking-fixture.js";
+import { startedEachTest } from "../support/each-test.js";
 
 let h: BookingHarness;
-
-beforeEach(async () => {
-  h = await startBookingHarness();
-});
-
-afterEach(async () => {
-  await h.close();
+startedEachTest(startBookingHarness, (harness) => {
+  h = harness;
 });
 
 const ACTING = {

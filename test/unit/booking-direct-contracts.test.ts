@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DIRECT_CONTRACT_PROVIDER } from "../../src/app/allocation/wave-offers.js";
 import { BOOKING_EVENTS } from "../../src/domain/events/booking.js";
 import { DirectContracts } from "../../src/app/booking/direct-contracts.js";
@@ -17,15 +17,11 @@ import {
   waveOf,
   ZX,
 } from "./booking-fixture.js";
+import { startedEachTest } from "../support/each-test.js";
 
 let h: BookingHarness;
-
-beforeEach(async () => {
-  h = await startBookingHarness();
-});
-
-afterEach(async () => {
-  await h.close();
+startedEachTest(startBookingHarness, (harness) => {
+  h = harness;
 });
 
 const CONTRACT_URN = "urn:contract:0b7c6d3e-1111-4222-8333-944445555666";

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BookingActor, type BookingLedger } from "../../actors/BookingActor.js";
 import { waveBookingKey } from "../../src/domain/booking/group-booking.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
@@ -13,15 +13,11 @@ import {
   startBookingHarness,
   waveOf,
 } from "./booking-fixture.js";
+import { startedEachTest } from "../support/each-test.js";
 
 let h: BookingHarness;
-
-beforeEach(async () => {
-  h = await startBookingHarness();
-});
-
-afterEach(async () => {
-  await h.close();
+startedEachTest(startBookingHarness, (harness) => {
+  h = harness;
 });
 
 /** A ranking entry saying the hotel still had room for the group after the wave's assignment. */
