@@ -23,6 +23,9 @@ process.on("message", () => {
   const { user, system } = process.cpuUsage();
   process.send?.(user + system);
 });
+// Exits normally when the bench is done with it, so a server run under `--cpu-prof` (NODE_OPTIONS)
+// writes its profile.
+process.once("SIGTERM", () => process.exit(0));
 const port = Number(portArg);
 const TENANT = "urn:airline:ZX";
 

@@ -23,6 +23,9 @@
  *                           others) req/s over a bare Koa hello world, both in processes of their
  *                           own (bench/http-server.ts), in alternating slices. Target >= 0.7.
  *
+ * BENCH_ME_OFFER_ONLY=1 runs the offer read alone (no push, no sagas), to iterate on it quickly;
+ * the JSON then holds `me_offer_ratio` and the CPU per request of both servers only.
+ *
  * It measures; it does not assert targets. The last line is the figures as JSON.
  */
 import "reflect-metadata";
@@ -45,6 +48,7 @@ const WAIT_MS = 120_000;
 const enc = encodeURIComponent;
 /** Keep-alive connections the paced compensations share, as a client pool would. */
 const ACK_CONNECTIONS = 64;
+const ME_OFFER_ONLY = process.env.BENCH_ME_OFFER_ONLY === "1";
 
 /** One POST over a keep-alive agent; resolves with the status once the body is read. */
 function post(agent: Agent, url: string, token: string, body: unknown): Promise<number> {
@@ -102,94 +106,99 @@ async function offeredSubCasesOf(t: TestPlatform, token: string, caseUrn: string
 const pushes: number[] = [];
 const rates: number[] = [];
 const latencies: number[] = [];
-const t = await startTestPlatform({
-  env: { ...storeEnvironment(), VENDOR_RATE_LIMIT_SCALE: "100000", RATE_LIMIT_SCALE: "1000" },
-});
-try {
-  const watch = new OfferWatch(t, TENANT, WAIT_MS);
-  const partner = await t.partnerToken(t.credentials.tenants[0]!.partners[0]!.clientId);
-  const supervisor = await t.operatorToken("supervisor@zx.demo");
+if (!ME_OFFER_ONLY) await journey();
 
-  // 1. push_to_all_offers_ms
-  const caseUrns: string[] = [];
-  for (let n = 0; n <= MEASURED_RUNS; n++) {
-    const started = performance.now();
-    const opened = await json<{ caseUrn: string }>(
-      await t.call("POST", "/partner/v1/disruptions", partner, push(n)),
-      202,
-    );
-    await watch.untilAllOffered([opened.caseUrn]);
-    const elapsed = performance.now() - started;
-    if (n > 0) pushes.push(elapsed);
-    caseUrns.push(opened.caseUrn);
-  }
-  pushes.sort((a, b) => a - b);
-  printTable("push until every booked group's offer is out (ms)", [
-    {
-      runs: pushes.length,
-      groups: FLIGHT_GROUPS,
-      booked_per_flight: round(watch.bookedCount(caseUrns) / caseUrns.length),
-      median: round(percentile(pushes, 50)),
-      max: round(pushes.at(-1)!),
-    },
-  ]);
+/** Parts 1 to 3, on one platform. */
+async function journey(): Promise<void> {
+  const t = await startTestPlatform({
+    env: { ...storeEnvironment(), VENDOR_RATE_LIMIT_SCALE: "100000", RATE_LIMIT_SCALE: "1000" },
+  });
+  try {
+    const watch = new OfferWatch(t, TENANT, WAIT_MS);
+    const partner = await t.partnerToken(t.credentials.tenants[0]!.partners[0]!.clientId);
+    const supervisor = await t.operatorToken("supervisor@zx.demo");
 
-  // 2. sagas_per_s: every sub-case of every pushed flight compensated at once, per round.
-  const subCases = (await Promise.all(caseUrns.map((c) => offeredSubCasesOf(t, supervisor, c)))).flat();
-  for (let round_ = 0; round_ < SAGA_ROUNDS; round_++) {
-    watch.resetOffers(caseUrns);
-    const started = performance.now();
-    const answers = await Promise.all(
-      subCases.map((urn) =>
-        t.call("POST", `/v1/subcases/${enc(urn)}/compensate`, supervisor, { action: "reoffer" }),
-      ),
-    );
-    const accepted = answers.filter((a) => a.status === 202).length;
-    await Promise.all(answers.map((a) => a.arrayBuffer()));
-    if (accepted !== subCases.length) {
-      throw new Error(`${subCases.length - accepted} compensations were refused`);
+    // 1. push_to_all_offers_ms
+    const caseUrns: string[] = [];
+    for (let n = 0; n <= MEASURED_RUNS; n++) {
+      const started = performance.now();
+      const opened = await json<{ caseUrn: string }>(
+        await t.call("POST", "/partner/v1/disruptions", partner, push(n)),
+        202,
+      );
+      await watch.untilAllOffered([opened.caseUrn]);
+      const elapsed = performance.now() - started;
+      if (n > 0) pushes.push(elapsed);
+      caseUrns.push(opened.caseUrn);
     }
-    await watch.untilAllOffered(caseUrns);
-    rates.push(subCases.length / ((performance.now() - started) / 1000));
-  }
-  printTable("compensation runs to OFFER_READY", [
-    { subCases: subCases.length, rounds: rates.length, best_per_s: round(Math.max(...rates)) },
-  ]);
+    pushes.sort((a, b) => a - b);
+    printTable("push until every booked group's offer is out (ms)", [
+      {
+        runs: pushes.length,
+        groups: FLIGHT_GROUPS,
+        booked_per_flight: round(watch.bookedCount(caseUrns) / caseUrns.length),
+        median: round(percentile(pushes, 50)),
+        max: round(pushes.at(-1)!),
+      },
+    ]);
 
-  // 3. compensate_ack_p99_ms: paced requests while the runs they start work.
-  const agent = new Agent({ keepAlive: true, maxSockets: ACK_CONNECTIONS });
-  const statuses = new Map<number, number>();
-  const total = ACK_RATE_PER_S * ACK_SECONDS;
-  const begun = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = begun + (i * 1000) / ACK_RATE_PER_S;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const urn = subCases[i % subCases.length]!;
-    const sent = performance.now();
-    inFlight.push(
-      post(agent, `${t.base}/v1/subcases/${enc(urn)}/compensate`, supervisor, { action: "reoffer" }).then(
-        (status) => {
-          latencies.push(performance.now() - sent);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        },
-      ),
-    );
+    // 2. sagas_per_s: every sub-case of every pushed flight compensated at once, per round.
+    const subCases = (await Promise.all(caseUrns.map((c) => offeredSubCasesOf(t, supervisor, c)))).flat();
+    for (let round_ = 0; round_ < SAGA_ROUNDS; round_++) {
+      watch.resetOffers(caseUrns);
+      const started = performance.now();
+      const answers = await Promise.all(
+        subCases.map((urn) =>
+          t.call("POST", `/v1/subcases/${enc(urn)}/compensate`, supervisor, { action: "reoffer" }),
+        ),
+      );
+      const accepted = answers.filter((a) => a.status === 202).length;
+      await Promise.all(answers.map((a) => a.arrayBuffer()));
+      if (accepted !== subCases.length) {
+        throw new Error(`${subCases.length - accepted} compensations were refused`);
+      }
+      await watch.untilAllOffered(caseUrns);
+      rates.push(subCases.length / ((performance.now() - started) / 1000));
+    }
+    printTable("compensation runs to OFFER_READY", [
+      { subCases: subCases.length, rounds: rates.length, best_per_s: round(Math.max(...rates)) },
+    ]);
+
+    // 3. compensate_ack_p99_ms: paced requests while the runs they start work.
+    const agent = new Agent({ keepAlive: true, maxSockets: ACK_CONNECTIONS });
+    const statuses = new Map<number, number>();
+    const total = ACK_RATE_PER_S * ACK_SECONDS;
+    const begun = performance.now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = begun + (i * 1000) / ACK_RATE_PER_S;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const urn = subCases[i % subCases.length]!;
+      const sent = performance.now();
+      inFlight.push(
+        post(agent, `${t.base}/v1/subcases/${enc(urn)}/compensate`, supervisor, { action: "reoffer" }).then(
+          (status) => {
+            latencies.push(performance.now() - sent);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          },
+        ),
+      );
+    }
+    await Promise.all(inFlight);
+    agent.destroy();
+    latencies.sort((a, b) => a - b);
+    printTable("compensate acknowledgement at 500 req/s while sagas run (ms)", [
+      {
+        requests: total,
+        ...Object.fromEntries([...statuses].map(([status, count]) => [`status_${status}`, count])),
+        p50: round(percentile(latencies, 50), 2),
+        p99: round(percentile(latencies, 99), 2),
+      },
+    ]);
+  } finally {
+    await t.close();
   }
-  await Promise.all(inFlight);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  printTable("compensate acknowledgement at 500 req/s while sagas run (ms)", [
-    {
-      requests: total,
-      ...Object.fromEntries([...statuses].map(([status, count]) => [`status_${status}`, count])),
-      p50: round(percentile(latencies, 50), 2),
-      p99: round(percentile(latencies, 99), 2),
-    },
-  ]);
-} finally {
-  await t.close();
 }
 
 // 4. me_offer_ratio: the passenger's offer read and a bare Koa, each in a process of its own.
@@ -217,22 +226,33 @@ printTable(
       server: "bare Koa hello world",
       "req/s": Math.round(bareFigures.rps),
       "p99 ms": round(bareFigures.p99, 2),
+      "cpu µs/req": round(bareFigures.cpuPerRequest, 1),
     },
     {
       server: "passenger GET /v1/me/offer (session, limits, snapshot)",
       "req/s": Math.round(offerFigures.rps),
       "p99 ms": round(offerFigures.p99, 2),
+      "cpu µs/req": round(offerFigures.cpuPerRequest, 1),
       failures: offerFigures.failures,
     },
   ],
 );
 
+const offerOnly = {
+  me_offer_ratio: round(ratio, 3),
+  me_offer_cpu_us_per_req: round(offerFigures.cpuPerRequest, 1),
+  bare_koa_cpu_us_per_req: round(bareFigures.cpuPerRequest, 1),
+};
 console.log(
-  JSON.stringify({
-    push_to_all_offers_ms: round(percentile(pushes, 50)),
-    sagas_per_s: round(Math.max(...rates)),
-    compensate_ack_p99_ms: round(percentile(latencies, 99), 2),
-    me_offer_ratio: round(ratio, 3),
-  }),
+  JSON.stringify(
+    ME_OFFER_ONLY
+      ? offerOnly
+      : {
+          push_to_all_offers_ms: round(percentile(pushes, 50)),
+          sagas_per_s: round(Math.max(...rates)),
+          compensate_ack_p99_ms: round(percentile(latencies, 99), 2),
+          me_offer_ratio: round(ratio, 3),
+        },
+  ),
 );
 process.exit(0);
