@@ -71,30 +71,13 @@ export function asProblemError(error: unknown): ProblemError {
   if (error instanceof InvalidCursorError) {
     return new ProblemError({ status: 400, category: "invalid", code: "cursor", detail: error.message });
   }
-  return fromBodyParsingError(error) ?? unexpected();
+  return fromClientError(error) ?? unexpected();
 }
 
-/** Errors raised while reading the request body (co-body / raw-body carry `status` and `type`). */
-function fromBodyParsingError(error: unknown): ProblemError | undefined {
-  const e = error as { status?: unknown; type?: unknown; expose?: unknown } | null;
+/** Client errors raised through Koa's ctx.throw carry a safe message; anything else is a 500. */
+function fromClientError(error: unknown): ProblemError | undefined {
+  const e = error as { status?: unknown; expose?: unknown } | null;
   if (typeof e !== "object" || e === null || typeof e.status !== "number") return undefined;
-  // co-body marks a JSON syntax error (or a __proto__ member) with status 400 and no type.
-  if (error instanceof SyntaxError && e.status === 400) {
-    return invalid(400, "malformed-json", "The request body is not valid JSON (an object or an array)");
-  }
-  switch (e.type) {
-    case "entity.parse.failed":
-      return invalid(400, "malformed-json", "The request body is not valid JSON");
-    case "entity.too.large":
-      return invalid(413, "body-too-large", "The request body is larger than this API accepts");
-    case "encoding.unsupported":
-    case "charset.unsupported":
-      return invalid(415, "unsupported-encoding", "The request body encoding is not supported");
-    case "request.aborted":
-    case "request.size.invalid":
-      return invalid(400, "incomplete-body", "The request body ended before its declared length");
-  }
-  // Other client errors raised through Koa's ctx.throw carry a safe message; anything else is a 500.
   if (e.expose === true && e.status >= 400 && e.status < 500) {
     return invalid(e.status, "request", (error as Error).message);
   }

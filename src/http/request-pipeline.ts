@@ -8,7 +8,6 @@
  * so a route's handler only ever sees an authenticated caller and valid input, and every failure on
  * the way is an RFC 7807 problem carrying the request's trace.
  */
-import { bodyParser } from "@koa/bodyparser";
 import Router, { type Layer } from "@koa/router";
 import type { Context, Middleware } from "koa";
 import { type Logger, pino } from "pino";
@@ -27,6 +26,7 @@ import {
   requestFingerprint,
   type StoredResponse,
 } from "./idempotency.js";
+import { readJsonBody } from "./json-body.js";
 import { refuseOffsetPagination } from "./pagination.js";
 import {
   asProblemError,
@@ -57,8 +57,8 @@ export interface RouteDeps {
   errorsUrl?: string;
   rateLimits?: RateLimitPolicy;
   idempotency?: Partial<IdempotencyOptions>;
-  /** Largest JSON body accepted, in bytes or as "1mb"; larger ones get 413. Default 1 MB. */
-  bodyLimit?: string | number;
+  /** Largest JSON body accepted, in bytes; larger ones get 413. Default 1 MiB. */
+  bodyLimit?: number;
   /** Records every authenticated write and every partner read (not idempotent replays). */
   audit?: AuditRecorder;
 }
@@ -215,22 +215,23 @@ const EMPTY_OBJECT = { type: "object", properties: {}, additionalProperties: fal
 
 const METHODS_WITH_BODIES: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
+const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The request with its JSON body, and the raw text a signed callback's signature covers. */
+type ParsedRequest = Context["request"] & { body?: unknown; rawBody?: string };
+
 /** The shared machinery of the per-route chain, built once per mountRoutes call. */
 class Stages {
   private readonly rateLimiter: RateLimiter;
   private readonly idempotency: IdempotencyKeys;
-  private readonly parseJson: Middleware;
+  private readonly bodyLimit: number;
   private readonly errorsUrl: string;
   private readonly fallbackLog: Logger;
 
   constructor(private readonly deps: RouteDeps) {
     this.rateLimiter = new RateLimiter(deps.counters, deps.clock, deps.rateLimits);
     this.idempotency = new IdempotencyKeys(deps.counters, deps.clock, deps.idempotency);
-    this.parseJson = bodyParser({
-      enableTypes: ["json"],
-      jsonLimit: deps.bodyLimit ?? "1mb",
-      parsedMethods: [...METHODS_WITH_BODIES],
-    }) as Middleware;
+    this.bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES;
     this.errorsUrl = deps.errorsUrl ?? DEFAULT_ERRORS_URL;
     this.fallbackLog = deps.logger ?? pino({ enabled: false });
   }
@@ -296,7 +297,7 @@ class Stages {
     const parts = {
       params: { ...(ctx as { params?: Record<string, string> }).params },
       query: { ...ctx.query },
-      body: ctx.request.body ?? {},
+      body: (ctx.request as ParsedRequest).body ?? {},
     };
     refuseOffsetPagination(parts.query);
     validate(parts);
@@ -334,7 +335,14 @@ class Stages {
         detail: "Request bodies must be UTF-8 JSON",
       });
     }
-    await this.parseJson(ctx, async () => {});
+    // A request that declares no body has none to read (nor a JSON media type to read it as).
+    if (!declaresBody) {
+      (ctx.request as ParsedRequest).body = {};
+      return;
+    }
+    const { parsed, raw } = await readJsonBody(ctx.req, this.bodyLimit);
+    (ctx.request as ParsedRequest).body = parsed;
+    (ctx.request as ParsedRequest).rawBody = raw;
   }
 
   /** Runs the handler; a refusal below 500 becomes the response itself, so idempotency can keep it. */
