@@ -25,8 +25,11 @@ if (browserForTests("operator console locks and logout")) {
     });
 
     const casePath = () => `/console/cases/${encodeURIComponent(caseUrn)}`;
+    /** The group's row in the sub-cases table (the allocation table above it names the group too). */
     const row = (page: Page, group: string) =>
-      page.locator("tr", { has: page.getByRole("rowheader", { name: group }) }).first();
+      page
+        .getByRole("region", { name: "Groups and sub-cases" })
+        .locator("tr", { has: page.getByRole("rowheader", { name: group }) });
     const lockOf = async (subCaseUrn: string) => {
       const response = await p.call("GET", `/v1/subcases/${encodeURIComponent(subCaseUrn)}`, supervisorToken);
       const body = (await response.json()) as { lockedBy: string | null };

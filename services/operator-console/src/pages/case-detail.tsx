@@ -87,9 +87,10 @@ const NOTIFICATION_COLUMNS: Column<NotificationEntry>[] = [
 ];
 
 /**
- * One case (spec 4.1 case detail): its groups and sub-cases with their locks, the allocation,
- * reservations and vouchers, saga progress per sub-case, notifications and the audit trail, kept
- * current by the case's room on the real-time channel (spec 6.2).
+ * One case (spec 4.1 case detail): its summary, then the allocation (the picture around the airport
+ * and its table, what an operator looks at first), its groups and sub-cases with their locks and the
+ * actions on them, reservations and vouchers, saga progress per sub-case, notifications and the
+ * audit trail, kept current by the case's room on the real-time channel (spec 6.2).
  */
 export function CaseDetailPage({ params }: { params: Record<string, string> }) {
   const caseUrn = params.caseUrn!;
@@ -162,19 +163,6 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
       </dl>
       <ProblemMessage error={detail.error} />
 
-      <section aria-labelledby="sub-cases">
-        <h2 id="sub-cases">Groups and sub-cases</h2>
-        <ProblemMessage error={manifest.error} />
-        <DataTable
-          rows={manifest.data?.items}
-          columns={subCaseColumns(operator?.operatorUrn, manifest.reload)}
-          rowKey={(entry) => entry.subCaseUrn}
-          rowAttributes={(entry) => ({ "data-sub-case": entry.subCaseUrn })}
-        />
-      </section>
-
-      <CaseActionsSection caseView={c} operator={operator} onChanged={reloadAll} />
-
       <section aria-labelledby="allocation">
         <h2 id="allocation">Allocation</h2>
         <ProblemMessage error={wave.error} />
@@ -192,6 +180,19 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
           </>
         ) : null}
       </section>
+
+      <section aria-labelledby="sub-cases">
+        <h2 id="sub-cases">Groups and sub-cases</h2>
+        <ProblemMessage error={manifest.error} />
+        <DataTable
+          rows={manifest.data?.items}
+          columns={subCaseColumns(operator?.operatorUrn, manifest.reload)}
+          rowKey={(entry) => entry.subCaseUrn}
+          rowAttributes={(entry) => ({ "data-sub-case": entry.subCaseUrn })}
+        />
+      </section>
+
+      <CaseActionsSection caseView={c} operator={operator} onChanged={reloadAll} />
 
       <section aria-labelledby="reservations">
         <h2 id="reservations">Reservations and vouchers</h2>
