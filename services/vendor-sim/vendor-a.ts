@@ -45,7 +45,16 @@ const API: SimulatedApi = {
     stay: { airport: "airportCode", checkIn: "checkInDate", checkOut: "checkOutDate", rooms: "roomCount" },
     results: "results",
   },
-  bookings: { path: "/v1/bookings", cancel: { method: "DELETE" }, envelope: "booking" },
+  bookings: {
+    path: "/v1/bookings",
+    cancel: { method: "DELETE" },
+    envelope: "booking",
+    reference: "clientReference",
+  },
+  openBookings: {
+    query: { referencePrefix: "clientReferencePrefix", checkOutFrom: "checkOutFrom" },
+    list: "bookings",
+  },
   changes: {
     path: "/v1/bookings/changes",
     since: "since",

@@ -46,7 +46,16 @@ const API: SimulatedApi = {
     stay: { airport: "iata", checkIn: "arrival", checkOut: "departure", rooms: "rooms" },
     results: "hotels",
   },
-  bookings: { path: "/api/v2/bookings", cancel: { method: "POST", path: "/cancel" }, envelope: null },
+  bookings: {
+    path: "/api/v2/bookings",
+    cancel: { method: "POST", path: "/cancel" },
+    envelope: null,
+    reference: "clientReference",
+  },
+  openBookings: {
+    query: { referencePrefix: "clientReferenceStartsWith", checkOutFrom: "departureFrom" },
+    list: "bookings",
+  },
   changes: {
     path: "/api/v2/reconciliation",
     since: "from",

@@ -50,7 +50,12 @@ export interface BookingOrder {
   rooms: number;
   guestNames: string[];
   payment: Payment;
+  /** The client's own reference for the booking, kept and listed back (`openBookings`). */
+  clientReference?: string;
 }
+
+/** Who booked: the API client, as its access token names it. */
+export type BookingClient = string;
 
 export type ReservationStatus = "CONFIRMED" | "CANCELLED";
 
@@ -69,6 +74,9 @@ export interface StoredReservation {
   refundable: boolean;
   cancellationDeadline?: string;
   status: ReservationStatus;
+  /** The API client that booked it, and the reference it gave. */
+  client: BookingClient;
+  clientReference: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -133,11 +141,11 @@ export class VendorBackend {
    * other room; the same key with another order is refused (422 IDEMPOTENCY_KEY_REUSED). A refused
    * booking is not remembered, so the key may be tried again.
    */
-  book(order: BookingOrder, idempotencyKey?: string): StoredReservation {
-    return this.once(idempotencyKey, `book ${JSON.stringify(order)}`, () => this.bookOnce(order));
+  book(order: BookingOrder, client: BookingClient, idempotencyKey?: string): StoredReservation {
+    return this.once(idempotencyKey, `book ${JSON.stringify(order)}`, () => this.bookOnce(order, client));
   }
 
-  private bookOnce(order: BookingOrder): StoredReservation {
+  private bookOnce(order: BookingOrder, client: BookingClient): StoredReservation {
     if (!Number.isInteger(order.rooms) || order.rooms < 1) invalid("rooms must be a positive integer");
     if (order.guestNames.length === 0) invalid("at least one guest name is required");
     const offer = this.offers.get(order.offerId);
@@ -174,6 +182,8 @@ export class VendorBackend {
       refundable: offer.refundable,
       ...(offer.cancellationDeadline ? { cancellationDeadline: offer.cancellationDeadline } : {}),
       status: "CONFIRMED",
+      client,
+      clientReference: order.clientReference ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -215,6 +225,21 @@ export class VendorBackend {
     if (!reservation)
       throw new SimulatedFailure(404, "RESERVATION_NOT_FOUND", `No reservation ${reservationId}`);
     return reservation;
+  }
+
+  /**
+   * The client's confirmed bookings whose reference starts with `referencePrefix` and whose stay
+   * checks out on `checkOutFrom` (YYYY-MM-DD) or later, oldest first.
+   */
+  openBookings(client: BookingClient, referencePrefix: string, checkOutFrom: string): StoredReservation[] {
+    if (!ISO_DATE.test(checkOutFrom)) invalid("the check-out date must be YYYY-MM-DD");
+    return [...this.reservations.values()].filter(
+      (r) =>
+        r.client === client &&
+        r.status === "CONFIRMED" &&
+        r.clientReference?.startsWith(referencePrefix) === true &&
+        r.checkOut >= checkOutFrom,
+    );
   }
 
   /** Changes recorded strictly after `since` (epoch ms), oldest first. */

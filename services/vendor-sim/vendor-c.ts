@@ -45,7 +45,16 @@ const API: SimulatedApi = {
     stay: { airport: "airport_code", checkIn: "check_in", checkOut: "check_out", rooms: "room_count" },
     results: "properties",
   },
-  bookings: { path: "/bookings", cancel: { method: "POST", path: "/cancellation" }, envelope: null },
+  bookings: {
+    path: "/bookings",
+    cancel: { method: "POST", path: "/cancellation" },
+    envelope: null,
+    reference: "client_reference",
+  },
+  openBookings: {
+    query: { referencePrefix: "client_reference_prefix", checkOutFrom: "check_out_from" },
+    list: "bookings",
+  },
   changes: {
     path: "/bookings/changes",
     since: "updated_since",

@@ -253,7 +253,20 @@ export abstract class VendorSimulator implements WireEndpoint {
         pattern: exactly(bookings.path),
         operation: "book",
         answer: (r) =>
-          this.reservationAnswer(201, this.backend.book(this.order(r.json), idempotencyKeyOf(r))),
+          this.reservationAnswer(
+            201,
+            this.backend.book(
+              { ...this.order(r.json), ...this.clientReferenceOf(r.json) },
+              r.clientId,
+              idempotencyKeyOf(r),
+            ),
+          ),
+      },
+      {
+        method: "GET",
+        pattern: exactly(bookings.path),
+        operation: "reconcile",
+        answer: (r) => this.openBookings(r),
       },
       {
         method: "GET",
@@ -297,14 +310,38 @@ export abstract class VendorSimulator implements WireEndpoint {
       [list]: changes.map((change) => ({
         [kind]: word(change.kind),
         [at]: new Date(change.at).toISOString(),
-        booking: this.booking(change.reservation),
+        booking: this.rendered(change.reservation),
       })),
     });
   }
 
+  private openBookings(request: ParsedRequest): WireResponse {
+    const { query, list } = this.api.openBookings;
+    const reservations = this.backend.openBookings(
+      request.clientId,
+      request.query.get(query.referencePrefix) ?? "",
+      request.query.get(query.checkOutFrom) ?? "",
+    );
+    return jsonResponse(200, { [list]: reservations.map((r) => this.rendered(r)) });
+  }
+
+  /** The client's reference, when the booking request gives one; anything but text is refused with 400. */
+  private clientReferenceOf(body: Record<string, unknown>): Pick<BookingOrder, "clientReference"> {
+    const { reference } = this.api.bookings;
+    return body[reference] === undefined ? {} : { clientReference: field(body, reference, "string") };
+  }
+
+  /** A booking in the vendor's shape, with the client's reference it was booked with. */
+  private rendered(reservation: StoredReservation): unknown {
+    return {
+      ...(this.booking(reservation) as Record<string, unknown>),
+      [this.api.bookings.reference]: reservation.clientReference,
+    };
+  }
+
   private reservationAnswer(status: number, reservation: StoredReservation): WireResponse {
     const { envelope } = this.api.bookings;
-    const booking = this.booking(reservation);
+    const booking = this.rendered(reservation);
     return jsonResponse(status, envelope === null ? booking : { [envelope]: booking });
   }
 

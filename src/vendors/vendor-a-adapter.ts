@@ -76,6 +76,7 @@ export const vendorAAdapter = shapedAdapter({
     }),
     cancel: { method: "DELETE" },
     envelope: "booking",
+    reference: "clientReference",
     reservation: {
       reservationId: "bookingId",
       confirmationCode: "confirmationNumber",
@@ -108,6 +109,10 @@ export const vendorAAdapter = shapedAdapter({
       meaning: { CREATED: "CREATED", CANCELLED: "CANCELLED", AMENDED: "AMENDED" },
     },
     at: "occurredAt",
+  },
+  openBookings: {
+    query: { referencePrefix: "clientReferencePrefix", checkOutFrom: "checkOutFrom" },
+    list: "bookings",
   },
   errorCode: ["error", "code"],
 });

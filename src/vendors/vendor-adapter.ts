@@ -7,6 +7,7 @@ import type {
   BookingRequest,
   CancelRequest,
   HotelSearchRequest,
+  OpenBookingsQuery,
   ReservationChange,
   VendorReservation,
 } from "./vendor-port.js";
@@ -30,6 +31,8 @@ export interface VendorAdapter {
   reservation(body: unknown): VendorReservation;
   reconcileRequest(since: string): WireRequest;
   changes(body: unknown): ReservationChange[];
+  openBookingsRequest(query: OpenBookingsQuery): WireRequest;
+  openBookings(body: unknown): VendorReservation[];
   /** The vendor's own error code from its error envelope, when there is one. */
   errorCode(body: unknown): string | undefined;
 }

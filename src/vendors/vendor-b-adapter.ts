@@ -79,6 +79,7 @@ export const vendorBAdapter = shapedAdapter({
     }),
     cancel: { method: "POST", path: "/cancel" },
     envelope: null,
+    reference: "clientReference",
     reservation: {
       reservationId: "reference",
       confirmationCode: "confirmation",
@@ -118,6 +119,10 @@ export const vendorBAdapter = shapedAdapter({
       },
     },
     at: "timestamp",
+  },
+  openBookings: {
+    query: { referencePrefix: "clientReferenceStartsWith", checkOutFrom: "departureFrom" },
+    list: "bookings",
   },
   errorCode: ["fault", "faultCode"],
 });

@@ -74,6 +74,7 @@ export const vendorCAdapter = shapedAdapter({
     }),
     cancel: { method: "POST", path: "/cancellation" },
     envelope: null,
+    reference: "client_reference",
     reservation: {
       reservationId: "booking_id",
       confirmationCode: "confirmation_code",
@@ -105,6 +106,10 @@ export const vendorCAdapter = shapedAdapter({
       meaning: { created: "CREATED", cancelled: "CANCELLED", amended: "AMENDED" },
     },
     at: "changed_at",
+  },
+  openBookings: {
+    query: { referencePrefix: "client_reference_prefix", checkOutFrom: "check_out_from" },
+    list: "bookings",
   },
   errorCode: ["error_code"],
 });

@@ -29,6 +29,7 @@ import type {
   CancelRequest,
   HotelSearchRequest,
   InventoryVendor,
+  OpenBookingsQuery,
   ReservationChange,
   VendorReservation,
 } from "./vendor-port.js";
@@ -116,6 +117,12 @@ export class VendorClient implements InventoryVendor {
 
   reconcile(since: string): Promise<ReservationChange[]> {
     return this.call("inventory", this.adapter.reconcileRequest(since), (body) => this.adapter.changes(body));
+  }
+
+  openBookings(query: OpenBookingsQuery): Promise<VendorReservation[]> {
+    return this.call("inventory", this.adapter.openBookingsRequest(query), (body) =>
+      this.adapter.openBookings(body),
+    );
   }
 
   circuitState(domain: VendorDomain): CircuitState {

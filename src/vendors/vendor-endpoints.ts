@@ -4,7 +4,7 @@
  * so that a contract test between them catches a path or a name one of them has wrong.
  */
 import type { ClientAuthentication } from "./token-request.js";
-import type { HotelSearchRequest } from "./vendor-port.js";
+import type { HotelSearchRequest, OpenBookingsQuery } from "./vendor-port.js";
 
 export interface VendorEndpoints {
   /** The OAuth token endpoint, and where it takes the client's credentials. */
@@ -23,6 +23,16 @@ export interface VendorEndpoints {
     cancel: { method: "DELETE" } | { method: "POST"; path: string };
     /** The key an answer wraps a booking in; null when the booking is the whole body. */
     envelope: string | null;
+    /** The key of the client's reference in a booking request and in the booking the vendor answers. */
+    reference: string;
+  };
+  /**
+   * The client's confirmed bookings, listed by a `GET` on the bookings collection: the vendor's
+   * names for the query parameters, and the key of the answer's list.
+   */
+  openBookings: {
+    query: Readonly<Record<keyof OpenBookingsQuery, string>>;
+    list: string;
   };
   /** The reconciliation listing (spec 6.3: vendors do not push, the service polls). */
   changes: {

@@ -30,6 +30,12 @@ export interface BookingRequest {
    * booking another room; the same key with another request is refused.
    */
   idempotencyKey: string;
+  /**
+   * The client's reference, stored with the booking and listed back by `openBookings`: it names
+   * whom the room was booked for (`vendorBookingReference`), so a room no reservation records can
+   * be found again. The platform always gives one; a booking without it is never listed there.
+   */
+  clientReference?: string;
 }
 
 export interface CancelRequest {
@@ -59,6 +65,16 @@ export interface VendorReservation {
   cancellationDeadline: string | null;
   /** ISO timestamp of the vendor's last change. */
   updatedAt: string;
+  /** The reference the client booked it with; null when it gave none. */
+  clientReference: string | null;
+}
+
+/** Which of its bookings a client asks for (see `InventoryVendor.openBookings`). */
+export interface OpenBookingsQuery {
+  /** Bookings whose client reference starts with this. */
+  referencePrefix: string;
+  /** ISO date (YYYY-MM-DD): bookings checking out on it or later (stays not over yet). */
+  checkOutFrom: string;
 }
 
 export type ReservationChangeKind = "CREATED" | "CANCELLED" | "AMENDED";
@@ -79,6 +95,12 @@ export interface InventoryVendor {
   lookup(reservationId: string): Promise<VendorReservation>;
   /** Changes recorded after `since` (ISO timestamp), oldest first. */
   reconcile(since: string): Promise<ReservationChange[]>;
+  /**
+   * The client's CONFIRMED bookings under a reference prefix, stays not over yet: each vendor's
+   * `GET` on its bookings collection, filtered by its names for the prefix and the check-out date
+   * (`VendorEndpoints.openBookings`). Reconciliation asks it for the rooms no reservation records.
+   */
+  openBookings(query: OpenBookingsQuery): Promise<VendorReservation[]>;
 }
 
 /** The inventory vendors a tenant has enabled, in its mode (mock or live). */

@@ -95,7 +95,7 @@ interface WireShape extends VendorEndpoints {
   vendor: string;
   search: VendorEndpoints["search"] & { results: WireList; offer: OfferShape };
   bookings: VendorEndpoints["bookings"] & {
-    body(request: BookingRequest): unknown;
+    body(request: BookingRequest): Record<string, unknown>;
     reservation: ReservationShape;
   };
   changes: VendorEndpoints["changes"] & {
@@ -109,9 +109,12 @@ interface WireShape extends VendorEndpoints {
 }
 
 export function shapedAdapter(shape: WireShape): VendorAdapter {
-  const { vendor, search, bookings, changes } = shape;
+  const { vendor, search, bookings, changes, openBookings } = shape;
   const reservationAt = (id: string) => `${bookings.path}/${encodeURIComponent(id)}`;
-  const reservation = (booking: JsonObject) => readReservation(vendor, booking, bookings.reservation);
+  const reservation = (booking: JsonObject) => ({
+    ...readReservation(vendor, booking, bookings.reservation),
+    clientReference: optionalTextAt(booking, bookings.reference),
+  });
   return {
     vendor,
     tokenRequest: (credentials) =>
@@ -133,7 +136,13 @@ export function shapedAdapter(shape: WireShape): VendorAdapter {
       listed(body, search.results).map((result) => readOffer(vendor, result, request, search.offer)),
 
     bookRequest: (request) =>
-      idempotent(jsonRequest("POST", bookings.path, bookings.body(request)), request.idempotencyKey),
+      idempotent(
+        jsonRequest("POST", bookings.path, {
+          ...bookings.body(request),
+          ...(request.clientReference === undefined ? {} : { [bookings.reference]: request.clientReference }),
+        }),
+        request.idempotencyKey,
+      ),
     cancelRequest: ({ reservationId, idempotencyKey }) =>
       idempotent(
         bookings.cancel.method === "DELETE"
@@ -159,6 +168,18 @@ export function shapedAdapter(shape: WireShape): VendorAdapter {
         // Every vendor nests the changed booking under `booking`.
         reservation: reservation(objectAt(entry, "booking")),
       })),
+
+    openBookingsRequest: (query) =>
+      jsonRequest(
+        "GET",
+        withQuery(bookings.path, {
+          [openBookings.query.referencePrefix]: query.referencePrefix,
+          [openBookings.query.checkOutFrom]: query.checkOutFrom,
+        }),
+      ),
+
+    openBookings: (body) =>
+      listed(body, { body: "open bookings", key: openBookings.list, entry: "booking" }).map(reservation),
 
     errorCode: (body) => errorCodeAt(body, ...shape.errorCode),
   };
@@ -200,7 +221,11 @@ function readOffer(
   };
 }
 
-function readReservation(vendor: string, booking: JsonObject, shape: ReservationShape): VendorReservation {
+function readReservation(
+  vendor: string,
+  booking: JsonObject,
+  shape: ReservationShape,
+): Omit<VendorReservation, "clientReference"> {
   const { guestNames } = shape;
   return {
     provider: vendor,

@@ -141,5 +141,6 @@ function bound(vendor: InventoryVendor): InventoryVendor {
     cancel: (request) => vendor.cancel(request),
     lookup: (id) => vendor.lookup(id),
     reconcile: (since) => vendor.reconcile(since),
+    openBookings: (query) => vendor.openBookings(query),
   };
 }

@@ -307,7 +307,12 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
     const offers = await this.offersFor(ref, booking.plan);
     const outcome = await this.deps.booker.book({
       tenant: ref.tenant,
-      attempt: { caseUrn: ref.caseUrn, bookingKey: booking.key, attempt: attemptOf(booking) },
+      attempt: {
+        caseUrn: ref.caseUrn,
+        groupId: booking.groupId,
+        bookingKey: booking.key,
+        attempt: attemptOf(booking),
+      },
       plan: order.guests ? booking.plan : { ...booking.plan, candidates: [] },
       guestNames: guests.map((g) => g.name),
       acceptedPayments: order.acceptedPayments,

@@ -174,5 +174,7 @@ function reservationOf(
     refundable: true,
     cancellationDeadline: null,
     updatedAt: at,
+    // A direct hold is not at a vendor: no vendor lists it, so it needs no client reference.
+    clientReference: null,
   };
 }

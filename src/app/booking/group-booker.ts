@@ -7,6 +7,8 @@ import { VendorError } from "../../vendors/vendor-error.js";
 import type { BookingPayment, InventoryVendors, VendorReservation } from "../../vendors/vendor-port.js";
 import { offerKey } from "../../domain/allocation/offer.js";
 import { vendorBookingKey } from "../../domain/booking/vendor-idempotency.js";
+import { vendorBookingReference } from "../../domain/booking/vendor-reference.js";
+import { caseRefOf } from "../cases/case-changes.js";
 import { DirectContracts, isDirect } from "./direct-contracts.js";
 import { type BookingCard, choosePayment } from "./payment-choice.js";
 import type { StayOffers } from "./stay-offers.js";
@@ -15,8 +17,11 @@ import { TOKENS } from "../../runtime/tokens.js";
 
 export interface GroupBookingRequest {
   tenant: string;
-  /** What the vendors' idempotency keys derive from (`vendorBookingKey`). */
-  attempt: { caseUrn: string; bookingKey: string; attempt: number };
+  /**
+   * What the vendors' idempotency keys derive from (`vendorBookingKey`), and the group their client
+   * reference names (`vendorBookingReference`).
+   */
+  attempt: { caseUrn: string; groupId: string; bookingKey: string; attempt: number };
   plan: BookingPlan;
   guestNames: string[];
   acceptedPayments: readonly PaymentMethod[];
@@ -109,13 +114,20 @@ export class GroupBooker {
         request.card,
       );
       try {
-        const { caseUrn, bookingKey, attempt: number } = request.attempt;
+        const { caseUrn, groupId, bookingKey, attempt: number } = request.attempt;
+        const idempotencyKey = vendorBookingKey(caseUrn, bookingKey, number, candidate);
         const reservation = await vendor.book({
           providerOfferId: candidate.providerOfferId,
           rooms: request.plan.rooms,
           guestNames: request.guestNames,
           payment,
-          idempotencyKey: vendorBookingKey(caseUrn, bookingKey, number, candidate),
+          idempotencyKey,
+          clientReference: vendorBookingReference({
+            tenant: request.tenant,
+            caseId: caseRefOf(caseUrn).id,
+            groupId,
+            idempotencyKey,
+          }),
         });
         return { kind: "booked", candidate, reservation, payment: payment.method, ...tried };
       } catch (error) {
