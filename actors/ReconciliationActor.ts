@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { BOOKING_EVENTS, type ReconciliationDueData } from "../src/domain/events/booking.js";
+import {
+  BOOKING_EVENTS,
+  type OrphanCancelledData,
+  type ReconciliationDueData,
+} from "../src/domain/events/booking.js";
+import type { ReviewItemRequestedData } from "../src/domain/events/review-item.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
 
 export interface ReconciliationSchedule {
@@ -14,7 +19,17 @@ export interface ReconciliationState extends ReconciliationSchedule {
   lastPolledAt: string | null;
 }
 
+/**
+ * What became of an orphan room (src/domain/booking/orphan-room.ts): cancelled at the vendor, or
+ * handed to an operator with the review item it asked for.
+ */
+export type OrphanSettlement =
+  | { kind: "cancelled"; data: OrphanCancelledData }
+  | { kind: "referred"; vendorReservationId: string; request: ReviewItemRequestedData };
+
 const STATE = "reconciliation";
+/** The vendor's booking ids of the orphans settled, and how: each is announced once. */
+const ORPHANS = "orphans";
 const POLL = "poll";
 
 /**
@@ -63,6 +78,36 @@ export class ReconciliationActor {
     };
     this.context.state.set(STATE, next);
     return next;
+  }
+
+  /**
+   * Announces what became of an orphan room, once per room and outcome: booking.orphan-cancelled,
+   * or the review-item.requested a referral asks for (found again next round, it is not asked for
+   * again, so an item the operator resolved stays resolved). False when already announced.
+   */
+  async settleOrphan(args: { settlement: OrphanSettlement; correlationUrn: string }): Promise<boolean> {
+    const state = await this.context.state.get<ReconciliationState>(STATE);
+    if (!state) return false;
+    const { settlement } = args;
+    const id =
+      settlement.kind === "cancelled" ? settlement.data.vendorReservationId : settlement.vendorReservationId;
+    const settled = (await this.context.state.get<Record<string, OrphanSettlement["kind"]>>(ORPHANS)) ?? {};
+    if (settled[id] === settlement.kind) return false;
+    this.context.state.set(ORPHANS, { ...settled, [id]: settlement.kind });
+    const common = { tenant: state.tenant, correlationUrn: args.correlationUrn };
+    if (settlement.kind === "cancelled") {
+      const { data } = settlement;
+      this.context.emit({ type: BOOKING_EVENTS.orphanCancelled, ...common, caseUrn: data.caseUrn, data });
+    } else {
+      const { request } = settlement;
+      this.context.emit({
+        type: BOOKING_EVENTS.reviewItemRequested,
+        ...common,
+        caseUrn: request.caseUrn,
+        data: request,
+      });
+    }
+    return true;
   }
 
   async get(): Promise<ReconciliationState | undefined> {

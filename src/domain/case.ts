@@ -137,6 +137,12 @@ export const REVIEW_PRIORITY_OF = {
    * escalates to have the pool refunded.
    */
   WALLET_FUNDING_EXHAUSTED: "HIGH",
+  /**
+   * Spec 7 "manual reconciliation": a vendor holds a room under the platform's reference that no
+   * reservation records, and it no longer cancels for free (src/domain/booking/orphan-room.ts). The
+   * operator settles it with the vendor and resolves the item.
+   */
+  MANUAL_RECONCILIATION: "HIGH",
 } as const;
 
 export type ReviewCategory = keyof typeof REVIEW_PRIORITY_OF;

@@ -178,6 +178,7 @@ const REQUESTABLE: readonly string[] = [
   "PARTIAL_FULFILLMENT",
   "PAYMENT_FAILED",
   "ALLOCATION_FAILED",
+  "MANUAL_RECONCILIATION",
 ];
 
 function requestOf(data: unknown): ReviewItemRequestedData {

@@ -1,3 +1,4 @@
+import type { Money } from "../money.js";
 import type { FieldChange } from "../reservation.js";
 import type { ReviewItemRequestedData } from "./review-item.js";
 
@@ -25,6 +26,11 @@ export const BOOKING_EVENTS = {
   reviewItemRequested: "review-item.requested",
   /** A vendor's reconciliation interval came round for one tenant. */
   reconciliationDue: "booking.reconciliation-due",
+  /**
+   * Reconciliation cancelled, free of charge, a room a vendor held under the platform's reference
+   * that no reservation recorded (src/domain/booking/orphan-room.ts).
+   */
+  orphanCancelled: "booking.orphan-cancelled",
 } as const;
 
 /** Who acts when booking runs on its own (a wave with autoBook). */
@@ -106,6 +112,18 @@ export interface ReconciliationDueData {
   since: string;
 }
 
+export interface OrphanCancelledData {
+  vendor: string;
+  vendorReservationId: string;
+  confirmationCode: string;
+  caseUrn: string;
+  groupId: string;
+  /** What the room would have cost, in the vendor's currency. */
+  cost: Money;
+  /** The reference the platform booked it under. */
+  clientReference: string;
+}
+
 export interface ReservationCancelledData extends ReservationEventData {
   /** The operator's URN, or `hotel` when reconciliation found the hotel cancelled it. */
   cancelledBy: string;
@@ -124,6 +142,7 @@ export interface BookingEventDataByType {
   "booking.group-booked": GroupBookingAnswer;
   "booking.group-failed": GroupBookingAnswer;
   "booking.reconciliation-due": ReconciliationDueData;
+  "booking.orphan-cancelled": OrphanCancelledData;
   "reservation.confirmed": ReservationEventData;
   "reservation.cancelled": ReservationCancelledData;
   "reservation.checked-in": ReservationCheckedInData;

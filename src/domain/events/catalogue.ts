@@ -140,6 +140,7 @@ export const EVENT_CATALOGUE = {
   "booking.group-booked": internal,
   "booking.group-failed": internal,
   "booking.reconciliation-due": internal,
+  "booking.orphan-cancelled": internal,
   "reservation.confirmed": internal,
   "reservation.cancelled": internal,
   "reservation.checked-in": internal,

@@ -72,7 +72,12 @@ export interface ReviewItemRequestedData {
    */
   reviewItemUrn?: string;
   caseUrn: string;
-  category: "ALLOCATION_FAILED" | "BOOKING_FAILED" | "PARTIAL_FULFILLMENT" | "PAYMENT_FAILED";
+  category:
+    | "ALLOCATION_FAILED"
+    | "BOOKING_FAILED"
+    | "PARTIAL_FULFILLMENT"
+    | "PAYMENT_FAILED"
+    | "MANUAL_RECONCILIATION";
   attemptedHotels: AttemptedHotel[];
   affectedGroups: string[];
   reason: string;
