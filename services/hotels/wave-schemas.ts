@@ -19,6 +19,7 @@ const nullableMoney = { anyOf: [moneySchema, { type: "null" }] } as const;
 const rankingInputSchema = {
   type: "object",
   required: [
+    "classId",
     "groupIds",
     "hotelUrn",
     "provider",
@@ -29,14 +30,20 @@ const rankingInputSchema = {
     "reasons",
   ],
   properties: {
+    classId: {
+      type: ["string", "null"],
+      description:
+        "The class of groups (rankingClasses) the verdict is about: they need the same rooms for the same nights " +
+        "and share every figure of the row; null when the verdict is on the offer itself, for every group. " +
+        "Each hotel that took part has, per class, one selected row for the groups placed there and one " +
+        "discarded row for the rest of the class",
+    },
     groupIds: {
       type: ["array", "null"],
       items: { type: "string" },
       description:
-        "The groups the verdict is about, in the wave's order, all needing the same rooms for the same nights " +
-        "(they share every figure of the row); null when the verdict is on the offer itself, for every group. " +
-        "Each hotel that took part has, per such class of groups, one row for the groups placed there and one " +
-        "for the rest of the class",
+        "On a selected row, the class's groups placed in the hotel, in the wave's order; null on every other " +
+        "row (a class's discarded row is about every group of the class not placed in the hotel)",
     },
     hotelUrn: urnOf("hotel"),
     provider: { type: "string" },
@@ -169,6 +176,7 @@ export const waveSchema = {
     "currency",
     "groups",
     "hotels",
+    "rankingClasses",
     "rankingInputs",
     "allocations",
     "unallocated",
@@ -251,12 +259,28 @@ export const waveSchema = {
         },
       },
     },
+    rankingClasses: {
+      type: "array",
+      description:
+        "The wave's classes of groups (same rooms, same nights), each naming its groups once: the class " +
+        "verdicts of rankingInputs refer to them rather than repeat the groups for every hotel",
+      items: {
+        type: "object",
+        required: ["classId", "rooms", "nights", "groupIds"],
+        properties: {
+          classId: { type: "string", description: "<rooms>x<nights>" },
+          rooms: { type: "integer" },
+          nights: { type: "integer" },
+          groupIds: { type: "array", items: { type: "string" }, description: "In the wave's order" },
+        },
+      },
+    },
     rankingInputs: {
       type: "array",
       items: rankingInputSchema,
       description:
         "Every candidate with raw scores, weighted score and why it was selected or discarded: offer-level rows " +
-        "(groupIds null), then per class of groups (same rooms, same nights) one or two rows per hotel",
+        "(classId null), then per class of groups (rankingClasses) one or two rows per hotel",
     },
     allocations: { type: "array", items: waveAllocationSchema },
     unallocated: {

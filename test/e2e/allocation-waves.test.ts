@@ -7,6 +7,7 @@ import { DocumentAuditTrail } from "../../src/app/document-audit-trail.js";
 import { PolicyAdministration } from "../../src/app/policies/policy-administration.js";
 import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { createDemoDirectory } from "../../src/demo/demo-directory.js";
+import { verdictsAbout } from "../../src/domain/allocation/ranking.js";
 import { roomsNeededFor } from "../../src/domain/demand.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { allocationPlatform, enc } from "./allocation-fixture.js";
@@ -185,7 +186,7 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
   });
 
   it("reports every gate that discarded an offer, and houses groups only where every gate passed", async () => {
-    const offerLevel = wave.rankingInputs.filter((r: any) => r.groupIds === null);
+    const offerLevel = wave.rankingInputs.filter((r: any) => r.classId === null);
     for (const entry of offerLevel) {
       expect(entry.outcome).toBe("discarded");
       expect(entry.weightedScore).toBeNull();
@@ -200,7 +201,7 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
       expect(seen, reason).toContain(reason);
     }
 
-    const rows = wave.rankingInputs.filter((r: any) => r.groupIds !== null);
+    const rows = wave.rankingInputs.filter((r: any) => r.classId !== null);
     for (const row of rows) {
       for (const reason of row.reasons) expect(PAIR_REASONS).toContain(reason);
       expect(row.weightedScore).toBeGreaterThanOrEqual(0);
@@ -210,15 +211,20 @@ describe("the wave record (GET /allocation/wave/{urn})", () => {
       expect(hotel.stars).toBeGreaterThanOrEqual(4);
       expect(hotel.chainId).not.toBe(excludedChain);
     }
-    // Rows name groups of the same rooms and nights together; each group once per hotel taking part.
+    // Each group is in one class, and every hotel taking part has a verdict on each group.
     const groupIds = wave.groups.map((g: any) => g.groupId).sort();
+    expect(wave.rankingClasses.flatMap((c: any) => c.groupIds).sort()).toEqual(groupIds);
     for (const hotelUrn of new Set<string>(rows.map((r: any) => r.hotelUrn))) {
-      const named = rows.filter((r: any) => r.hotelUrn === hotelUrn).flatMap((r: any) => r.groupIds);
-      expect(named.sort(), hotelUrn).toEqual(groupIds);
+      for (const groupId of groupIds) {
+        const about = verdictsAbout(rows, wave.rankingClasses, [groupId]).filter(
+          (r: any) => r.hotelUrn === hotelUrn,
+        );
+        expect(about, `${groupId} at ${hotelUrn}`).toHaveLength(1);
+      }
     }
     for (const allocation of wave.allocations) {
       const selected = rows.filter(
-        (r: any) => r.groupIds.includes(allocation.groupId) && r.outcome === "selected",
+        (r: any) => r.outcome === "selected" && r.groupIds.includes(allocation.groupId),
       );
       expect(selected).toHaveLength(1);
       expect(selected[0]).toMatchObject({ hotelUrn: allocation.hotelUrn, reasons: ["assigned"] });

@@ -15,11 +15,13 @@ export async function recordRankedWave(
 ): Promise<void> {
   const verdict = (
     hotel: string,
+    classId: string | null,
     groupIds: string[] | null,
     reasons: string[],
     score: number | null,
     km: number,
   ) => ({
+    classId,
     groupIds,
     hotelUrn: `urn:hotel:${hotel}`,
     provider: "vendor-a",
@@ -41,10 +43,11 @@ export async function recordRankedWave(
     caseUrn,
     status: "COMPLETED",
     createdAt: "2999-01-01T00:00:00.000Z",
+    rankingClasses: [{ classId: "1x1", rooms: 1, nights: 1, groupIds: [...groups] }],
     rankingInputs: [
-      verdict("full-one", [groups[1]], ["assigned"], 0.2, 2),
-      verdict("spare", [...groups], ["better-score-elsewhere"], 0.4, 6),
-      verdict("far", null, ["too-far"], null, 31.2),
+      verdict("full-one", "1x1", [groups[1]], ["assigned"], 0.2, 2),
+      verdict("spare", "1x1", null, ["better-score-elsewhere"], 0.4, 6),
+      verdict("far", null, null, ["too-far"], null, 31.2),
     ],
     allocations: [],
     unallocated: [],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
+import { verdictsAbout } from "../../src/domain/allocation/ranking.js";
 import { planWave, type WaveInput } from "../../src/domain/allocation/wave.js";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { offersAround } from "./hotel-offer-fixture.js";
@@ -100,7 +101,7 @@ describe("planWave", () => {
   });
 
   it("records every offer that does not take part, with its reasons", () => {
-    const offerLevel = plan.rankingInputs.filter((r) => r.groupIds === null);
+    const offerLevel = plan.rankingInputs.filter((r) => r.classId === null);
     expect(offerLevel.map((r) => [r.providerOfferId, r.outcome, r.reasons])).toEqual([
       ["offer-hb-a", "discarded", ["duplicate-of:offer-ex-a"]],
       ["offer-far-d", "discarded", ["too-far"]],
@@ -111,9 +112,9 @@ describe("planWave", () => {
   });
 
   it("records every group x hotel candidate with raw and weighted scores and why it was selected or discarded", () => {
-    const rows = plan.rankingInputs.filter((r) => r.groupIds !== null);
+    const rows = plan.rankingInputs.filter((r) => r.classId !== null);
     const verdicts = (groupId: string, hotel: string) =>
-      rows.filter((r) => r.groupIds!.includes(groupId) && r.hotelUrn === `urn:hotel:${hotel}`);
+      verdictsAbout(rows, plan.rankingClasses, [groupId]).filter((r) => r.hotelUrn === `urn:hotel:${hotel}`);
     for (const groupId of ["G1", "G2", "G3", "G5"]) {
       for (const hotel of ["ex-a", "dc-b", "us-c"]) expect(verdicts(groupId, hotel), groupId).toHaveLength(1);
     }
@@ -142,7 +143,7 @@ describe("planWave", () => {
     expect(g2AtB.weightedScore).toBeCloseTo(0.6 * (8000 / 15000) + 0.25 * (5 / 30) + 0.15 * (1 - 2 / 18), 3);
   });
 
-  it("writes one row per hotel for the groups of a class (same rooms, same nights) placed there and one for the rest of it", () => {
+  it("names a class's groups (same rooms, same nights) once, and writes one row per hotel for those placed there and one for the rest of it", () => {
     const group = (groupId: string, nights: number) => ({ groupId, rooms: 1, nights, tier: "ECONOMY" });
     const classes = planWave({
       ...wave,
@@ -158,21 +159,33 @@ describe("planWave", () => {
     const inX = ["A", "B", "C"].filter((g) => hotelOf.get(g) === "x");
     const inY = ["A", "B", "C"].filter((g) => hotelOf.get(g) === "y");
     expect([inX.length, inY.length]).toEqual([1, 2]);
+    expect(classes.rankingClasses).toEqual([
+      { classId: "1x1", rooms: 1, nights: 1, groupIds: ["A", "B", "C"] },
+      { classId: "1x2", rooms: 1, nights: 2, groupIds: ["D"] },
+    ]);
     expect(
       classes.rankingInputs.map((r) => [
+        r.classId,
         r.groupIds,
         r.hotelUrn.slice(10),
         r.raw.cost?.amountMinor,
         r.reasons[0],
       ]),
     ).toEqual([
-      [inX, "x", 8000, "assigned"],
-      [inY, "x", 8000, "hotel-full"],
-      [inY, "y", 10000, "assigned"],
-      [inX, "y", 10000, "better-score-elsewhere"],
-      [["D"], "x", 16000, "assigned"],
-      [["D"], "y", 20000, "better-score-elsewhere"],
+      ["1x1", inX, "x", 8000, "assigned"],
+      ["1x1", null, "x", 8000, "hotel-full"],
+      ["1x1", inY, "y", 10000, "assigned"],
+      ["1x1", null, "y", 10000, "better-score-elsewhere"],
+      ["1x2", ["D"], "x", 16000, "assigned"],
+      ["1x2", null, "y", 20000, "better-score-elsewhere"],
     ]);
+    const about = (groupId: string) =>
+      verdictsAbout(classes.rankingInputs, classes.rankingClasses, [groupId]).map(
+        (r) => `${r.hotelUrn.slice(10)}:${r.reasons[0]}`,
+      );
+    expect(about(inX[0]!)).toEqual(["x:assigned", "y:better-score-elsewhere"]);
+    expect(about(inY[0]!)).toEqual(["x:hotel-full", "y:assigned"]);
+    expect(about("D")).toEqual(["x:assigned", "y:better-score-elsewhere"]);
   });
 
   it("leaves every group out as ALLOCATION_FAILED material when no offer passes the gates", () => {

@@ -2,16 +2,24 @@ import { describe, expect, it } from "vitest";
 import { bookingCandidates } from "../../src/app/booking/booking-candidates.js";
 import type { RankingVerdict } from "../../src/app/allocation/wave-documents.js";
 
-/** A verdict on G1 and the other groups of its class (same rooms, same nights). */
+/** G1's class (same rooms, same nights) and another class. */
+const rankingClasses = [
+  { classId: "1x2", rooms: 1, nights: 2, groupIds: ["G0", "G1", "G7"] },
+  { classId: "2x2", rooms: 2, nights: 2, groupIds: ["G2", "G3"] },
+];
+
+/** A verdict on G1's class: G1 placed in the hotel when assigned, the rest of the class otherwise. */
 function pair(
   hotelUrn: string,
   provider: string,
   offer: string,
   score: number,
   reason: string,
+  classId = "1x2",
 ): RankingVerdict {
   return {
-    groupIds: ["G0", "G1", "G7"],
+    classId,
+    groupIds: reason === "assigned" ? ["G1"] : null,
     hotelUrn,
     provider,
     providerOfferId: offer,
@@ -23,6 +31,7 @@ function pair(
 
 function duplicate(hotelUrn: string, provider: string, offer: string, of: string): RankingVerdict {
   return {
+    classId: null,
     groupIds: null,
     hotelUrn,
     provider,
@@ -50,10 +59,10 @@ describe("booking candidates", () => {
       duplicate("urn:hotel:B", "vendor-c", "B2", "B1"),
       pair("urn:hotel:D", "vendor-a", "D1", 0.2, "hotel-full"),
       pair("urn:hotel:E", "vendor-a", "E1", 0.15, "not-enough-rooms"),
-      { ...pair("urn:hotel:F", "vendor-a", "F1", 0.05, "better-score-elsewhere"), groupIds: ["G2", "G3"] },
+      pair("urn:hotel:F", "vendor-a", "F1", 0.05, "better-score-elsewhere", "2x2"),
     ];
     expect(
-      bookingCandidates(allocation, ranking).map(
+      bookingCandidates(allocation, { rankingInputs: ranking, rankingClasses }).map(
         (c) => `${c.hotelUrn.slice(10)}:${c.vendor}:${c.providerOfferId}`,
       ),
     ).toEqual(["A:vendor-a:A1", "A:vendor-b:A2", "B:vendor-b:B1", "B:vendor-c:B2", "C:vendor-c:C1"]);
@@ -66,7 +75,7 @@ describe("booking candidates", () => {
     ];
     const candidates = bookingCandidates(
       { ...allocation, alternatives: [...allocation.alternatives, allocation.alternatives[0]!] },
-      ranking,
+      { rankingInputs: ranking, rankingClasses },
       2,
     );
     expect(candidates.map((c) => c.providerOfferId)).toEqual(["A1", "A2", "B1"]);
@@ -74,7 +83,7 @@ describe("booking candidates", () => {
 
   it("keeps to the allocated hotel when the wave ranked nothing else", () => {
     expect(
-      bookingCandidates({ ...allocation, alternatives: undefined }, []).map((c) => c.providerOfferId),
+      bookingCandidates({ ...allocation, alternatives: undefined }, { rankingInputs: [] }).map((c) => c.providerOfferId),
     ).toEqual(["A1"]);
   });
 });

@@ -20,11 +20,17 @@ startedEachTest(startBookingHarness, (harness) => {
   h = harness;
 });
 
+/** A class of the wave's groups holding one group. */
+function soleClass(groupId: string) {
+  return { classId: `class-${groupId}`, rooms: 1, nights: 1, groupIds: [groupId] };
+}
+
 /** A ranking entry saying the hotel still had room for the group after the wave's assignment. */
 function withRoom(groupId: string, hotel: Hotel, score: number): RankingVerdict {
   const offer = hotel.offers[0]!;
   return {
-    groupIds: [groupId],
+    classId: soleClass(groupId).classId,
+    groupIds: null,
     hotelUrn: hotel.hotelUrn,
     provider: offer.provider,
     providerOfferId: offer.providerOfferId,
@@ -118,6 +124,7 @@ describe("booking a wave", () => {
     for (const offer of shared!.offers) failAt(offer.provider, "RATE_NOT_AVAILABLE");
     const waveUrn = await h.completeWave(
       waveOf(caseUrn, [allocate("G1", shared!, 1)], {
+        rankingClasses: [soleClass("G1")],
         rankingInputs: [
           withRoom("G1", fallback!, 0.3),
           { ...withRoom("G1", skipped, 0.1), reasons: ["hotel-full"] },
@@ -145,6 +152,7 @@ describe("booking a wave", () => {
     await h.completeWave(
       waveOf(caseUrn, [allocate("G1", shared!, 1)], {
         demandUrn,
+        rankingClasses: [soleClass("G1")],
         rankingInputs: [withRoom("G1", fallback!, 0.3)],
       }),
     );

@@ -63,6 +63,7 @@ function input(overrides: Partial<AgentInput> = {}): AgentInput {
     affectedGroups: ["G2"],
     attemptedHotels: [{ hotelUrn: "urn:hotel:second" }],
     rankingInputs,
+    rankingClasses: plan.rankingClasses,
     constraints,
     ...overrides,
   };
@@ -124,7 +125,7 @@ describe("the exception agent's recommendations", () => {
       input({
         affectedGroups: ["G1"],
         attemptedHotels: [{ hotelUrn: "urn:hotel:best" }],
-        rankingInputs: rankingInputs.filter((r) => r.groupIds !== null),
+        rankingInputs: rankingInputs.filter((r) => r.classId !== null),
       }),
     );
     expect(
@@ -161,9 +162,10 @@ describe("the exception agent's recommendations", () => {
     ]);
   });
 
-  it("reads a row naming several groups (same rooms, same nights) as a verdict on each of them", () => {
-    const verdict = (hotel: string, groupIds: string[], reason: string): WaveCandidate => ({
-      groupIds,
+  it("reads a class's discarded row as a verdict on each group of the class not placed there", () => {
+    const verdict = (hotel: string, classId: string, reason: string): WaveCandidate => ({
+      classId,
+      groupIds: null,
       hotelUrn: `urn:hotel:${hotel}`,
       provider: "vendor-a",
       providerOfferId: `offer-${hotel}`,
@@ -176,10 +178,13 @@ describe("the exception agent's recommendations", () => {
       input({
         affectedGroups: ["G7"],
         attemptedHotels: [],
+        rankingClasses: [
+          { classId: "2x1", rooms: 2, nights: 1, groupIds: ["G3", "G7", "G9"] },
+        ],
         rankingInputs: [
-          verdict("tiny", ["G3", "G7", "G9"], "not-enough-rooms"),
-          verdict("taken", ["G3", "G7"], "hotel-full"),
-          verdict("open", ["G5", "G7", "G8"], "better-score-elsewhere"),
+          verdict("tiny", "2x1", "not-enough-rooms"),
+          verdict("taken", "2x1", "hotel-full"),
+          verdict("open", "2x1", "better-score-elsewhere"),
         ],
       }),
     );
@@ -214,6 +219,7 @@ describe("the exception agent's recommendations", () => {
     ["provider-not-allowed", { allowProviders: ["vendor-a", "vendor-c"] }, null],
   ] as const)("relaxes %s with %j", (reason, fields, distances) => {
     const gated = (hotel: string, distanceKm: number): WaveCandidate => ({
+      classId: null,
       groupIds: null,
       hotelUrn: `urn:hotel:${hotel}`,
       provider: "vendor-c",
@@ -236,6 +242,7 @@ describe("the exception agent's recommendations", () => {
 
   it("proposes nothing for an excluded chain, a hotel failing two constraints, or no wave", () => {
     const twice: WaveCandidate = {
+      classId: null,
       groupIds: null,
       hotelUrn: "urn:hotel:z",
       provider: "vendor-a",

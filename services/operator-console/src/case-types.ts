@@ -160,7 +160,9 @@ export interface AuditEntry {
 
 /** A candidate offer's verdict in a wave (spec 2.6 rankingInputs): why a hotel won or lost. */
 export interface RankingInput {
-  /** The groups the verdict is about; null for a verdict on the offer itself. */
+  /** The class of groups (`RankingClass`) the verdict is about; null for a verdict on the offer itself. */
+  classId: string | null;
+  /** On a selected row, the class's groups placed in the hotel; null on every other row. */
   groupIds: string[] | null;
   hotelUrn: string;
   provider: string;
@@ -176,6 +178,14 @@ export interface RankingInput {
   weightedScore: number | null;
   outcome: "selected" | "discarded";
   reasons: string[];
+}
+
+/** Groups of a wave needing the same rooms for the same nights: the class verdicts are about them. */
+export interface RankingClass {
+  classId: string;
+  rooms: number;
+  nights: number;
+  groupIds: string[];
 }
 
 export interface WaveHotel {
@@ -196,6 +206,7 @@ export interface Wave {
   currency: string;
   groups: Array<{ groupId: string; rooms: number; tier: string; nights: number }>;
   hotels: WaveHotel[];
+  rankingClasses: RankingClass[];
   rankingInputs: RankingInput[];
   allocations: Allocation[];
   unallocated: Array<{ groupId: string; reason: string }>;

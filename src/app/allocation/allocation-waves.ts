@@ -3,6 +3,7 @@ import { DemandActor } from "../../../actors/DemandActor.js";
 import { WaveActor, type WaveOutcome } from "../../../actors/WaveActor.js";
 import type { ReviewItemRequestedData } from "../../domain/events/review-item.js";
 import type { HotelOffer } from "../../domain/allocation/offer.js";
+import { verdictsAbout } from "../../domain/allocation/ranking.js";
 import { planWave, type WavePlan } from "../../domain/allocation/wave.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import type { Demand } from "../../domain/demand.js";
@@ -358,6 +359,7 @@ export class AllocationWaves {
       })),
       skippedGroups: run.needs.skipped,
       hotels,
+      rankingClasses: plan.rankingClasses,
       rankingInputs: plan.rankingInputs,
       allocations: plan.allocations.map((allocation) => {
         const hotel = hotels.find((h) => h.hotelUrn === allocation.hotelUrn)!;
@@ -535,8 +537,8 @@ function allocationFailed(wave: WaveDocument, search: HotelSearchResult): Review
     for (const entry of entries)
       if (!reasons.has(entry.hotelUrn)) reasons.set(entry.hotelUrn, entry.reasons[0] ?? "");
   };
-  consider(wave.rankingInputs.filter((r) => r.groupIds?.some((groupId) => affected.has(groupId))));
-  consider(wave.rankingInputs.filter((r) => r.groupIds === null));
+  consider(verdictsAbout(wave.rankingInputs, wave.rankingClasses, affected));
+  consider(wave.rankingInputs.filter((r) => r.classId === null));
   const missing = search.vendorsMissing.map((v) => `${v.vendor} (${v.reason})`);
   const why = wave.unallocated.map((u) => `${u.groupId}: ${u.reason}`).join("; ");
   return {

@@ -1,3 +1,4 @@
+import type { RankingClass } from "../../domain/allocation/ranking.js";
 import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
 import type { Money } from "../../domain/money.js";
@@ -84,15 +85,18 @@ export interface WaveOverrideRecord {
 /** A candidate's verdict as stored (spec 2.6 rankingInputs): the plan's rows as they are. */
 export type WaveRankingInput = RankingInput;
 
+/** A class of the wave's groups as stored: the plan's classes as they are. */
+export type WaveRankingClass = RankingClass;
+
 /**
  * A verdict as the readers that act on it see it (booking's next hotel for a group, the exception
  * agent's recommendations): they match a few reasons by name, so they read the reasons as words.
  */
 export type RankingVerdict = Pick<
   WaveRankingInput,
-  "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
+  "classId" | "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
 > & {
-  /** The groups the verdict is about; null for a verdict on the offer itself, for every group. */
+  /** On a selected row, the class's groups placed there; null on every other row. */
   groupIds: readonly string[] | null;
   reasons: readonly string[];
 };
@@ -121,6 +125,8 @@ export interface WaveDocument extends Doc {
   /** Groups of the case left out of the wave, and why (local residents, already booked...). */
   skippedGroups: { groupId: string; reason: string }[];
   hotels: WaveHotelRecord[];
+  /** The classes of groups the verdicts are about, each naming its groups once. */
+  rankingClasses: WaveRankingClass[];
   rankingInputs: WaveRankingInput[];
   allocations: WaveAllocation[];
   unallocated: { groupId: string; reason: UnallocatedReason }[];

@@ -185,7 +185,7 @@ export class WaveOverrides {
 /** The policy gates that had discarded the offer now chosen by hand. */
 function gatesOf(wave: WaveDocument, offer: WaveOfferRecord): string[] {
   return wave.rankingInputs
-    .filter((r) => r.groupIds === null && r.providerOfferId === offer.providerOfferId)
+    .filter((r) => r.classId === null && r.providerOfferId === offer.providerOfferId)
     .flatMap((r) => r.reasons)
     .filter((reason) => !reason.startsWith("duplicate-of:"));
 }

@@ -1,4 +1,5 @@
 import { offerKey } from "../../domain/allocation/offer.js";
+import { type RankingClass, verdictsAbout } from "../../domain/allocation/ranking.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { RankingVerdict } from "../allocation/wave-documents.js";
 import type { BookingAllocation } from "./wave-reader.js";
@@ -18,7 +19,7 @@ export const MAX_HOTELS_PER_GROUP = 5;
  */
 export function bookingCandidates(
   allocation: Pick<BookingAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">,
-  rankingInputs: readonly RankingVerdict[],
+  ranking: { rankingInputs: readonly RankingVerdict[]; rankingClasses?: readonly RankingClass[] },
   maxHotels = MAX_HOTELS_PER_GROUP,
 ): OfferCandidate[] {
   const hotels: OfferCandidate[][] = [
@@ -35,10 +36,10 @@ export function bookingCandidates(
       })),
     ],
   ];
-  const nextRanked = rankingInputs
+  const { rankingInputs, rankingClasses = [] } = ranking;
+  const nextRanked = verdictsAbout(rankingInputs, rankingClasses, [allocation.groupId])
     .filter(
       (input) =>
-        input.groupIds?.includes(allocation.groupId) &&
         input.hotelUrn !== allocation.hotelUrn &&
         input.reasons.includes("better-score-elsewhere"),
     )
@@ -53,7 +54,7 @@ export function bookingCandidates(
     const duplicates = rankingInputs
       .filter(
         (other) =>
-          other.groupIds === null &&
+          other.classId === null &&
           other.hotelUrn === input.hotelUrn &&
           other.reasons.includes(`duplicate-of:${input.providerOfferId}`),
       )

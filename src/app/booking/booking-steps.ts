@@ -164,7 +164,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
             groupId: allocation.groupId,
             source: "wave",
             plan: {
-              candidates: bookingCandidates(allocation, wave.rankingInputs),
+              candidates: bookingCandidates(allocation, wave),
               checkIn: allocation.checkIn,
               checkOut: allocation.checkOut,
               rooms: allocation.rooms,
@@ -207,7 +207,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
       groupId: data.groupId,
       source: "override",
       plan: {
-        candidates: bookingCandidates(data.allocation, [], 1),
+        candidates: bookingCandidates(data.allocation, { rankingInputs: [] }, 1),
         checkIn: data.allocation.checkIn,
         checkOut: data.allocation.checkOut,
         rooms: data.allocation.rooms,

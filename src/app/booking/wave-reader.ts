@@ -48,6 +48,8 @@ export type BookingWave = Doc &
     policyVersion: WaveDocument["policyVersion"] | null;
     allocations: BookingAllocation[];
     rankingInputs: RankingVerdict[];
+    /** Absent from waves written before verdicts named classes of groups. */
+    rankingClasses?: WaveDocument["rankingClasses"];
     unallocated: { groupId: string; reason: string }[];
     /** Absent from waves that recorded no hotel details. */
     hotels?: BookingWaveHotel[];

@@ -1,4 +1,5 @@
 import { offerKey } from "../../domain/allocation/offer.js";
+import type { RankingClass } from "../../domain/allocation/ranking.js";
 import { AGENT_CATEGORIES, recommend, type WaveCandidate } from "../../domain/agent/recommendations.js";
 import type { ReviewCategory } from "../../domain/case.js";
 import type { Policy } from "../../domain/policy/policy.js";
@@ -23,6 +24,8 @@ type AgentWave = Doc &
   Pick<WaveDocument, "tenant" | "caseUrn" | "createdAt"> &
   Partial<Pick<WaveDocument, "policyUrn" | "policyVersion" | "sequence">> & {
     rankingInputs?: WaveCandidate[];
+    /** Absent from waves written before verdicts named classes of groups. */
+    rankingClasses?: RankingClass[];
     /** Every hotel the wave considered, with each offer's rooms. */
     hotels?: { offers?: Pick<WaveOfferRecord, "provider" | "providerOfferId" | "roomsAvailable">[] }[];
     groups?: Pick<WaveGroupRecord, "groupId" | "rooms">[];
@@ -66,6 +69,7 @@ export class ExceptionAgent {
       affectedGroups: item.affectedGroups,
       attemptedHotels: item.attemptedHotels,
       rankingInputs: wave.rankingInputs,
+      rankingClasses: wave.rankingClasses ?? [],
       ...(policy ? { constraints: applyOverride(policy.constraints, override?.fields) } : {}),
       ...(offers.length > 0
         ? {

@@ -1,4 +1,5 @@
 import { offerKey } from "../allocation/offer.js";
+import { type RankingClass, verdictsAbout } from "../allocation/ranking.js";
 import type { RankingInput } from "../allocation/wave.js";
 import type { ReviewCategory } from "../case.js";
 import { minorUnitDigits } from "../money.js";
@@ -22,9 +23,9 @@ export const AGENT_CATEGORIES: readonly ReviewCategory[] = [
  */
 export type WaveCandidate = Pick<
   RankingInput,
-  "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
+  "classId" | "hotelUrn" | "provider" | "providerOfferId" | "weightedScore" | "outcome"
 > & {
-  /** The groups the verdict is about; null for a verdict on the offer itself, for every group. */
+  /** On a selected row, the class's groups placed there; null on every other row. */
   groupIds: readonly string[] | null;
   reasons: readonly string[];
   raw: Pick<RankingInput["raw"], "nightlyRate" | "distanceKm">;
@@ -36,6 +37,8 @@ export interface AgentInput {
   attemptedHotels: readonly { hotelUrn: string }[];
   /** The case's latest wave; none, no recommendation. */
   rankingInputs: readonly WaveCandidate[];
+  /** The wave's classes of groups, which the class verdicts are about. */
+  rankingClasses: readonly RankingClass[];
   /** The constraints that wave was gated by (policy and case override), when known. */
   constraints?: Partial<PolicyConstraints>;
   /** Rooms each offer of the wave had, by `offerKey`, when the wave recorded them. */
@@ -84,18 +87,18 @@ export function recommend(input: AgentInput): Recommendation[] {
     list.push(candidate);
     byHotel.set(candidate.hotelUrn, list);
   }
-  const affected = new Set(input.affectedGroups);
+  const aboutAffected = new Set(verdictsAbout(input.rankingInputs, input.rankingClasses, input.affectedGroups));
   // An offer with fewer rooms than the smallest affected group needs cannot house any of them.
   const { roomsAvailable, roomsNeeded } = input;
   const fits = (offer: WaveCandidate) =>
     roomsNeeded === undefined ||
     (roomsAvailable?.get(offerKey(offer.provider, offer.providerOfferId)) ?? roomsNeeded) >= roomsNeeded;
   const rebooks = [...byHotel.entries()]
-    .flatMap(([hotelUrn, entries]) => rebookCandidate(hotelUrn, entries, affected, fits) ?? [])
+    .flatMap(([hotelUrn, entries]) => rebookCandidate(hotelUrn, entries, aboutAffected, fits) ?? [])
     .sort(byViability)
     .map(toRebook);
   const relaxation = relaxPolicy(
-    [...byHotel.values()].map((entries) => entries.filter((e) => e.groupIds !== null || fits(e))),
+    [...byHotel.values()].map((entries) => entries.filter((e) => e.classId !== null || fits(e))),
     input.constraints,
   );
   return relaxation
@@ -106,13 +109,13 @@ export function recommend(input: AgentInput): Recommendation[] {
 function rebookCandidate(
   hotelUrn: string,
   entries: readonly WaveCandidate[],
-  affected: ReadonlySet<string>,
+  aboutAffected: ReadonlySet<WaveCandidate>,
   fits: (offer: WaveCandidate) => boolean,
 ): RebookCandidate | undefined {
-  // Entries with groups exist only for hotels that passed every gate.
-  const withGroups = entries.filter((e) => e.groupIds !== null);
+  // Entries about classes of groups exist only for hotels that passed every gate.
+  const withGroups = entries.filter((e) => e.classId !== null);
   if (withGroups.length > 0) {
-    const own = withGroups.filter((e) => e.groupIds!.some((groupId) => affected.has(groupId)));
+    const own = withGroups.filter((e) => aboutAffected.has(e));
     // Too small for every affected group: no rebooking there houses anyone.
     if (own.length > 0 && own.every((e) => e.reasons.includes("not-enough-rooms"))) return undefined;
     if (own.length === 0 && !withGroups.some(fits)) return undefined;
@@ -194,7 +197,7 @@ function relaxPolicy(
 ): Recommendation | undefined {
   const kept = new Map<RelaxableField, WaveCandidate[][]>();
   for (const entries of hotels) {
-    if (entries.some((e) => e.groupIds !== null)) continue;
+    if (entries.some((e) => e.classId !== null)) continue;
     const byField = new Map<RelaxableField, WaveCandidate[]>();
     for (const offer of entries) {
       const fields = new Set(offer.reasons.map(constraintOf));

@@ -12,6 +12,7 @@ import {
 } from "./gates.js";
 import type { HotelOffer } from "./offer.js";
 import type { AllocationWeights } from "../policy/policy.js";
+import { type RankingClass, rankingClassId } from "./ranking.js";
 import { type HotelScore, resolveWeights, scoreHotel, scoreScale } from "./scoring.js";
 
 /** A passenger group to house: rooms it needs, for how many nights, and its passengers' tier. */
@@ -62,16 +63,20 @@ export type CandidateReason =
 
 /**
  * A candidate of the wave with its raw scores, weighted score and verdict (spec 2.6 rankingInputs),
- * for every group it names. Groups needing the same rooms for the same nights (a class) share every
- * figure of a hotel, and all but those placed there share its verdict, so a row per group and
- * hotel (1,000 x 300 of them in a large wave, tens of megabytes) would repeat one row of the class
- * hundreds of times: each hotel has one row per class for its groups placed there and one for the
- * rest of the class. No two rows share an array, so a caller may store the rows as they are.
+ * for the groups of one class (./ranking.ts) or, on the offer itself, for every group. Groups
+ * needing the same rooms for the same nights share every figure of a hotel, and all but those
+ * placed there share its verdict, so each hotel has one row per class for its groups placed there
+ * and one for the rest of the class. The class's groups are listed once, in the wave's
+ * rankingClasses: a row naming them would repeat them for every hotel (17 million group ids at a
+ * hub meltdown's 10,000 groups x 2,000 hotels). No two rows share an array, so a caller may store
+ * the rows as they are.
  */
 export interface RankingInput {
+  /** The class of groups the verdict is about; null when the verdict is on the offer itself, for every group. */
+  readonly classId: string | null;
   /**
-   * The groups the verdict is about, in the wave's order, all needing the same rooms for the same
-   * nights; null when the verdict is on the offer itself, for every group.
+   * On a `selected` row, the class's groups placed in the hotel, in the wave's order; null on every
+   * other row: a class's `discarded` row is about every group of the class not placed there.
    */
   readonly groupIds: string[] | null;
   readonly hotelUrn: string;
@@ -124,6 +129,7 @@ export type UnallocatedReason =
   | "capacity-exhausted";
 
 export interface WavePlan {
+  readonly rankingClasses: RankingClass[];
   readonly rankingInputs: RankingInput[];
   readonly allocations: readonly Allocation[];
   readonly unallocated: readonly { readonly groupId: string; readonly reason: UnallocatedReason }[];
@@ -260,6 +266,7 @@ function discardedOffer(
   reasons: CandidateReason[],
 ): RankingInput {
   return {
+    classId: null,
     groupIds: null,
     hotelUrn,
     provider: offer.provider,
@@ -340,11 +347,10 @@ export function reportWave(prepared: PreparedWave, assignment: Assignment): Wave
       savingsVsMarket: saving,
     });
   });
+  const classes = rankingClasses(groups);
   return {
-    rankingInputs: [
-      ...prepared.offerVerdicts,
-      ...classVerdicts(groups, assignment.hotelOf, candidates, residual),
-    ],
+    rankingClasses: classes.map(({ members, ...rankingClass }) => rankingClass),
+    rankingInputs: [...prepared.offerVerdicts, ...classVerdicts(classes, assignment.hotelOf, candidates, residual)],
     allocations,
     unallocated,
     totalCost,
@@ -352,51 +358,62 @@ export function reportWave(prepared: PreparedWave, assignment: Assignment): Wave
   };
 }
 
+/** The wave's classes of groups (same rooms, same nights), in the order the wave first names them. */
+function rankingClasses(groups: readonly WaveGroup[]): (RankingClass & { members: number[] })[] {
+  const classes = new Map<string, RankingClass & { members: number[] }>();
+  groups.forEach((group, g) => {
+    const classId = rankingClassId(group);
+    const known = classes.get(classId);
+    if (known) {
+      known.groupIds.push(group.groupId);
+      known.members.push(g);
+    } else {
+      classes.set(classId, {
+        classId,
+        rooms: group.rooms,
+        nights: group.nights,
+        groupIds: [group.groupId],
+        members: [g],
+      });
+    }
+  });
+  return [...classes.values()];
+}
+
 /**
- * The verdicts of every class of groups (same rooms, same nights) on every hotel, class by class in
- * the order the wave first names them, hotels in problem order: the class's groups placed in the
- * hotel, then the rest of the class, whose verdict depends only on the rooms they need.
+ * The verdicts of every class on every hotel, class by class, hotels in problem order: the class's
+ * groups placed in the hotel, then the rest of the class, whose verdict depends only on the rooms
+ * they need. A class's rows name no group but those placed, so the record grows with classes x
+ * hotels, not groups x hotels.
  */
 function classVerdicts(
-  groups: readonly WaveGroup[],
+  classes: readonly (RankingClass & { members: readonly number[] })[],
   hotelOf: ArrayLike<number>,
   candidates: readonly HotelCandidate[],
   residual: readonly number[],
 ): RankingInput[] {
-  const classes = new Map<string, number[]>();
-  groups.forEach((group, g) => {
-    const key = `${group.rooms}x${group.nights}`;
-    const members = classes.get(key);
-    if (members) members.push(g);
-    else classes.set(key, [g]);
-  });
   const verdicts: RankingInput[] = [];
-  for (const members of classes.values()) {
-    const { rooms, nights } = groups[members[0]!]!;
-    const everyGroup = members.map((g) => groups[g]!.groupId);
-    const chosen = members.map((g) => hotelOf[g]!);
-    const hotelsTaken = new Set(chosen);
+  for (const { classId, rooms, nights, groupIds, members } of classes) {
+    const placed = new Map<number, string[]>();
+    members.forEach((g, i) => {
+      const h = hotelOf[g]!;
+      if (h < 0) return;
+      const here = placed.get(h);
+      if (here) here.push(groupIds[i]!);
+      else placed.set(h, [groupIds[i]!]);
+    });
     for (let h = 0; h < candidates.length; h++) {
       const candidate = candidates[h]!;
-      let rest: string[];
-      if (hotelsTaken.has(h)) {
-        const placed: string[] = [];
-        rest = [];
-        for (let i = 0; i < everyGroup.length; i++) (chosen[i] === h ? placed : rest).push(everyGroup[i]!);
-        verdicts.push(classVerdict(candidate, rooms * nights, placed, "selected", "assigned"));
-      } else {
-        // Most hotels take no group of the class and name all of it: copied whole, since a wave of
-        // 1,000 groups x 300 hotels names groups 300,000 times.
-        rest = everyGroup.slice();
-      }
-      if (rest.length === 0) continue;
+      const here = placed.get(h);
+      if (here) verdicts.push(classVerdict(candidate, classId, rooms * nights, here, "selected", "assigned"));
+      if (here?.length === members.length) continue;
       const reason =
         rooms > candidate.offer.roomsAvailable
           ? "not-enough-rooms"
           : residual[h]! < rooms
             ? "hotel-full"
             : "better-score-elsewhere";
-      verdicts.push(classVerdict(candidate, rooms * nights, rest, "discarded", reason));
+      verdicts.push(classVerdict(candidate, classId, rooms * nights, null, "discarded", reason));
     }
   }
   return verdicts;
@@ -404,12 +421,14 @@ function classVerdicts(
 
 function classVerdict(
   candidate: HotelCandidate,
+  classId: string,
   roomNights: number,
-  groupIds: string[],
+  groupIds: string[] | null,
   outcome: RankingInput["outcome"],
   reason: CandidateReason,
 ): RankingInput {
   return {
+    classId,
     groupIds,
     hotelUrn: candidate.hotelUrn,
     provider: candidate.offer.provider,

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { RankingInput, WaveHotel } from "../case-types.js";
+import type { RankingClass, RankingInput, WaveHotel } from "../case-types.js";
 import { formatMoney, label } from "../format.js";
 import { type Column, DataTable } from "./data-table.js";
 
@@ -7,11 +7,29 @@ const FIRST_ROWS = 12;
 
 /**
  * The wave's rankingInputs (spec 2.6) as a table of why each hotel won or lost: the chosen offers
- * first by score, then the discarded ones with their reasons. Lower scores are better.
+ * first by score, then the discarded ones with their reasons. Lower scores are better. A class's
+ * discarded row is about the class's groups not placed in the hotel, which the wave does not list
+ * row by row: the table names the class.
  */
-export function RankingTable({ verdicts, hotels }: { verdicts: RankingInput[]; hotels: WaveHotel[] }) {
+export function RankingTable({
+  verdicts,
+  classes,
+  hotels,
+}: {
+  verdicts: RankingInput[];
+  classes: RankingClass[];
+  hotels: WaveHotel[];
+}) {
   const [all, setAll] = useState(false);
   const names = new Map(hotels.map((h) => [h.hotelUrn, h.name]));
+  const classOf = new Map(classes.map((c) => [c.classId, c]));
+  const groupsOf = (v: RankingInput) => {
+    if (v.groupIds) return v.groupIds.join(", ");
+    const rankingClass = v.classId === null ? undefined : classOf.get(v.classId);
+    return rankingClass
+      ? `The others of ${rankingClass.rooms} room(s) x ${rankingClass.nights} night(s)`
+      : "All";
+  };
   const sorted = [...verdicts].sort(
     (a, b) =>
       rank(a) - rank(b) ||
@@ -22,7 +40,7 @@ export function RankingTable({ verdicts, hotels }: { verdicts: RankingInput[]; h
   const columns: Column<RankingInput>[] = [
     { header: "Hotel", cell: (v) => names.get(v.hotelUrn) ?? v.hotelUrn },
     { header: "Vendor", cell: (v) => v.provider },
-    { header: "Groups", cell: (v) => v.groupIds?.join(", ") ?? "All" },
+    { header: "Groups", cell: groupsOf },
     { header: "Nightly rate", cell: (v) => formatMoney(v.raw.nightlyRate) },
     {
       header: "Distance",
@@ -46,7 +64,7 @@ export function RankingTable({ verdicts, hotels }: { verdicts: RankingInput[]; h
       <DataTable
         rows={shown}
         columns={columns}
-        rowKey={(v) => `${v.provider}|${v.providerOfferId}|${v.groupIds?.join(",") ?? ""}`}
+        rowKey={(v) => `${v.provider}|${v.providerOfferId}|${v.classId ?? ""}|${v.outcome}`}
         caption="Why each hotel won or lost"
         empty="The wave ranked no offer."
       />

@@ -176,7 +176,11 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
         {wave.data ? (
           <>
             <h3>Why each hotel won or lost</h3>
-            <RankingTable verdicts={wave.data.rankingInputs} hotels={wave.data.hotels} />
+            <RankingTable
+              verdicts={wave.data.rankingInputs}
+              classes={wave.data.rankingClasses}
+              hotels={wave.data.hotels}
+            />
           </>
         ) : null}
       </section>
