@@ -42,6 +42,11 @@ export interface Config {
   documentStore: "memory" | "redis" | "mongodb";
   /** The key prefix of `DOCUMENT_STORE=redis` (REDIS_DOCUMENT_PREFIX): one writer process per prefix. */
   redisDocumentPrefix: string;
+  /**
+   * The key prefix of the embedded runtime's `STATE_STORE=redis` (REDIS_STATE_PREFIX): actor state,
+   * outbox, reminders and workflows, which a start takes up again, so one node per prefix.
+   */
+  redisStatePrefix: string;
   redisUrl: string;
   mongodbUrl: string | undefined;
   mongodbDatabase: string;
@@ -262,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stateStore,
     documentStore: documentStore(env, stateStore),
     redisDocumentPrefix: env.REDIS_DOCUMENT_PREFIX || "documents:",
+    redisStatePrefix: env.REDIS_STATE_PREFIX || "state:",
     redisUrl: env.REDIS_URL || "redis://127.0.0.1:6379",
     mongodbUrl: env.MONGODB_URL || undefined,
     mongodbDatabase: env.MONGODB_DATABASE || "disruption",

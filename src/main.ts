@@ -237,7 +237,7 @@ async function createRuntime(
   }
   const state =
     config.stateStore === "redis"
-      ? await RedisStateStore.connect({ url: config.redisUrl, prefix: "state:" })
+      ? await RedisStateStore.connect({ url: config.redisUrl, prefix: config.redisStatePrefix })
       : new MemoryStateStore();
   return createEmbeddedRuntime({
     clock,
