@@ -25,10 +25,10 @@ export interface RedisDocumentStoreOptions extends RedisConnectOptions {
 const DEFAULT_LEASE_MS = 15_000;
 
 /**
- * Writes one document if this process still holds the writer's lease (taking it back when it
- * lapsed and nobody took it, as after a long pause of the event loop); 0 when another writer holds
- * it. KEYS: the lease, the collection's hash. ARGV: lease token, lease ms, `_id`, and the JSON
- * document (absent: delete it).
+ * Writes a batch of document changes if this process still holds the writer's lease (taking it
+ * back when it lapsed and nobody took it, as after a long pause of the event loop); 0 when another
+ * writer holds it. KEYS: the lease, then each change's collection hash. ARGV: lease token, lease
+ * ms, then per change its `_id` and its JSON document ("" deletes it).
  */
 const WRITE_SOURCE = `
 local holder = redis.call("GET", KEYS[1])
@@ -36,14 +36,24 @@ if holder ~= ARGV[1] then
   if holder then return 0 end
   redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2])
 end
-if ARGV[4] then
-  redis.call("HSET", KEYS[2], ARGV[3], ARGV[4])
-else
-  redis.call("HDEL", KEYS[2], ARGV[3])
+for i = 2, #KEYS do
+  local id = ARGV[i * 2 - 1]
+  local json = ARGV[i * 2]
+  if json == "" then
+    redis.call("HDEL", KEYS[i], id)
+  else
+    redis.call("HSET", KEYS[i], id, json)
+  end
 end
 return 1
 `;
 const writeScript = new LuaScript(WRITE_SOURCE);
+
+/**
+ * A batch is sent at once past this many bytes of documents, so one script never holds Redis, nor
+ * a write the connection, for long.
+ */
+const BATCH_BYTES = 1_000_000;
 
 /** Renews the lease of ARGV[1] for ARGV[2] ms unless another holds it (1 renewed, 0 not). */
 const renewScript = new LuaScript(`
@@ -106,6 +116,8 @@ export class RedisDocumentStore implements DocumentStore {
   private persisted: Promise<void> = Promise.resolve();
   /** The latest JSON (undefined: deleted) of each document with a write in flight, for retries. */
   private readonly inFlight = new Map<string, InFlight>();
+  /** The batch changes join until it is sent. */
+  private openBatch: Batch | undefined;
   private renewal: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -172,15 +184,19 @@ export class RedisDocumentStore implements DocumentStore {
   }
 
   /**
-   * Persists a change of the in-memory copy as it happens. Why Redis ends equal to memory: the
-   * memory store calls this synchronously at each change, in the order of the changes, with the
-   * document as stored; the command carrying it is queued on this store's one connection at once
-   * (node-redis queues `sendCommand` synchronously), and Redis applies a connection's commands in
-   * the order they were sent. So Redis receives every change of a document in the order memory
-   * made them, and the last one it applies is the document's current value, whatever the
-   * interleaving of concurrent writers. A command that fails is sent again with the document's
-   * latest value (`inFlight`), never with the older one it carried, which a later write may
-   * already have replaced in Redis.
+   * Persists a change of the in-memory copy. Why Redis ends equal to memory: the memory store calls
+   * this synchronously at each change, in the order of the changes; the change joins the open
+   * batch, which is sent as one script on this store's one connection at the end of the event
+   * loop's turn (or at once when it is full), carrying each of its documents' latest JSON; and
+   * Redis applies a connection's commands in the order they were sent. So every batch holds each
+   * of its documents' values no older than any batch sent before it, and the last one Redis
+   * applies is the document's current value, whatever the interleaving of concurrent writers. A
+   * batch that fails is sent again with its documents' latest values (`inFlight`), never with the
+   * older ones it carried, which a later batch may already have replaced in Redis.
+   *
+   * One script per batch rather than one command per change: under a storm the changes of a turn
+   * of the event loop go in one round trip, so the client's per-command cost and the queue of
+   * commands do not grow with the number of writers.
    */
   private changed(collection: string, id: string, stored: Doc | undefined): void {
     if (this.loading) return;
@@ -189,33 +205,57 @@ export class RedisDocumentStore implements DocumentStore {
     const slot = `${key}\u0000${id}`;
     const latest = this.inFlight.get(slot) ?? { key, id, value, commands: 0 };
     latest.value = value;
-    latest.commands++;
     this.inFlight.set(slot, latest);
-    const written = this.write(latest, slot);
-    this.persisted = Promise.all([this.persisted, written]).then(() => undefined);
+    const batch = this.openBatch ?? this.startBatch();
+    if (!batch.changes.has(slot)) {
+      latest.commands++;
+      batch.changes.set(slot, latest);
+    }
+    batch.bytes += value?.length ?? 0;
+    if (batch.bytes >= BATCH_BYTES) this.sendBatch(batch);
   }
 
-  private async write(latest: InFlight, slot: string): Promise<void> {
+  private startBatch(): Batch {
+    const batch: Batch = { changes: new Map(), bytes: 0, send: () => undefined };
+    const sent = new Promise<void>((resolve) => {
+      batch.send = resolve;
+    });
+    const written = sent.then(() => this.write(batch));
+    this.persisted = Promise.all([this.persisted, written]).then(() => undefined);
+    this.openBatch = batch;
+    setImmediate(() => this.sendBatch(batch));
+    return batch;
+  }
+
+  private sendBatch(batch: Batch): void {
+    if (this.openBatch === batch) this.openBatch = undefined;
+    batch.send();
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    const changes = [...batch.changes];
     try {
       let script = "EVALSHA";
       for (let attempt = 0; ; attempt++) {
         // Closed: `failure` says so. Fenced: another writer owns the documents now.
         if (this.failure) return;
-        const args = [this.token, String(this.leaseMs), latest.id];
-        if (latest.value !== undefined) args.push(latest.value);
+        const keys = [this.leaseKey];
+        const args = [this.token, String(this.leaseMs)];
+        for (const [, latest] of changes) {
+          keys.push(latest.key);
+          args.push(latest.id, latest.value ?? "");
+        }
         try {
           const reply = await this.client.sendCommand([
             script,
             script === "EVALSHA" ? writeScript.sha1 : WRITE_SOURCE,
-            "2",
-            this.leaseKey,
-            latest.key,
+            String(keys.length),
+            ...keys,
             ...args,
           ]);
           if (Number(reply) !== 1) this.fence();
           return;
         } catch (error) {
-          // node-redis' TimeoutError (5 s by default, counted on this side) has no message.
           const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
           if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
             script = "EVAL";
@@ -226,7 +266,7 @@ export class RedisDocumentStore implements DocumentStore {
         }
       }
     } finally {
-      if (--latest.commands === 0) this.inFlight.delete(slot);
+      for (const [slot, latest] of changes) if (--latest.commands === 0) this.inFlight.delete(slot);
     }
   }
 
@@ -304,7 +344,16 @@ interface InFlight {
   key: string;
   id: string;
   value: string | undefined;
+  /** Batches not yet in Redis that carry the document. */
   commands: number;
+}
+
+/** Changes sent together, each document once with its latest JSON. */
+interface Batch {
+  changes: Map<string, InFlight>;
+  bytes: number;
+  /** Lets the batch's write go: at the end of the event loop's turn, or once the batch is full. */
+  send: () => void;
 }
 
 /** Whether the lease's holder (`host|pid|id`) is a process of this host that is gone. */
