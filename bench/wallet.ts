@@ -18,18 +18,21 @@
  *                      in a process of its own, right after: what HTTP alone allows on this machine
  *                      now; `ratio_to_bare_koa` is events_per_s over it.
  *
- * Bodies are signed before the clock starts and sent from a process of their own
- * (bench/wallet-load.mjs), so the figure is the service's, not the client's. It measures; it does
- * not assert targets. The last line is the figures as JSON.
+ * The service runs in this process, with the Node flags `npm start` gives it (a bench started
+ * without them runs itself again with them): the young generation's size decides how much of each
+ * request goes to garbage collection. Bodies are signed before the clock starts and sent from a
+ * process of their own (bench/wallet-load.mjs), so the figure is the service's, not the client's.
+ * It measures; it does not assert targets. The last line is the figures as JSON.
  */
 import "reflect-metadata";
-import { fork } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { IssueWalletCard } from "../src/app/wallet/issue-wallet-card.js";
 import { WalletReads } from "../src/app/wallet/wallet-reads.js";
 import { type WalletCardState, availableBalance } from "../src/domain/wallet/wallet-card.js";
 import { freePort, startTestPlatform } from "../test/support/platform.js";
 import { startServer } from "./alternating-slices.js";
+import { serviceNodeFlags } from "./service-node-flags.js";
 import { printTable, round } from "./stats.js";
 
 const TENANT = "urn:airline:ZX";
@@ -164,7 +167,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+const shippedFlags = serviceNodeFlags();
+if (shippedFlags.every((flag) => process.execArgv.includes(flag))) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  const run = spawnSync(
+    process.execPath,
+    [...shippedFlags, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: "inherit" },
+  );
+  process.exit(run.status ?? 1);
+}
