@@ -11,7 +11,7 @@ import { DomainError, type DomainErrorKind } from "../domain/domain-error.js";
 import { InvalidCursorError } from "../runtime/document-store.js";
 import { ProblemError } from "./errors.js";
 import { CircuitOpenError } from "../vendors/circuit-open-error.js";
-import { requestLogOf, traceOf } from "./tracing.js";
+import { traceOf } from "./tracing.js";
 
 /** Prefix of problem type URIs ({errors_url} in the spec); override with `errorsUrl`. */
 export const DEFAULT_ERRORS_URL = "https://errors.svc.example/v1";
@@ -143,7 +143,7 @@ export function problemHandling(options: ProblemHandlingOptions = {}): Middlewar
       }
     } catch (error) {
       const problem = asProblemError(error);
-      const log = requestLogOf(ctx) ?? options.logger;
+      const log = (ctx.state as { log?: Logger }).log ?? options.logger;
       if (problem.status >= 500 || ctx.headerSent) {
         log?.error({ err: error, status: problem.status }, "request failed");
       }

@@ -37,7 +37,7 @@ import {
 } from "./problem.js";
 import { RateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import type { Deprecation, HandlerInput, Route } from "./route.js";
-import { requestLogOf, traceOf, tracing } from "./tracing.js";
+import { traceOf, tracing } from "./tracing.js";
 import { discardUnreadBody } from "./unread-body.js";
 import { compileRequestValidator, type RequestValidator } from "./validation.js";
 
@@ -301,7 +301,6 @@ class Stages {
     };
     refuseOffsetPagination(parts.query);
     validate(parts);
-    const fallbackLog = this.fallbackLog;
     return {
       params: parts.params,
       query: parts.query,
@@ -309,9 +308,7 @@ class Stages {
       principal,
       correlationUrn: traceOf(ctx).correlationUrn,
       idempotencyKey,
-      get log() {
-        return requestLogOf(ctx) ?? fallbackLog;
-      },
+      log: (ctx.state as { log?: Logger }).log ?? this.fallbackLog,
       ctx,
     };
   }

@@ -87,12 +87,10 @@ function randomHex(bytes: number): string {
 /** What the tracing middleware leaves in `ctx.state`. */
 export interface TracedState {
   trace: TraceContext;
-  /** The configured logger, of which the request's own (requestLogOf) is a child. */
-  logger: Logger | undefined;
   /**
-   * The request's logger once asked for. The trace travels explicitly rather than in an
-   * AsyncLocalStorage: on Node 20 an enabled AsyncLocalStorage installs promise hooks that cost
-   * every request about a third of its CPU.
+   * A child of the configured logger bound to this request's trace; handlers get it as `input.log`
+   * and hand it on. The trace travels explicitly rather than in an AsyncLocalStorage: on Node 20 an
+   * enabled AsyncLocalStorage installs promise hooks that cost every request about a third of its CPU.
    */
   log: Logger | undefined;
 }
@@ -103,27 +101,13 @@ export function traceOf(ctx: Context): TraceContext {
   return trace;
 }
 
-/**
- * A child of the configured logger bound to this request's trace; handlers get it as `input.log`
- * and hand it on. Made when first asked for: most requests log nothing, and a child logger is
- * not free.
- */
-export function requestLogOf(ctx: Context): Logger | undefined {
-  const state = ctx.state as Partial<TracedState>;
-  if (state.log === undefined && state.logger !== undefined && state.trace !== undefined) {
-    state.log = state.logger.child({ traceId: state.trace.traceId, spanId: state.trace.spanId });
-  }
-  return state.log;
-}
-
 /** Starts or continues the trace, answers with `traceparent`, and hands the rest its trace and logger. */
 export function tracing(options: { logger?: Logger } = {}): Middleware {
   return (ctx: Context, next: Next) => {
     const trace = startTrace(ctx.get("traceparent") || undefined);
     const state = ctx.state as TracedState;
     state.trace = trace;
-    state.logger = options.logger;
-    state.log = undefined;
+    state.log = options.logger?.child({ traceId: trace.traceId, spanId: trace.spanId });
     ctx.set("traceparent", formatTraceparent(trace));
     return next();
   };
