@@ -99,14 +99,14 @@ export function serveRoutes(
   rememberMatches(router);
   const dispatch = router.routes() as Middleware;
   const allowedMethods = router.allowedMethods() as Middleware;
-  const literal = options.host === undefined ? literalRoutes(router) : new Map<string, Middleware>();
+  const chosen = options.host === undefined ? chosenRoutes(router) : undefined;
   return (ctx, next) => {
-    const literalRoute = literal.get(`${ctx.method} ${ctx.path}`);
-    if (literalRoute) {
-      // What the router leaves for a route without path parameters.
+    const route = chosen?.(ctx.method, ctx.path);
+    if (route) {
+      // What the router leaves for the route it chooses: the path parameters, a copy per request.
       const routed = ctx as RoutedContext;
-      routed.params = routed.request.params = { ...routed.params };
-      return literalRoute(ctx, next);
+      routed.params = routed.request.params = { ...route.params };
+      return route.handle(ctx, next);
     }
     return dispatch(ctx, async () => {
       await allowedMethods(ctx, next);
@@ -149,42 +149,40 @@ type RoutedContext = Context & {
   request: { params?: Record<string, string> };
 };
 
-/**
- * Plain segments: koa-router matches such a path on its own text (and on the same text in another
- * letter case or with a trailing slash, which the router is left to answer).
- */
-const LITERAL_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
+/** A route's stage chain and the path parameters of one request path. */
+interface ChosenRoute {
+  handle: Middleware;
+  params: Record<string, string>;
+}
 
 /**
- * koa-router tests the pattern of every route against every request. A request whose method and
- * path spell out a route without parameters is that route's whenever the router would choose it
- * too (it takes the first of the matching routes with the fewest parameters, so one shadowed by
- * an earlier route without parameters is left to it); those are looked up by method and path.
+ * koa-router dispatches a matched request through a chain it builds and composes anew for every
+ * request (and decodes the path parameters again), though for a given method and path the route
+ * it chooses and the parameters are always the same. Those are remembered for the most recent
+ * paths and the route's stages called directly. The router chooses as it would (the matching
+ * route with the fewest parameters, the first of equals); a path no route takes, or one only
+ * another method takes (405), is left to the router.
  */
-function literalRoutes(router: Router): Map<string, Middleware> {
-  const literal = new Map<string, Middleware>();
-  const earlier: Layer[] = [];
-  for (const layer of router.stack) {
-    const { path, stack } = layer;
-    if (
-      typeof path === "string" &&
-      LITERAL_PATH.test(path) &&
-      layer.paramNames.length === 0 &&
-      stack.length === 1
-    ) {
-      for (const method of layer.methods) {
-        const shadowed = earlier.some(
-          (other) =>
-            other.paramNames.length === 0 &&
-            (other.methods.length === 0 || other.methods.includes(method)) &&
-            other.match(path),
-        );
-        if (!shadowed) literal.set(`${method} ${path}`, stack[0] as Middleware);
+function chosenRoutes(router: Router): (method: string, path: string) => ChosenRoute | undefined {
+  const known = new Map<string, ChosenRoute>();
+  return (method, path) => {
+    if (path.length > REMEMBERED_PATH_LENGTH) return undefined;
+    const key = `${method} ${path}`;
+    let route = known.get(key);
+    if (route === undefined) {
+      const match = router.match(path, method);
+      if (!match.route) return undefined;
+      let layer: Layer | undefined;
+      for (const candidate of match.pathAndMethod) {
+        if (!layer || candidate.paramNames.length < layer.paramNames.length) layer = candidate;
       }
+      if (!layer || layer.stack.length !== 1) return undefined;
+      route = { handle: layer.stack[0] as Middleware, params: layer.params(path, layer.captures(path)) };
+      if (known.size >= MATCHES_REMEMBERED) known.delete(known.keys().next().value!);
+      known.set(key, route);
     }
-    earlier.push(layer);
-  }
-  return literal;
+    return route;
+  };
 }
 
 function methodProblem(ctx: Context): ProblemError {
