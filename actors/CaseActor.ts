@@ -3,6 +3,7 @@ import {
   type CaseStatus,
   caseNotFound,
   passengerCount,
+  type PassengerGroup,
   type RecordedChange,
   type ReviewItemDraft,
 } from "../src/domain/case.js";
@@ -43,6 +44,7 @@ import {
 } from "../src/domain/reaccommodation.js";
 import type { CaseEventDetails, CaseEventType, CaseStatusEventType } from "../src/domain/events/case.js";
 import type { EventDataByType } from "../src/domain/events/catalogue.js";
+import { caseTier, type Tier } from "../src/domain/policy/tiers.js";
 import { reviewItemUrnFor } from "../src/domain/review-item.js";
 import type { ServiceRole } from "../src/domain/roles.js";
 import type { ActorContext } from "../src/runtime/actor-runtime.js";
@@ -74,6 +76,17 @@ export interface CaseOutline {
   status: CaseStatus;
   version: number;
   groupIds: string[];
+}
+
+/**
+ * What a reader of one passenger group needs of its case (a sub-case's saga legs): the case
+ * without its passengers, the group (undefined when the case has no such group), and the tier
+ * that picks the case's policy, which depends on every group (caseTier).
+ */
+export interface CaseGroupView {
+  case: Omit<CaseRecord, "passengerGroups">;
+  group: PassengerGroup | undefined;
+  tier: Tier | null;
 }
 
 export interface CaseChangeResult {
@@ -190,6 +203,21 @@ export class CaseActor {
     // A case stored before outlines were kept.
     const record = await this.get();
     return record && outlineOf(record);
+  }
+
+  /**
+   * The case as one group's reader sees it (CaseGroupView). A saga run reads it for each of its
+   * groups' legs, so a full flight's case is looked at (peek), not copied: only the view is.
+   */
+  async groupView(groupId: string): Promise<CaseGroupView | undefined> {
+    const record = await this.context.state.peek<CaseRecord>(KEYS.case);
+    if (!record) return undefined;
+    const { passengerGroups, ...withoutPassengers } = record;
+    return {
+      case: withoutPassengers,
+      group: passengerGroups.find((group) => group.id === groupId),
+      tier: caseTier(passengerGroups),
+    };
   }
 
   async snapshot(): Promise<CaseSnapshot | undefined> {

@@ -10,7 +10,14 @@ import type { Clock } from "./clock.js";
  * returns; if it throws, nothing it staged is kept. Events are published after the commit.
  */
 export interface ActorState {
+  /** A copy of the value: the turn may change it and still throw, leaving the committed value as it was. */
   get<T>(key: string): Promise<T | undefined>;
+  /**
+   * The value itself, not a copy: for a turn that only looks at a large value and answers with a
+   * small part of it (a full flight's case for one group). The turn must neither change it nor
+   * stage it; what the turn answers is copied for its caller either way.
+   */
+  peek<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): void;
   delete(key: string): void;
 }

@@ -8,8 +8,11 @@ const DELETED = Symbol("deleted");
 
 export type ReminderChange = { name: string; spec: ReminderSpec } | { name: string; cancelled: true };
 
-/** Reads the actor's committed state for one key (from a cache or the store). */
-export type CommittedStateReader = (key: string) => Promise<unknown>;
+/**
+ * Reads the actor's committed state for one key (from a cache or the store): a copy, or with
+ * `shared` the value itself (ActorState.peek).
+ */
+export type CommittedStateReader = (key: string, shared: boolean) => Promise<unknown>;
 
 /**
  * What one turn staged: state writes, outbox events and reminder changes. Runtimes commit it as a
@@ -36,7 +39,14 @@ export class ActorTurn implements ActorContext {
           const value = staged.get(key);
           return (value === DELETED ? undefined : value) as T | undefined;
         }
-        return (await readCommitted(key)) as T | undefined;
+        return (await readCommitted(key, false)) as T | undefined;
+      },
+      async peek<T>(key: string): Promise<T | undefined> {
+        if (staged.has(key)) {
+          const value = staged.get(key);
+          return (value === DELETED ? undefined : value) as T | undefined;
+        }
+        return (await readCommitted(key, true)) as T | undefined;
       },
       set(key, value) {
         if (value === undefined)

@@ -97,6 +97,17 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       expect(await actors.invoke(CounterActor, "results", "getLog")).toEqual(["first"]);
     });
 
+    it("answers a peek at state with a copy: the caller's changes to it never reach the state", async () => {
+      const { actors } = await start();
+      await actors.invoke(CounterActor, "peek", "appendLog", "first");
+      const peeked: string[] = await actors.invoke(CounterActor, "peek", "peekLog");
+      expect(peeked).toEqual(["first"]);
+      peeked.push("caller-after-peek");
+      expect(await actors.invoke(CounterActor, "peek", "peekLog")).toEqual(["first"]);
+      expect(await actors.invoke(CounterActor, "peek", "appendLog", "second")).toEqual(["first", "second"]);
+      expect(await actors.invoke(CounterActor, "peek", "peekLog")).toEqual(["first", "second"]);
+    });
+
     it("publishes an outbox event once per committed turn, with a URN id and the envelope fields", async () => {
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {

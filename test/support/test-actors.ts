@@ -55,6 +55,11 @@ export class CounterActor {
     return (await this.context.state.get<string[]>("log")) ?? [];
   }
 
+  /** The log as a peek answers it: the committed value itself, which the turn only looks at. */
+  async peekLog(): Promise<string[]> {
+    return (await this.context.state.peek<string[]>("log")) ?? [];
+  }
+
   async remind(input: { name: string; dueInMs: number; periodMs?: number }): Promise<void> {
     await this.context.reminders.set(input.name, {
       dueInMs: input.dueInMs,

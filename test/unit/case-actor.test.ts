@@ -441,6 +441,22 @@ describe("CaseActor.outline", () => {
   });
 });
 
+describe("CaseActor.groupView", () => {
+  it("gives the case without its passengers, the one group asked for, and no single tier for mixed tiers", async () => {
+    const s = await setup();
+    expect(await s.actors.invoke(CaseActor, s.id, "groupView", "ABC123")).toBeUndefined();
+    const { snapshot } = await s.open();
+    const view = await s.actors.invoke(CaseActor, s.id, "groupView", "XYZ789");
+    const { passengerGroups, ...withoutPassengers } = snapshot.case;
+    expect(view).toEqual({
+      case: withoutPassengers,
+      group: passengerGroups.find((g) => g.id === "XYZ789"),
+      tier: null,
+    });
+    expect((await s.actors.invoke(CaseActor, s.id, "groupView", "NOPE00"))?.group).toBeUndefined();
+  });
+});
+
 describe("CaseActor manifest changes", () => {
   it("keeps every passenger's own PNR through a merge and a split, storing only those the groups lose", async () => {
     const s = await setup();

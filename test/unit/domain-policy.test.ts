@@ -11,6 +11,7 @@ import { activate, deactivate } from "../../src/domain/policy/policy-lifecycle.j
 import { patchPolicy } from "../../src/domain/policy/policy-patch.js";
 import { resolvePolicy } from "../../src/domain/policy/policy-resolution.js";
 import { policyCreateSchema, policyPatchSchema } from "../../src/domain/policy/policy-schema.js";
+import { caseTier } from "../../src/domain/policy/tiers.js";
 import { refusal } from "../support/refusal.js";
 
 const t0 = new Date("2026-11-21T10:00:00Z");
@@ -370,6 +371,23 @@ describe("policy state machine (spec 3.2)", () => {
     const rollback = activate(archived, [newer], t1);
     expect(rollback.activated.after.status).toBe("ACTIVE");
     expect(rollback.archived.map((c) => c.after.urn)).toEqual(["urn:policy:newer"]);
+  });
+});
+
+describe("caseTier", () => {
+  const group = (...passengers: { tier?: string; cabinClass?: string }[]) => ({
+    passengers: passengers.map((p, i) => ({ id: `p${i}`, lastName: "L", ...p })),
+  });
+
+  it("is the tier every passenger travels in, a cabin class standing in for a missing tier", () => {
+    expect(caseTier([group({ tier: "BUSINESS" }), group({ cabinClass: "BUSINESS" })])).toBe("BUSINESS");
+  });
+
+  it("is null when the passengers span tiers, a tier is unknown, or there are no passengers", () => {
+    expect(caseTier([group({ tier: "ECONOMY" }), group({ tier: "FIRST" })])).toBeNull();
+    expect(caseTier([group({ tier: "ECONOMY" }, {})])).toBeNull();
+    expect(caseTier([group({ tier: "GOLD" })])).toBeNull();
+    expect(caseTier([])).toBeNull();
   });
 });
 

@@ -1,4 +1,9 @@
-import { CaseActor, type CaseChangeResult, type CaseSnapshot } from "../../../actors/CaseActor.js";
+import {
+  CaseActor,
+  type CaseChangeResult,
+  type CaseGroupView,
+  type CaseSnapshot,
+} from "../../../actors/CaseActor.js";
 import { caseNotFound } from "../../domain/case.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { Principal } from "../principals.js";
@@ -53,6 +58,14 @@ export class CaseChanges {
     if (!snapshot) throw caseNotFound(id);
     if (caller) assertCaseAccess(caller, snapshot);
     return snapshot;
+  }
+
+  /** The case as the reader of one of its groups needs it (CaseActor.groupView), for the platform's own flows. */
+  async groupView(caseUrn: string, groupId: string): Promise<CaseGroupView> {
+    const { id } = caseRefOf(caseUrn);
+    const view = await this.actors.invoke(CaseActor, id, "groupView", groupId);
+    if (!view) throw caseNotFound(id);
+    return view;
   }
 
   async change<R extends CaseChangeResult>(request: CaseChangeRequest<R>): Promise<R> {

@@ -85,29 +85,12 @@ export class CaseEntitlements {
     return this.evaluate(facts, facts.groups);
   }
 
-  /** The entitlements as one group sees them: its tiers' meal allowances and its total. */
-  async ofGroup(snapshot: CaseSnapshot, groupId: string): Promise<CaseEntitlementsView> {
-    const facts = await this.factsOfSnapshot(snapshot);
-    return this.evaluate(
-      facts,
-      facts.groups.filter((g) => g.id === groupId),
-    );
-  }
-
   /**
    * The entitlements of a caller's group in a case, read from the case's outline while the kept
    * facts are of its current version (the passenger's offer).
    */
   async ofGroupInCase(caller: Principal, caseUrn: string, groupId: string): Promise<CaseEntitlementsView> {
-    const { id, urn } = caseRefOf(caseUrn);
-    const outline = await this.actors.invoke(CaseActor, id, "outline");
-    if (!outline) throw caseNotFound(id);
-    assertTenant(caller, outline.tenant);
-    const kept = this.kept.get(urn);
-    const facts =
-      kept && kept.version === outline.version
-        ? kept
-        : await this.factsOfSnapshot(await this.cases.snapshot(urn, caller));
+    const facts = await this.factsOfCurrent(caseUrn, caller);
     return this.evaluate(
       facts,
       facts.groups.filter((g) => g.id === groupId),
@@ -119,8 +102,25 @@ export class CaseEntitlements {
    * group): the sum of each passenger's meal allowance for their tier and the wait. Zero when no
    * meal is owed; undefined when no amount is known.
    */
-  async groupMealAllowance(snapshot: CaseSnapshot, groupId: string): Promise<Money | undefined> {
-    return (await this.ofGroup(snapshot, groupId)).groups[0]?.amount ?? undefined;
+  async groupMealAllowance(caseUrn: string, groupId: string): Promise<Money | undefined> {
+    const facts = await this.factsOfCurrent(caseUrn);
+    const group = facts.groups.filter((g) => g.id === groupId);
+    return (await this.evaluate(facts, group)).groups[0]?.amount ?? undefined;
+  }
+
+  /**
+   * The facts of the case's current version, from its outline while the kept ones are of it; the
+   * whole case is read only when it changed. With `caller`, the caller's tenant is checked first.
+   */
+  private async factsOfCurrent(caseUrn: string, caller?: Principal): Promise<CaseFacts> {
+    const { id, urn } = caseRefOf(caseUrn);
+    const outline = await this.actors.invoke(CaseActor, id, "outline");
+    if (!outline) throw caseNotFound(id);
+    if (caller) assertTenant(caller, outline.tenant);
+    const kept = this.kept.get(urn);
+    return kept && kept.version === outline.version
+      ? kept
+      : this.factsOfSnapshot(await this.cases.snapshot(urn, caller));
   }
 
   private async evaluate(

@@ -1,6 +1,6 @@
 import { type CaseRecord } from "../../domain/case.js";
 import type { Policy } from "../../domain/policy/policy.js";
-import { passengerTier } from "../../domain/policy/tiers.js";
+import { caseTier, type Tier } from "../../domain/policy/tiers.js";
 import type { PolicyIndex } from "../policies/policy-index.js";
 
 /**
@@ -13,10 +13,17 @@ export function policyForCase(
   index: PolicyIndex,
   record: Pick<CaseRecord, "tenant" | "flight" | "passengerGroups">,
 ): Promise<Policy | undefined> {
-  const tiers = new Set(record.passengerGroups.flatMap((g) => g.passengers.map((p) => passengerTier(p))));
-  const [only] = tiers;
-  return index.resolve(record.tenant, {
+  return policyForScope(index, {
+    tenant: record.tenant,
     airport: record.flight.origin,
-    ...(tiers.size === 1 && only !== undefined ? { tier: only } : {}),
+    tier: caseTier(record.passengerGroups),
   });
+}
+
+/** As policyForCase, from what a reader of one group learns of its case (CaseActor.groupView). */
+export function policyForScope(
+  index: PolicyIndex,
+  scope: { tenant: string; airport: string; tier: Tier | null },
+): Promise<Policy | undefined> {
+  return index.resolve(scope.tenant, { airport: scope.airport, ...(scope.tier ? { tier: scope.tier } : {}) });
 }

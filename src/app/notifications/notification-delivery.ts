@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import { inject, injectable } from "tsyringe";
-import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { Passenger } from "../../domain/case.js";
 import { DomainError } from "../../domain/domain-error.js";
 import {
@@ -47,7 +46,6 @@ const MAX_REASON_LENGTH = 200;
 @injectable()
 export class NotificationDelivery {
   private readonly byName: Map<NotificationChannelName, NotificationChannel>;
-  private readonly reading = new Map<string, Promise<CaseSnapshot>>();
 
   constructor(
     @inject(TOKENS.notificationChannels) channels: NotificationChannels,
@@ -71,11 +69,8 @@ export class NotificationDelivery {
     record: Pick<NotificationRecord, "tenant" | "caseUrn" | "groupId" | "template" | "details">,
     magicLink: boolean,
   ): Promise<ComposedNotification> {
-    const snapshot = await this.snapshotOf(record.caseUrn);
-    const group =
-      snapshot.case.tenant === record.tenant
-        ? snapshot.case.passengerGroups.find((g) => g.id === record.groupId)
-        : undefined;
+    const view = await this.cases.groupView(record.caseUrn, record.groupId);
+    const group = view.case.tenant === record.tenant ? view.group : undefined;
     if (!group) {
       throw new DomainError(
         "not-found",
@@ -86,7 +81,7 @@ export class NotificationDelivery {
     const contact = contactOf(group.passengers);
     let link = this.settings.passengerSiteOf(record.tenant);
     let magicLinkExpiresAt: string | null = null;
-    const drill = snapshot.case.drill === true;
+    const drill = view.case.drill === true;
     if (magicLink && !drill) {
       try {
         const minted = await this.passengers.magicLinks.issueMagicLink(record);
@@ -98,8 +93,8 @@ export class NotificationDelivery {
     }
     const message = renderNotification(record.template, contact.language, {
       name: group.passengers[0]?.lastName ?? "",
-      flight: snapshot.case.flight.number,
-      origin: snapshot.case.flight.origin,
+      flight: view.case.flight.number,
+      origin: view.case.flight.origin,
       link,
       ...record.details,
     });
@@ -209,18 +204,6 @@ export class NotificationDelivery {
         "notification.dispatched not published",
       );
     }
-  }
-
-  /**
-   * The case as it is now. A saga notifies every group of a case at about the same time: sends of
-   * one case that overlap share one read of it (they only read it), instead of each copying it.
-   */
-  private snapshotOf(caseUrn: string): Promise<CaseSnapshot> {
-    const inFlight = this.reading.get(caseUrn);
-    if (inFlight) return inFlight;
-    const read = this.cases.snapshot(caseUrn).finally(() => this.reading.delete(caseUrn));
-    this.reading.set(caseUrn, read);
-    return read;
   }
 
   private now(): string {

@@ -81,8 +81,8 @@ export class CompensationSteps implements SubCaseSagaSteps {
       name: RUN_STEP,
       startedAt: this.now(),
     });
-    const record = await this.deps.actors.invoke(CaseActor, caseRefOf(run.caseUrn).id, "get");
-    return { current: true, nextDepartureAt: record?.nextFlight?.scheduledDeparture ?? null };
+    const view = await this.deps.actors.invoke(CaseActor, caseRefOf(run.caseUrn).id, "groupView", run.groupId);
+    return { current: true, nextDepartureAt: view?.case.nextFlight?.scheduledDeparture ?? null };
   }
 
   runStep(step: string, call: StepCall): Promise<StepOutcome> {

@@ -24,9 +24,9 @@ export class TransportLeg implements SagaLeg {
   ) {}
 
   async run({ run }: StepCall): Promise<StepOutcome> {
-    const snapshot = await this.cases.snapshot(run.caseUrn);
-    const policy = await this.legs.transportOf(snapshot);
-    if (policy.ridesWithOffer === false) {
+    const view = await this.cases.groupView(run.caseUrn, run.groupId);
+    const transport = await this.legs.transportIn(view);
+    if (transport.ridesWithOffer === false) {
       return legDone({ segments: [], skipped: "the policy leaves rides to operators' transfer requests" });
     }
     const segments: { direction: string; segmentUrn: string; status: string }[] = [];
@@ -37,7 +37,7 @@ export class TransportLeg implements SagaLeg {
           groupId: run.groupId,
           direction,
           correlationUrn: run.correlationUrn,
-          snapshot,
+          within: { view, transport },
         });
         if (segment) segments.push({ direction, segmentUrn: segment.urn, status: segment.status });
       }

@@ -33,14 +33,16 @@ export class WalletLeg implements SagaLeg {
   ) {}
 
   async run({ run }: StepCall): Promise<StepOutcome> {
-    const snapshot = await this.cases.snapshot(run.caseUrn);
-    const amount = await this.entitlements.groupMealAllowance(snapshot, run.groupId);
+    const [view, amount] = await Promise.all([
+      this.cases.groupView(run.caseUrn, run.groupId),
+      this.entitlements.groupMealAllowance(run.caseUrn, run.groupId),
+    ]);
     if (!amount)
       return legDone({ walletCardUrn: null, reason: "no meal amount is known for the airport's currency" });
     if (amount.amountMinor === 0)
       return legDone({ walletCardUrn: null, reason: "no meal is owed for this wait" });
-    const airport = snapshot.case.flight.origin;
-    const lead = snapshot.case.passengerGroups.find((g) => g.id === run.groupId)?.passengers[0];
+    const airport = view.case.flight.origin;
+    const lead = view.group?.passengers[0];
     const tier = lead ? passengerTier(lead) : undefined;
     const policy = await this.policies.resolve(run.tenant, { airport, ...(tier ? { tier } : {}) });
     const dropTiers = policy?.mealAllowance?.scheduledDropTiers ?? [];

@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
-import type { CaseSnapshot } from "../../../actors/CaseActor.js";
+import type { CaseGroupView } from "../../../actors/CaseActor.js";
+import type { PassengerGroup } from "../../domain/case.js";
+import type { PolicyTransport } from "../../domain/policy/policy.js";
 import { DomainError } from "../../domain/domain-error.js";
 import {
   DEFAULT_SHUTTLE_CAPACITY,
@@ -19,7 +21,7 @@ import type { Clock } from "../../runtime/clock.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import { CaseChanges } from "../cases/case-changes.js";
 import type { OperatorPrincipal } from "../principals.js";
-import { GroupLegs } from "./group-legs.js";
+import { GroupLegs, type LegCase } from "./group-legs.js";
 import { RideBooking, TRANSPORT_SYSTEM_ACTOR } from "./ride-booking.js";
 
 export interface TransferRequest {
@@ -74,7 +76,11 @@ export class CaseTransfers {
     correlationUrn: string,
   ): Promise<TransferOutcome> {
     const snapshot = await this.cases.snapshot(caseUrn, principal);
-    return this.transfer(snapshot, request, { by: principal.actorUrn, correlationUrn });
+    const transport = await this.legs.transportOf(snapshot);
+    return this.transfer(snapshot.case, snapshot.case.passengerGroups, transport, request, {
+      by: principal.actorUrn,
+      correlationUrn,
+    });
   }
 
   /**
@@ -91,14 +97,17 @@ export class CaseTransfers {
     /** The saga's system URN by default; a passenger's session when the passenger asks. */
     requestedBy?: string;
     /**
-     * The case as the caller just read it: a caller booking both directions reads a full flight's
-     * case once (booking a ride changes nothing in it).
+     * The group's view of the case and its policy's transport block as the caller just read them:
+     * a caller booking both directions reads them once (booking a ride changes neither).
      */
-    snapshot?: CaseSnapshot;
+    within?: { view: CaseGroupView; transport: PolicyTransport };
   }): Promise<TransportSegment | undefined> {
-    const snapshot = command.snapshot ?? (await this.cases.snapshot(command.caseUrn));
+    const view = command.within?.view ?? (await this.cases.groupView(command.caseUrn, command.groupId));
+    const transport = command.within?.transport ?? (await this.legs.transportIn(view));
     const outcome = await this.transfer(
-      snapshot,
+      view.case,
+      view.group ? [view.group] : [],
+      transport,
       { directions: [command.direction], groupIds: [command.groupId] },
       { by: command.requestedBy ?? TRANSPORT_SYSTEM_ACTOR, correlationUrn: command.correlationUrn },
     );
@@ -132,15 +141,17 @@ export class CaseTransfers {
     );
   }
 
+  /** The legs `request` asks for, among `caseGroups` (the case's groups, or the one group a leg reads). */
   private async transfer(
-    snapshot: CaseSnapshot,
+    record: LegCase,
+    caseGroups: PassengerGroup[],
+    transport: PolicyTransport,
     request: TransferRequest,
     run: Run,
   ): Promise<TransferOutcome> {
-    const record = snapshot.case;
     const groups = request.groupIds
-      ? request.groupIds.map((id) => record.passengerGroups.find((g) => g.id === id) ?? id)
-      : record.passengerGroups;
+      ? request.groupIds.map((id) => caseGroups.find((g) => g.id === id) ?? id)
+      : caseGroups;
     const unknown = groups.filter((g): g is string => typeof g === "string");
     if (unknown.length > 0) {
       throw new DomainError("not-found", "group-not-found", `The case has no group ${unknown.join(", ")}`, {
@@ -149,13 +160,10 @@ export class CaseTransfers {
     }
     const known = groups.filter((g) => typeof g !== "string");
     const directions = [...new Set(request.directions ?? TRANSPORT_DIRECTIONS)];
-    const [transport, holding] = await Promise.all([
-      this.legs.transportOf(snapshot),
-      this.legs.holdingReservations(
-        record.urn,
-        known.map((g) => g.id),
-      ),
-    ]);
+    const holding = await this.legs.holdingReservations(
+      record.urn,
+      known.map((g) => g.id),
+    );
     const now = new Date(this.clock.now());
     // Every leg's segment as it stands, read together (one actor each).
     const legKeys = known.flatMap((group) =>
@@ -184,7 +192,7 @@ export class CaseTransfers {
           continue;
         }
         const pickupAt = pickupTimeFor(direction, transport, now, record.nextFlight?.scheduledDeparture);
-        const leg = this.legs.legOf(snapshot, group, reservation, direction, transport, {
+        const leg = this.legs.legOf(record, group, reservation, direction, transport, {
           scheduledAt: pickupAt.toISOString(),
           requestedBy: run.by,
         });

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { BookingActor, holdingReservation } from "../../../actors/BookingActor.js";
-import type { CaseSnapshot } from "../../../actors/CaseActor.js";
-import type { PassengerGroup } from "../../domain/case.js";
+import type { CaseGroupView, CaseSnapshot } from "../../../actors/CaseActor.js";
+import type { CaseRecord, PassengerGroup } from "../../domain/case.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { POLICY_DEFAULTS, type PolicyTransport } from "../../domain/policy/policy.js";
 import { passengerTier } from "../../domain/policy/tiers.js";
@@ -15,11 +15,14 @@ import type {
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { TOKENS } from "../../runtime/tokens.js";
 import { caseRefOf } from "../cases/case-changes.js";
-import { policyForCase } from "../cases/case-policy.js";
+import { policyForCase, policyForScope } from "../cases/case-policy.js";
 import { PolicyIndex } from "../policies/policy-index.js";
 
 /** The transport rules when no active policy governs the case: the defaults of spec 2.4's block. */
 const DEFAULT_TRANSPORT: PolicyTransport = { mode: POLICY_DEFAULTS.transportMode, perTier: {} };
+
+/** What a leg takes from its case. */
+export type LegCase = Pick<CaseRecord, "tenant" | "urn" | "flight" | "nextFlight">;
 
 export interface LegChoice {
   scheduledAt: string;
@@ -44,6 +47,12 @@ export class GroupLegs {
     return (await policyForCase(this.policies, snapshot.case))?.transport ?? DEFAULT_TRANSPORT;
   }
 
+  /** As transportOf, from one group's view of the case. */
+  async transportIn(view: CaseGroupView): Promise<PolicyTransport> {
+    const scope = { tenant: view.case.tenant, airport: view.case.flight.origin, tier: view.tier };
+    return (await policyForScope(this.policies, scope))?.transport ?? DEFAULT_TRANSPORT;
+  }
+
   /** The reservation housing each named group now, if any. */
   async holdingReservations(caseUrn: string, groupIds: string[]): Promise<Map<string, Reservation>> {
     const ledger = await this.actors.invoke(BookingActor, caseRefOf(caseUrn).id, "groupLedger", groupIds);
@@ -58,7 +67,7 @@ export class GroupLegs {
 
   /** The leg of `group` in `direction` to or from `reservation`'s hotel. */
   legOf(
-    snapshot: CaseSnapshot,
+    record: LegCase,
     group: PassengerGroup,
     reservation: Reservation,
     direction: TransportDirection,
@@ -72,9 +81,9 @@ export class GroupLegs {
       ]),
     ];
     return {
-      tenant: snapshot.case.tenant,
-      caseUrn: snapshot.case.urn,
-      airport: snapshot.case.flight.origin,
+      tenant: record.tenant,
+      caseUrn: record.urn,
+      airport: record.flight.origin,
       groupId: group.id,
       reservationUrn: reservation.urn,
       direction,
@@ -84,9 +93,9 @@ export class GroupLegs {
         vehicleForGroup(transport, group.passengers.map(passengerTier), specialRequirements),
       specialRequirements,
       passengers: group.passengers.length,
-      ...legEndpoints(direction, snapshot.case.flight.origin, reservation.hotel),
-      ...(direction === "HOTEL_TO_AIRPORT" && snapshot.case.nextFlight
-        ? { flightDeparture: snapshot.case.nextFlight.scheduledDeparture }
+      ...legEndpoints(direction, record.flight.origin, reservation.hotel),
+      ...(direction === "HOTEL_TO_AIRPORT" && record.nextFlight
+        ? { flightDeparture: record.nextFlight.scheduledDeparture }
         : {}),
       requestedBy: choice.requestedBy,
     };

@@ -62,7 +62,7 @@ export class TransportSegments {
     const snapshot = await this.cases.snapshot(reservation.caseUrn, principal);
     const group = groupOf(snapshot, reservation.groupId);
     const transport = await this.legs.transportOf(snapshot);
-    const leg = this.legs.legOf(snapshot, group, reservation, input.direction, transport, {
+    const leg = this.legs.legOf(snapshot.case, group, reservation, input.direction, transport, {
       scheduledAt: input.scheduledAt,
       ...(input.vehicleType !== undefined ? { vehicleType: input.vehicleType } : {}),
       ...(input.specialRequirements !== undefined ? { specialRequirements: input.specialRequirements } : {}),

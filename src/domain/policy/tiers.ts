@@ -1,4 +1,4 @@
-import type { Passenger } from "../case.js";
+import type { Passenger, PassengerGroup } from "../case.js";
 
 /**
  * Passenger tiers (spec 2.2). The spec names ECONOMY, BUSINESS, FIRST and CREW and says a Premium
@@ -19,4 +19,20 @@ export function passengerTier(passenger: Pick<Passenger, "tier" | "cabinClass">)
   if (isTier(passenger.tier)) return passenger.tier;
   if (passenger.tier === undefined && isTier(passenger.cabinClass)) return passenger.cabinClass;
   return undefined;
+}
+
+/**
+ * The one tier every passenger of the groups travels in, or null when they span tiers or a tier is
+ * unknown: the tier the policy that governs a case is written for (src/app/cases/case-policy.ts).
+ */
+export function caseTier(groups: readonly Pick<PassengerGroup, "passengers">[]): Tier | null {
+  let only: Tier | undefined;
+  for (const group of groups) {
+    for (const passenger of group.passengers) {
+      const tier = passengerTier(passenger);
+      if (tier === undefined || (only !== undefined && tier !== only)) return null;
+      only = tier;
+    }
+  }
+  return only ?? null;
 }

@@ -96,8 +96,8 @@ export class DaprActorActivation {
   private async runTurn<T>(body: () => Promise<T>): Promise<T> {
     // Events a failed publish left behind go out before anything new happens (at least once).
     await this.flushOutbox();
-    const turn = new ActorTurn(this.context.actorType, this.context.actorId, this.services.clock, (key) =>
-      this.readCommitted(key),
+    const turn = new ActorTurn(this.context.actorType, this.context.actorId, this.services.clock, (key, shared) =>
+      this.readCommitted(key, shared),
     );
     this.context.current = turn;
     let result: T;
@@ -111,10 +111,12 @@ export class DaprActorActivation {
     return detach(result);
   }
 
-  private async readCommitted(key: string): Promise<unknown> {
+  private async readCommitted(key: string, shared: boolean): Promise<unknown> {
     const [found, value] = await this.state.tryGetState(key);
+    if (!found) return undefined;
     // A copy: the state manager caches what it read, and a turn that mutates it may still throw.
-    return found ? detach(value) : undefined;
+    // A peek (`shared`) only looks, and the turn's answer is copied on the way out (runTurn).
+    return shared ? value : detach(value);
   }
 
   private async commit(turn: ActorTurn): Promise<void> {

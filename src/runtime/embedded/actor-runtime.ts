@@ -208,8 +208,8 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     // The copies this turn's reads made: nobody else holds them, so a turn that changed nothing
     // hands them to its caller as they are instead of copying them again.
     const read = new Set<object>();
-    const turn = new ActorTurn(activation.type, activation.id, this.options.clock, (key) =>
-      this.readCommitted(activation, key, read),
+    const turn = new ActorTurn(activation.type, activation.id, this.options.clock, (key, shared) =>
+      this.readCommitted(activation, key, shared ? undefined : read),
     );
     prepare?.(turn);
     activation.context.current = turn;
@@ -227,11 +227,14 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     return changed ? detach(result) : detachKeeping(result, read);
   }
 
-  private async readCommitted(activation: Activation, key: string, read: Set<object>): Promise<unknown> {
+  /** The committed value: a copy, noted in `read`, or without `read` the cached value itself (a peek). */
+  private async readCommitted(activation: Activation, key: string, read?: Set<object>): Promise<unknown> {
     if (!activation.cache.has(key)) {
       const entry = await this.options.store.get(stateKey(activation.type, activation.id, key));
       activation.cache.set(key, entry?.value);
     }
+    // A peek is not in `read`: whatever of it the turn answers with is copied on the way out.
+    if (!read) return activation.cache.get(key);
     // A copy, so an actor that mutates what it read and then throws leaves committed state intact.
     const copy = detach(activation.cache.get(key));
     if (typeof copy === "object" && copy !== null) read.add(copy);
