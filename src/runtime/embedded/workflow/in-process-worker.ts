@@ -19,6 +19,16 @@ import type { ActivityWorkItem, OrchestrationWorkItem, WorkItem, WorkItemSink } 
  */
 const MAX_CONCURRENT_STEPS = 16;
 
+/**
+ * Work items start one per turn of the event loop (setImmediate), never straight from the commit
+ * that produced them. Over the in-memory store an activity, its commit and the next step resolve
+ * as one chain of promises: started inline, a burst of runs kept the loop in its microtasks for
+ * seconds, and a request that came in meanwhile (an operator's compensation, whose 202 spec 4.1
+ * wants in 50 ms) waited behind all of it. Started from the loop, each item lets the sockets that
+ * are ready be served first.
+ */
+const startSoon: (start: () => void) => void = (start) => setImmediate(start);
+
 /** Running workflows kept in memory; beyond this the least recently stepped one is replayed from history when it next steps. */
 const MAX_SESSIONS = 10_000;
 
@@ -40,6 +50,9 @@ export class InProcessWorkflowWorker implements WorkItemSink {
   private readonly registry: SdkRegistry;
   private readonly running = new Set<Promise<void>>();
   private readonly waitingSteps: OrchestrationWorkItem[] = [];
+  private readonly waitingActivities: ActivityWorkItem[] = [];
+  /** Whether a turn of the loop is booked to start the next waiting item. */
+  private startBooked = false;
   /** Settles once the step that produced the session is committed; undefined if it cannot be reused. */
   private readonly sessions = new Map<string, Promise<KeptSession | undefined>>();
   private stepsRunning = 0;
@@ -55,9 +68,9 @@ export class InProcessWorkflowWorker implements WorkItemSink {
 
   deliver(item: WorkItem): void {
     if (this.closed) return;
-    if (item.kind === "activity") this.track(this.runActivity(item));
-    else if (this.stepsRunning < MAX_CONCURRENT_STEPS) this.startStep(item);
+    if (item.kind === "activity") this.waitingActivities.push(item);
     else this.waitingSteps.push(item);
+    this.bookStart();
   }
 
   /**
@@ -67,19 +80,45 @@ export class InProcessWorkflowWorker implements WorkItemSink {
   async close(): Promise<void> {
     this.closed = true;
     for (const item of this.waitingSteps.splice(0)) this.backend.abandon(item);
+    for (const item of this.waitingActivities.splice(0)) this.backend.abandon(item);
     this.sessions.clear();
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  private startStep(item: OrchestrationWorkItem): void {
-    this.stepsRunning++;
-    this.track(
-      this.orchestrate(item).finally(() => {
-        this.stepsRunning--;
-        const next = this.waitingSteps.shift();
-        if (next && !this.closed) this.startStep(next);
-      }),
+  /** Books a turn of the loop for the next item that may start, unless one is booked or none may. */
+  private bookStart(): void {
+    if (this.startBooked || this.closed || !this.mayStart()) return;
+    this.startBooked = true;
+    startSoon(() => {
+      this.startBooked = false;
+      this.startNext();
+      this.bookStart();
+    });
+  }
+
+  private mayStart(): boolean {
+    return (
+      this.waitingActivities.length > 0 ||
+      (this.waitingSteps.length > 0 && this.stepsRunning < MAX_CONCURRENT_STEPS)
     );
+  }
+
+  /** Steps first (each one finishes a run's turn and frees what it held), else the oldest activity. */
+  private startNext(): void {
+    if (this.closed) return;
+    const step = this.stepsRunning < MAX_CONCURRENT_STEPS ? this.waitingSteps.shift() : undefined;
+    if (step) {
+      this.stepsRunning++;
+      this.track(
+        this.orchestrate(step).finally(() => {
+          this.stepsRunning--;
+          this.bookStart();
+        }),
+      );
+      return;
+    }
+    const activity = this.waitingActivities.shift();
+    if (activity) this.track(this.runActivity(activity));
   }
 
   private track(work: Promise<void>): void {
