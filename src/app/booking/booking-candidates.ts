@@ -1,5 +1,5 @@
 import { offerKey } from "../../domain/allocation/offer.js";
-import { type RankingClass, verdictsAbout } from "../../domain/allocation/ranking.js";
+import type { RankingClass } from "../../domain/allocation/ranking.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { RankingVerdict } from "../allocation/wave-documents.js";
 import type { BookingAllocation } from "./wave-reader.js";
@@ -19,7 +19,7 @@ export const MAX_HOTELS_PER_GROUP = 5;
  */
 export function bookingCandidates(
   allocation: Pick<BookingAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">,
-  ranking: { rankingInputs: readonly RankingVerdict[]; rankingClasses?: readonly RankingClass[] },
+  ranking: Ranking,
   maxHotels = MAX_HOTELS_PER_GROUP,
 ): OfferCandidate[] {
   const hotels: OfferCandidate[][] = [
@@ -36,33 +36,16 @@ export function bookingCandidates(
       })),
     ],
   ];
-  const { rankingInputs, rankingClasses = [] } = ranking;
-  const nextRanked = verdictsAbout(rankingInputs, rankingClasses, [allocation.groupId])
-    .filter(
-      (input) =>
-        input.hotelUrn !== allocation.hotelUrn &&
-        input.reasons.includes("better-score-elsewhere"),
-    )
-    .sort(
-      (a, b) =>
-        (a.weightedScore ?? Number.POSITIVE_INFINITY) - (b.weightedScore ?? Number.POSITIVE_INFINITY) ||
-        a.hotelUrn.localeCompare(b.hotelUrn),
-    );
-  for (const input of nextRanked) {
+  const { nextRanked, duplicatesOf } = rankingIndex(ranking);
+  for (const input of nextRanked(allocation.groupId)) {
     if (hotels.length >= maxHotels) break;
+    if (input.hotelUrn === allocation.hotelUrn) continue;
     if (hotels.some((offers) => offers[0]!.hotelUrn === input.hotelUrn)) continue;
-    const duplicates = rankingInputs
-      .filter(
-        (other) =>
-          other.classId === null &&
-          other.hotelUrn === input.hotelUrn &&
-          other.reasons.includes(`duplicate-of:${input.providerOfferId}`),
-      )
-      .map((other) => ({
-        hotelUrn: input.hotelUrn,
-        vendor: other.provider,
-        providerOfferId: other.providerOfferId,
-      }));
+    const duplicates = duplicatesOf(input).map((other) => ({
+      hotelUrn: input.hotelUrn,
+      vendor: other.provider,
+      providerOfferId: other.providerOfferId,
+    }));
     hotels.push([
       { hotelUrn: input.hotelUrn, vendor: input.provider, providerOfferId: input.providerOfferId },
       ...duplicates,
@@ -75,4 +58,59 @@ export function bookingCandidates(
     seen.add(key);
     return true;
   });
+}
+
+type Ranking = { rankingInputs: readonly RankingVerdict[]; rankingClasses?: readonly RankingClass[] };
+
+interface RankingIndex {
+  /** The hotels that still had room for the group's class after the wave, best weighted score first. */
+  nextRanked: (groupId: string) => readonly RankingVerdict[];
+  /** The costlier offers of the verdict's hotel that its offer represents. */
+  duplicatesOf: (verdict: RankingVerdict) => readonly RankingVerdict[];
+}
+
+/**
+ * A wave's verdicts indexed once for all its groups (booking plans every group of a wave in one
+ * go): a class's `better-score-elsewhere` rows are about every group of the class not placed in
+ * that hotel, so a group's next-ranked hotels are its class's, less the hotel it was allocated.
+ */
+const indexes = new WeakMap<Ranking, RankingIndex>();
+
+function rankingIndex(ranking: Ranking): RankingIndex {
+  const known = indexes.get(ranking);
+  if (known) return known;
+  const { rankingInputs, rankingClasses = [] } = ranking;
+  const classOf = new Map<string, string>();
+  for (const { classId, groupIds } of rankingClasses)
+    for (const groupId of groupIds) classOf.set(groupId, classId);
+  const open = new Map<string, RankingVerdict[]>();
+  const duplicates = new Map<string, RankingVerdict[]>();
+  for (const verdict of rankingInputs) {
+    if (verdict.classId !== null && verdict.reasons.includes("better-score-elsewhere")) {
+      const rows = open.get(verdict.classId) ?? [];
+      rows.push(verdict);
+      open.set(verdict.classId, rows);
+    }
+    if (verdict.classId !== null) continue;
+    for (const reason of verdict.reasons) {
+      if (!reason.startsWith("duplicate-of:")) continue;
+      const key = `${verdict.hotelUrn}|${reason.slice("duplicate-of:".length)}`;
+      const rows = duplicates.get(key) ?? [];
+      rows.push(verdict);
+      duplicates.set(key, rows);
+    }
+  }
+  for (const rows of open.values()) {
+    rows.sort(
+      (a, b) =>
+        (a.weightedScore ?? Number.POSITIVE_INFINITY) - (b.weightedScore ?? Number.POSITIVE_INFINITY) ||
+        a.hotelUrn.localeCompare(b.hotelUrn),
+    );
+  }
+  const index: RankingIndex = {
+    nextRanked: (groupId) => open.get(classOf.get(groupId) ?? "") ?? [],
+    duplicatesOf: (verdict) => duplicates.get(`${verdict.hotelUrn}|${verdict.providerOfferId}`) ?? [],
+  };
+  indexes.set(ranking, index);
+  return index;
 }
