@@ -118,7 +118,7 @@ export class WalletCardActor {
     transaction: WalletTransaction;
     correlationUrn: string;
   }): Promise<{ cardUrn: string; changed: boolean }> {
-    const record = await this.required();
+    const record = await this.required(true);
     const index = record.cards.findIndex((c) => c.issuerCardId === command.issuerCardId);
     if (index < 0) throw unknownCard(command.issuerCardId);
     const card = record.cards[index]!;
@@ -249,8 +249,9 @@ export class WalletCardActor {
     let at = count;
     for (const tx of transactions) {
       const key = pageKey(index, Math.floor(at / PAGE_SIZE));
+      // Looked at, not copied: the new page is a new array, the transactions in it never change.
       const page =
-        at % PAGE_SIZE === 0 ? [] : ((await this.context.state.get<WalletTransaction[]>(key)) ?? []);
+        at % PAGE_SIZE === 0 ? [] : ((await this.context.state.peek<WalletTransaction[]>(key)) ?? []);
       this.context.state.set(key, [...page, tx]);
       at++;
     }
@@ -302,8 +303,13 @@ export class WalletCardActor {
     this.context.state.set(RECORD, record);
   }
 
-  private async required(): Promise<WalletRecord> {
-    const record = await this.get();
+  /**
+   * The record, or with `looked` the committed record itself (ActorState.peek): for a turn that
+   * builds its changes as new values (the card moves are spreads, `commit` stores a new record)
+   * and so never changes what it read; only what changes is new, the rest is shared, not copied.
+   */
+  private async required(looked = false): Promise<WalletRecord> {
+    const record = looked ? await this.context.state.peek<WalletRecord>(RECORD) : await this.get();
     if (!record) throw new DomainError("not-found", "wallet-card", "No wallet card was issued to this group");
     return record;
   }

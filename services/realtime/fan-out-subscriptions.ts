@@ -14,6 +14,9 @@ export function realtimeSubscriptions(
   context: () => ModuleContext,
   tenants: readonly string[],
 ): EventSubscription[] {
+  // Resolved at the first event (the context is bound once the platform has started), not per event.
+  let resolved: RealtimeHub | undefined;
+  const hub = () => (resolved ??= context().container.resolve(RealtimeHub));
   return tenants.map((tenant) =>
     eventSubscription({
       name: `realtime.fan-out.${topicFor({ tenant })}`,
@@ -22,7 +25,7 @@ export function realtimeSubscriptions(
       onFailure: "retry-with-backoff",
       replicas: "every",
       log: () => context().logger,
-      handle: (event) => context().container.resolve(RealtimeHub).fanOut(event),
+      handle: (event) => hub().fanOut(event),
     }),
   );
 }

@@ -1,8 +1,8 @@
+import { WebhookDeliveries } from "../../src/app/webhooks/webhook-deliveries.js";
 import { topicFor } from "../../src/domain/domain-event.js";
 import { PARTNER_EVENT_TYPES } from "../../src/domain/webhooks/webhook-subscription.js";
 import { type EventSubscription, eventSubscription } from "../../src/runtime/subscription-policy.js";
 import type { ModuleContext } from "../module.js";
-import { webhookUseCases } from "./webhook-use-cases.js";
 
 /**
  * Webhooks' event handlers, one pair per tenant topic (spec 5.4: a tenant's events reach only its
@@ -14,7 +14,9 @@ export function webhookSubscriptions(
   context: () => ModuleContext,
   tenants: readonly string[],
 ): EventSubscription[] {
-  const webhooks = () => webhookUseCases(context().container).deliveries;
+  // Resolved at the first event (the context is bound once the platform has started), not per event.
+  let deliveries: WebhookDeliveries | undefined;
+  const webhooks = () => (deliveries ??= context().container.resolve(WebhookDeliveries));
   const common = { onFailure: "retry-with-backoff", log: () => context().logger } as const;
   return tenants.flatMap((tenant) => [
     eventSubscription({
