@@ -177,6 +177,14 @@ describe("the wallet card (spec 2.7, 3.6, 6.3)", () => {
     expect(cancelCard(cancelled, { reason: "LOST", returnedToPool: 0 }, NOW).changed).toBe(false);
   });
 
+  it("records an event on a cancelled card without moving its balances or its hold", () => {
+    const cancelled = cancelCard(card(), { reason: "LOST", returnedToPool: 1_000 }, NOW).card;
+    const moved = applyTransaction(cancelled, tx("CAPTURE", 300, "e1", "a1"), 300, NOW);
+    expect(moved.holdAfter).toBe(300);
+    expect(moved.card).toMatchObject({ currentBalance: 0, heldBalance: 0, transactionCount: 1 });
+    expect(moved.card.version).toBe(cancelled.version + 1);
+  });
+
   it("reconciles from the issuer: backfill, balance drift with the issuer's holds, status drift", () => {
     const c = card();
     const { source: _webhook, ...missing } = tx("CAPTURE", 200, "e-missing");

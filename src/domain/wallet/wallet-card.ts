@@ -186,29 +186,40 @@ export function applyTransaction(
       `The card is in ${card.currency}; the event is in ${tx.currency}`,
     );
   }
-  const recorded = { ...card, transactionCount: card.transactionCount + 1, ...touched(card, now) };
-  if (card.status === "CANCELLED") return { card: recorded, holdAfter: held };
-  switch (tx.type) {
-    case "AUTHORIZATION":
-      return {
-        card: { ...recorded, heldBalance: card.heldBalance + tx.amount },
-        holdAfter: held + tx.amount,
-      };
-    case "CAPTURE":
-      return {
-        card: {
-          ...recorded,
-          heldBalance: card.heldBalance - held,
-          currentBalance: card.currentBalance - tx.amount,
-        },
-        holdAfter: 0,
-      };
-    case "REVERSAL":
-    case "HOLD_RELEASED": {
-      const released = Math.min(held, tx.amount);
-      return { card: { ...recorded, heldBalance: card.heldBalance - released }, holdAfter: held - released };
+  // The moved balances first, then the card in one object: this runs for every issuer event.
+  let heldBalance = card.heldBalance;
+  let currentBalance = card.currentBalance;
+  let holdAfter = held;
+  if (card.status !== "CANCELLED") {
+    switch (tx.type) {
+      case "AUTHORIZATION":
+        heldBalance += tx.amount;
+        holdAfter = held + tx.amount;
+        break;
+      case "CAPTURE":
+        heldBalance -= held;
+        currentBalance -= tx.amount;
+        holdAfter = 0;
+        break;
+      case "REVERSAL":
+      case "HOLD_RELEASED": {
+        const released = Math.min(held, tx.amount);
+        heldBalance -= released;
+        holdAfter = held - released;
+        break;
+      }
     }
   }
+  return {
+    card: {
+      ...card,
+      heldBalance,
+      currentBalance,
+      transactionCount: card.transactionCount + 1,
+      ...touched(card, now),
+    },
+    holdAfter,
+  };
 }
 
 /** The key a transaction's hold is kept under: its authorization, else the event itself. */
