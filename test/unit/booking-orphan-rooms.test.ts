@@ -6,7 +6,7 @@
  * an operator for manual reconciliation. A room a reservation records is never touched. The clock
  * never moves unless a test says so.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
 import { bookingStepsOf } from "../../services/booking/booking-use-cases.js";
 import type { AuditLog } from "../../src/app/audit-log.js";
@@ -32,15 +32,12 @@ import {
   waveOf,
   ZX,
 } from "./booking-fixture.js";
+import { startedEachTest } from "../support/each-test.js";
 
 let h: BookingHarness;
 
-beforeEach(async () => {
-  h = await startBookingHarness();
-});
-
-afterEach(async () => {
-  await h.close();
+startedEachTest(startBookingHarness, (harness) => {
+  h = harness;
 });
 
 const ACTING = {

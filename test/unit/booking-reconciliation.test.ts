@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReconciliationActor, reconciliationActorId } from "../../actors/ReconciliationActor.js";
 import { loadConfig } from "../../src/config.js";
 import type { SimulatedVendorId } from "../../services/vendor-sim/catalog.js";
@@ -17,16 +17,13 @@ import {
   waveOf,
   ZX,
 } from "./booking-fixture.js";
+import { startedEachTest } from "../support/each-test.js";
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 let h: BookingHarness;
 
-beforeEach(async () => {
-  h = await startBookingHarness();
-});
-
-afterEach(async () => {
-  await h.close();
+startedEachTest(startBookingHarness, (harness) => {
+  h = harness;
 });
 
 /** Books one group and starts polling every vendor of the tenant every 15 minutes. */
