@@ -56,6 +56,34 @@ describe("BATCH policies", () => {
   });
 });
 
+describe("waves of several cases at one airport", () => {
+  it("plan from one search answer, each seeing the rooms the earlier waves allocated", async () => {
+    await json(await p.t.call("POST", "/hotels/cache/invalidate?airport=ORD", supervisor), 200);
+    const first = await waitingCase([["ECONOMY"], ["ECONOMY"], ["ECONOMY"]]);
+    const second = await waitingCase([["ECONOMY"]]);
+    const waveOf = async (urn: string) =>
+      (await json(await p.t.call("POST", `/v1/cases/${enc(urn)}/allocate`, supervisor), 200)).allocation.wave;
+    const before = await waveOf(first.urn);
+    const after = await waveOf(second.urn);
+    expect(after.searchedAt).toBe(before.searchedAt);
+    const roomsOf = (wave: any, hotelUrn: string, vendor: string) =>
+      wave.hotels.find((h: any) => h.hotelUrn === hotelUrn).offers.find((o: any) => o.provider === vendor)
+        .roomsAvailable as number;
+    const taken = new Map<string, number>();
+    for (const a of before.allocations) {
+      const key = `${a.hotelUrn} ${a.vendor}`;
+      taken.set(key, (taken.get(key) ?? 0) + a.rooms);
+    }
+    expect(taken.size).toBeGreaterThan(0);
+    for (const [key, rooms] of taken) {
+      const [hotelUrn, vendor] = key.split(" ") as [string, string];
+      expect(roomsOf(after, hotelUrn, vendor), key).toBe(
+        Math.max(0, roomsOf(before, hotelUrn, vendor) - rooms),
+      );
+    }
+  });
+});
+
 describe("POST /v1/cases/{urn}/allocate and POST /v1/allocation/allocate", () => {
   it("runs a wave for the case's approved demand, without booking it", async () => {
     const { urn, demandUrn, groupIds } = await waitingCase();

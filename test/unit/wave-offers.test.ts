@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AllocationRow } from "../../src/app/allocation/wave-documents.js";
-import { contractOffer, DIRECT_CONTRACT_PROVIDER, waveOffers } from "../../src/app/allocation/wave-offers.js";
+import {
+  contractOffer,
+  DIRECT_CONTRACT_PROVIDER,
+  vendorOffersLessHeld,
+  waveOffers,
+} from "../../src/app/allocation/wave-offers.js";
 import type { ContractDocument } from "../../src/app/hotels/contracts.js";
 import type { CatalogHotelDocument } from "../../src/app/hotels/hotel-catalog.js";
 import type { HotelOffer } from "../../src/domain/allocation/offer.js";
@@ -77,8 +82,44 @@ function held(rooms: number, providerOfferId = contract.urn): AllocationRow {
     providerOfferId,
     checkIn: "2026-11-21",
     checkOut: "2026-11-22",
+    allocatedAt: "2026-11-21T18:00:00.000Z",
   };
 }
+
+describe("vendor offers less the rooms other waves hold since the search", () => {
+  it("takes each row's rooms from the same hotel at the same vendor, whichever URN of the hotel the row names", () => {
+    const a = vendorOffer("vendor-a", "a1", 10_000, "USD", "urn:hotel:vendor-a.1");
+    const b = vendorOffer("vendor-b", "b1", 11_000, "USD", "urn:hotel:vendor-b.1");
+    const other = vendorOffer("vendor-a", "a2", 9_000, "USD", "urn:hotel:vendor-a.2");
+    const row = (rooms: number, provider: string, hotelUrn: string) => ({
+      ...held(rooms),
+      provider,
+      providerOfferId: "from-the-same-answer",
+      hotelUrn,
+    });
+    const offers = vendorOffersLessHeld(
+      [
+        { hotelUrn: "urn:hotel:vendor-a.1", offers: [a, b] },
+        { hotelUrn: "urn:hotel:vendor-a.2", offers: [other] },
+      ],
+      [
+        row(3, "vendor-a", "urn:hotel:vendor-a.1"),
+        row(4, "vendor-b", "urn:hotel:vendor-b.1"),
+        row(30, "vendor-a", "urn:hotel:vendor-a.2"),
+      ],
+    );
+    expect(offers.map((o) => [o.providerOfferId, o.roomsAvailable])).toEqual([
+      ["a1", 17],
+      ["b1", 16],
+      ["a2", 0],
+    ]);
+  });
+
+  it("leaves the offers as the vendors answered when nothing is held", () => {
+    const a = vendorOffer("vendor-a", "a1", 10_000, "USD", hotel.hotelUrn);
+    expect(vendorOffersLessHeld([{ hotelUrn: hotel.hotelUrn, offers: [a] }], [])).toEqual([a]);
+  });
+});
 
 describe("a direct contract as an offer", () => {
   it("describes the catalog hotel at the contract's rate, with the rooms other cases do not hold", () => {

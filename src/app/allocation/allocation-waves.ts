@@ -39,7 +39,7 @@ import {
   type WaveTrigger,
   WAVES_COLLECTION,
 } from "./wave-documents.js";
-import { contractOffer, DIRECT_CONTRACT_PROVIDER, waveOffers } from "./wave-offers.js";
+import { contractOffer, DIRECT_CONTRACT_PROVIDER, vendorOffersLessHeld, waveOffers } from "./wave-offers.js";
 import { WaveProgress } from "./wave-progress.js";
 import { type CaseStayNeeds, stayNeedsOf, type WaveStay } from "../stays/wave-stays.js";
 
@@ -98,6 +98,9 @@ const DAY_MS = 86_400_000;
  * A case without a matching policy goes to manual review instead, and no wave is written.
  */
 export class AllocationWaves {
+  /** The last wave planning at each airline and airport (`tenant|airport`), settled or not. */
+  private readonly airportTurns = new Map<string, Promise<void>>();
+
   constructor(private readonly deps: AllocationWavesDeps) {}
 
   /**
@@ -180,6 +183,41 @@ export class AllocationWaves {
   }
 
   private async plan(run: {
+    request: WaveRequest;
+    snapshot: CaseSnapshot;
+    demand: Demand;
+    waveUrn: string;
+    sequence: number;
+    progress: WaveProgress;
+  }): Promise<
+    | { outcome: "manual-review"; caseUrn: string; reason: string }
+    | { outcome: "completed"; wave: WaveDocument; reviewItem?: ReviewItemRequestedData }
+  > {
+    const { snapshot } = run;
+    const { tenant, flight } = snapshot.case;
+    return this.inAirportTurn(`${tenant}|${flight.origin}`, () => this.planAndRecord(run));
+  }
+
+  /**
+   * Runs one wave's planning and recording at a time per airline and airport, in arrival order:
+   * a wave reads the rooms the others allocated (vendorOffersLessHeld) only once they are recorded.
+   * On one node this is every wave of a hub meltdown; across nodes booking's fallback and the
+   * vendors' own refusals still cover what two nodes allocate at the same moment.
+   */
+  private inAirportTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const turn = (this.airportTurns.get(key) ?? Promise.resolve()).then(work);
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.airportTurns.set(key, settled);
+    void settled.then(() => {
+      if (this.airportTurns.get(key) === settled) this.airportTurns.delete(key);
+    });
+    return turn;
+  }
+
+  private async planAndRecord(run: {
     request: WaveRequest;
     snapshot: CaseSnapshot;
     demand: Demand;
@@ -290,12 +328,20 @@ export class AllocationWaves {
       `${search.hotels.length} hotel(s) from ${search.vendorsAnswered.length} vendor(s), ${contracts.length} contract(s)`,
     );
 
+    const heldSince = await this.deps.documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION).findAll({
+      tenant: record.tenant,
+      caseUrn: { $ne: record.urn },
+      provider: { $ne: DIRECT_CONTRACT_PROVIDER },
+      checkIn: { $lt: stay.checkOut },
+      checkOut: { $gt: stay.checkIn },
+      allocatedAt: { $gte: search.searchedAt },
+    });
     const rates = this.deps.exchangeRates;
-    const offers = waveOffers(
-      search.hotels.flatMap((h) => h.offers),
-      contracts,
-      { airport, currency, rates },
-    );
+    const offers = waveOffers(vendorOffersLessHeld(search.hotels, heldSince), contracts, {
+      airport,
+      currency,
+      rates,
+    });
     const plan = planWave({
       groups: needs.groups.map((g) => ({ ...g, nights: stay.nights })),
       offers: offers.offers,
@@ -522,6 +568,7 @@ export function allocationRow(wave: WaveDocument, allocation: WaveAllocation): A
     providerOfferId: allocation.providerOfferId,
     checkIn: allocation.checkIn,
     checkOut: allocation.checkOut,
+    allocatedAt: wave.updatedAt,
   };
 }
 

@@ -154,6 +154,11 @@ export interface AllocationRow extends Doc {
   providerOfferId: string;
   checkIn: string;
   checkOut: string;
+  /**
+   * When the wave allocated the group (ISO): a search answered before then cannot know of these
+   * rooms, so a wave planning from such an answer counts them as taken.
+   */
+  allocatedAt: string;
 }
 
 export function allocationRowId(caseUrn: string, groupId: string): string {

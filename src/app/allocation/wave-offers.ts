@@ -1,4 +1,4 @@
-import { dedupOffers } from "../../domain/allocation/dedup.js";
+import { dedupOffers, type Hotel } from "../../domain/allocation/dedup.js";
 import { type HotelOffer, hotelFactsOf } from "../../domain/allocation/offer.js";
 import { type Coordinates, greatCircleKm } from "../../domain/geo.js";
 import { convert, type ExchangeRates, fromMajor, type Money } from "../../domain/money.js";
@@ -33,6 +33,33 @@ export function contractOffer(
     payments: ["GUARANTEE"],
     isDirectContract: true,
   };
+}
+
+/**
+ * The search's vendor offers less the rooms other cases' waves hold at the same hotel and vendor
+ * since the search answered (`heldSince`: rows allocated at or after its `searchedAt`). Concurrent
+ * waves at one airport share one cached answer (spec 8.2 meltdown), so each must see the rooms the
+ * others took, or they all send their groups to the same best hotels and only the first gets them.
+ * A row names the hotel as its wave de-duplicated it, so it matches any URN of the hotel's offers.
+ */
+export function vendorOffersLessHeld(
+  hotels: readonly Hotel[],
+  heldSince: readonly AllocationRow[],
+): HotelOffer[] {
+  const held = new Map<string, number>();
+  for (const row of heldSince) {
+    const key = `${row.hotelUrn}|${row.provider}`;
+    held.set(key, (held.get(key) ?? 0) + row.rooms);
+  }
+  return hotels.flatMap((hotel) => {
+    if (held.size === 0) return hotel.offers;
+    const urns = new Set([hotel.hotelUrn, ...hotel.offers.map((offer) => offer.hotelUrn)]);
+    return hotel.offers.map((offer) => {
+      let rooms = 0;
+      for (const hotelUrn of urns) rooms += held.get(`${hotelUrn}|${offer.provider}`) ?? 0;
+      return rooms > 0 ? { ...offer, roomsAvailable: Math.max(0, offer.roomsAvailable - rooms) } : offer;
+    });
+  });
 }
 
 export interface WaveOffers {
