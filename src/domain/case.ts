@@ -138,9 +138,10 @@ export const REVIEW_PRIORITY_OF = {
    */
   WALLET_FUNDING_EXHAUSTED: "HIGH",
   /**
-   * Spec 7 "manual reconciliation": a vendor holds a room under the platform's reference that no
-   * reservation records, and it no longer cancels for free (src/domain/booking/orphan-room.ts). The
-   * operator settles it with the vendor and resolves the item.
+   * Spec 7 "manual reconciliation": a vendor holds a room the platform no longer wants and will not
+   * cancel it for free: an orphan room no reservation records (src/domain/booking/orphan-room.ts),
+   * or a declined group's stay whose cancellation the vendor refused (COMPENSATION_FAILED, spec
+   * 3.4). The operator settles it with the vendor and resolves the item; nobody is to be rebooked.
    */
   MANUAL_RECONCILIATION: "HIGH",
 } as const;

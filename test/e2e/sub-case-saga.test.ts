@@ -392,7 +392,10 @@ describe("an operator's compensation and a cancellation the vendor refuses for g
     expect(ledgerOf(reservation.vendor, reservation.vendorReservationId)).toEqual(["CREATED"]);
     expect((await reservationOf(caseB, offered.offer.reservationUrn)).status).toBe("CONFIRMED");
     await expect.poll(() => reviewsOf(caseB, /Manual reconciliation/).length).toBe(1);
-    expect(reviewsOf(caseB, /Manual reconciliation/)[0]!.data.reason).toContain("NON_REFUNDABLE");
+    expect(reviewsOf(caseB, /Manual reconciliation/)[0]!.data).toMatchObject({
+      category: "MANUAL_RECONCILIATION",
+      reason: expect.stringContaining("NON_REFUNDABLE"),
+    });
     expect(ofCase(caseB, "subcase.compensation-failed")).toHaveLength(1);
 
     const progress = await json(

@@ -73,6 +73,7 @@ describe("classify", () => {
     expect(classify(subject({ category: "MIXED_TIER_GROUP" })).cause).toBe("MIXED_TIERS");
     expect(classify(subject({ category: "DATA_INCOMPLETE" })).cause).toBe("MANIFEST_INCOMPLETE");
     expect(classify(subject({ category: "WALLET_FUNDING_EXHAUSTED" })).cause).toBe("FUNDING_EXHAUSTED");
+    expect(classify(subject({ category: "MANUAL_RECONCILIATION" })).cause).toBe("UNWANTED_ROOM");
   });
 });
 

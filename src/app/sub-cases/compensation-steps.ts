@@ -179,16 +179,17 @@ export class CompensationSteps implements SubCaseSagaSteps {
   }
 
   /**
-   * An operator is told through the manual-review queue (a BOOKING_FAILED item, the queue's
-   * category for a group whose stay needs a person); the item's URN derives from the run and the
-   * finding, so a repeated activity opens no second item. The sub-case's own move reaches the
-   * operators' screens as subcase:state-changed on the WebSocket.
+   * An operator is told through the manual-review queue: a stay the vendor would not cancel is a
+   * MANUAL_RECONCILIATION item (spec 7: settled with the vendor, not rebooked), anything else a
+   * BOOKING_FAILED item (a group whose stay needs a person). The item's URN derives from the run
+   * and the finding, so a repeated activity opens no second item. The sub-case's own move reaches
+   * the operators' screens as subcase:state-changed on the WebSocket.
    */
   alert(run: SubCaseRun, alert: SagaAlert): Promise<void> {
     return this.publish(run, "review-item.requested", {
       reviewItemUrn: reviewItemUrnFor("sub-case-saga", run.sagaInstanceId, alert.kind),
       caseUrn: run.caseUrn,
-      category: "BOOKING_FAILED",
+      category: alert.kind === "compensation-failed" ? "MANUAL_RECONCILIATION" : "BOOKING_FAILED",
       attemptedHotels: [],
       affectedGroups: [run.groupId],
       reason: reasonOf(alert, run),

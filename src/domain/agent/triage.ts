@@ -16,6 +16,7 @@ export const TRIAGE_CAUSES = [
   "MANIFEST_INCOMPLETE",
   "PASSENGER_REPORT",
   "FUNDING_EXHAUSTED",
+  "UNWANTED_ROOM",
 ] as const;
 export type TriageCause = (typeof TRIAGE_CAUSES)[number];
 
@@ -90,6 +91,11 @@ export function classify(subject: TriageSubject): Classification {
       return found("PASSENGER_REPORT", "A passenger reported a problem");
     case "WALLET_FUNDING_EXHAUSTED":
       return found("FUNDING_EXHAUSTED", "The wallet issuer refused a card: the funding pool is exhausted");
+    case "MANUAL_RECONCILIATION":
+      return found(
+        "UNWANTED_ROOM",
+        "A vendor holds a room nobody needs and will not cancel it for free: settle it with the vendor",
+      );
     default:
       break;
   }
