@@ -45,7 +45,8 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number)
 }
 
 function readText(request: IncomingMessage, limitBytes: number): Promise<string> {
-  const encoding = request.headers["content-encoding"] ?? "identity";
+  // Content codings are case-insensitive tokens (RFC 9110 8.4.1).
+  const encoding = (request.headers["content-encoding"] ?? "identity").trim().toLowerCase();
   const declared = request.headers["content-length"];
   // The declared length counts the bytes as sent, so it bounds only a body sent as it is.
   const length = encoding === "identity" && declared !== undefined ? Number(declared) : undefined;

@@ -51,6 +51,9 @@ describe("JSON request bodies", () => {
     expect((await readJsonBody(requestOf({ "content-encoding": "gzip" }, [zipped]), 1024)).parsed).toEqual({
       a: [1, 2],
     });
+    expect((await readJsonBody(requestOf({ "content-encoding": "GZip" }, [zipped]), 1024)).parsed).toEqual({
+      a: [1, 2],
+    });
     expect(await refusal(readJsonBody(requestOf({ "content-encoding": "zstd" }, ["{}"]), 1024))).toEqual({
       status: 415,
       code: "unsupported-encoding",
