@@ -4,7 +4,7 @@ import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from ".
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
 import { requestReviewItem } from "../support/review-case.js";
 import { json } from "../support/responses.js";
-import { pushCase, signIn } from "./browser-console-fixture.js";
+import { pushCase, signIn, subCaseRow } from "./browser-console-fixture.js";
 import { itemWithRecommendations } from "./exception-agent-fixture.js";
 
 const SUPERVISOR = "urn:user:zx-supervisor";
@@ -95,7 +95,7 @@ if (browserForTests("operator console actions")) {
         signedIn("operator@zx.demo", path),
         signedIn("supervisor@zx.demo", path),
       ]);
-      const row = (page: Page) => page.locator("tr", { has: page.getByRole("rowheader", { name: "RTY456" }) });
+      const row = (page: Page) => subCaseRow(page, "RTY456");
       await row(first).getByRole("button", { name: /^Lock/ }).click();
       await row(first).getByText("Locked by you").waitFor();
 

@@ -3,7 +3,7 @@
  * signing in through the identity provider's real login page (authorization code + PKCE, with the
  * one-time code for the roles that need it, spec 5.1).
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { totpCode } from "../../src/identity/totp.js";
 import type { TestPlatform } from "../support/platform.js";
@@ -50,4 +50,14 @@ export async function submitPassword(page: Page, username: string, password: str
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * A group's row in the case page's sub-cases table. The allocation table above it names the group
+ * too, so a row is looked for in the "Groups and sub-cases" section only.
+ */
+export function subCaseRow(page: Page, group: string): Locator {
+  return page
+    .getByRole("region", { name: "Groups and sub-cases" })
+    .locator("tr", { has: page.getByRole("rowheader", { name: group }) });
 }

@@ -1,8 +1,8 @@
-import type { Page, Request } from "playwright-core";
+import type { Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
-import { pushCase, signIn } from "./browser-console-fixture.js";
+import { pushCase, signIn, subCaseRow } from "./browser-console-fixture.js";
 
 /**
  * Two operators on the same case in two browsers (spec 4.1 locks, 6.2 live channel, 7 conflict),
@@ -25,11 +25,7 @@ if (browserForTests("operator console locks and logout")) {
     });
 
     const casePath = () => `/console/cases/${encodeURIComponent(caseUrn)}`;
-    /** The group's row in the sub-cases table (the allocation table above it names the group too). */
-    const row = (page: Page, group: string) =>
-      page
-        .getByRole("region", { name: "Groups and sub-cases" })
-        .locator("tr", { has: page.getByRole("rowheader", { name: group }) });
+    const row = subCaseRow;
     const lockOf = async (subCaseUrn: string) => {
       const response = await p.call("GET", `/v1/subcases/${encodeURIComponent(subCaseUrn)}`, supervisorToken);
       const body = (await response.json()) as { lockedBy: string | null };

@@ -13,7 +13,7 @@ import { subCaseUrnFor } from "../../src/domain/sub-case.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import { browserForTests, checkScreen, launchBrowser, type TestBrowser } from "../support/browser.js";
 import { startTestPlatform, type TestPlatform } from "../support/platform.js";
-import { signIn } from "./browser-console-fixture.js";
+import { signIn, subCaseRow } from "./browser-console-fixture.js";
 import { declaration, json, ZX } from "./cases-fixtures.js";
 
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
@@ -117,9 +117,7 @@ if (browserForTests("passenger app in the browser")) {
         // over the live channel, with no reload.
         const operatorPage = await (await browser.context()).newPage();
         await signIn(t, operatorPage, "supervisor@zx.demo", `/console/cases/${enc(englishCase)}`);
-        const operatorRow = operatorPage
-          .locator("tr", { has: operatorPage.getByRole("rowheader", { name: "ABC123" }) })
-          .first();
+        const operatorRow = subCaseRow(operatorPage, "ABC123");
         await operatorRow.getByText("Offer ready").waitFor();
         await operatorPage.getByText("Live", { exact: true }).waitFor();
         let operatorNavigations = 0;
