@@ -89,8 +89,22 @@ const APPROVED_STATES = new Set(["APPROVED", "PARTIAL", "FULFILLED"]);
 const MAX_ATTEMPTED_HOTELS = 10;
 const DAY_MS = 86_400_000;
 
+/** What planning one wave starts from. */
+interface WavePlanRun {
+  request: WaveRequest;
+  snapshot: CaseSnapshot;
+  demand: Demand;
+  waveUrn: string;
+  sequence: number;
+  progress: WaveProgress;
+}
+
+type WavePlanOutcome =
+  | { outcome: "manual-review"; caseUrn: string; reason: string }
+  | { outcome: "completed"; wave: WaveDocument; reviewItem?: ReviewItemRequestedData };
+
 /**
- * Runs allocation waves (spec 2.6, issue part 4): for one case, resolve its policy, work out which
+ * Runs allocation waves (spec 2.6): for one case, resolve its policy, work out which
  * groups need rooms for which nights, search every vendor (2 s time-box), add the airline's direct
  * contracts, plan the wave (src/domain/allocation/wave.ts), and keep the result: the wave
  * document, one allocation row per group, and, through the case's WaveActor, the
@@ -182,17 +196,7 @@ export class AllocationWaves {
     }
   }
 
-  private async plan(run: {
-    request: WaveRequest;
-    snapshot: CaseSnapshot;
-    demand: Demand;
-    waveUrn: string;
-    sequence: number;
-    progress: WaveProgress;
-  }): Promise<
-    | { outcome: "manual-review"; caseUrn: string; reason: string }
-    | { outcome: "completed"; wave: WaveDocument; reviewItem?: ReviewItemRequestedData }
-  > {
+  private async plan(run: WavePlanRun): Promise<WavePlanOutcome> {
     const { snapshot } = run;
     const { tenant, flight } = snapshot.case;
     return this.inAirportTurn(`${tenant}|${flight.origin}`, () => this.planAndRecord(run));
@@ -217,17 +221,7 @@ export class AllocationWaves {
     return turn;
   }
 
-  private async planAndRecord(run: {
-    request: WaveRequest;
-    snapshot: CaseSnapshot;
-    demand: Demand;
-    waveUrn: string;
-    sequence: number;
-    progress: WaveProgress;
-  }): Promise<
-    | { outcome: "manual-review"; caseUrn: string; reason: string }
-    | { outcome: "completed"; wave: WaveDocument; reviewItem?: ReviewItemRequestedData }
-  > {
+  private async planAndRecord(run: WavePlanRun): Promise<WavePlanOutcome> {
     const { request, snapshot, progress } = run;
     const record = snapshot.case;
     const planned = await this.planned(snapshot, progress);
