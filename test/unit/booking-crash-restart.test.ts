@@ -14,6 +14,7 @@ import type { Incarnation } from "../../src/domain/incarnation.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
 import type { InventoryVendor, InventoryVendors } from "../../src/vendors/vendor-port.js";
 import {
+  ACTING,
   allocate,
   type BookingHarness,
   groups,
@@ -28,10 +29,6 @@ startedEachTest(startBookingHarness, (harness) => {
   h = harness;
 });
 
-const ACTING = {
-  requestedBy: "urn:user:system",
-  correlationUrn: "urn:trace:0123456789abcdef0123456789abcdef",
-};
 
 /** The vendors of a process that is killed right after a vendor booked: the answer is never recorded. */
 function killedAfterBooking(vendors: InventoryVendors): InventoryVendors {

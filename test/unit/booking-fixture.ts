@@ -51,6 +51,8 @@ export const ZX = "urn:airline:ZX";
 export const CHECK_IN = "2026-11-21";
 export const CHECK_OUT = "2026-11-22";
 const correlationUrn = "urn:trace:0123456789abcdef0123456789abcdef";
+/** Who loads a wave for booking in these tests: the system, on one trace. */
+export const ACTING = { requestedBy: "urn:user:system", correlationUrn };
 
 export interface BookingHarness {
   clock: ManualClock;

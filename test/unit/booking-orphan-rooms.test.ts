@@ -22,6 +22,7 @@ import { TOKENS } from "../../src/runtime/tokens.js";
 import { VendorError } from "../../src/vendors/vendor-error.js";
 import type { InventoryVendor, InventoryVendors, VendorReservation } from "../../src/vendors/vendor-port.js";
 import {
+  ACTING,
   allocate,
   type BookingHarness,
   CHECK_IN,
@@ -40,10 +41,6 @@ startedEachTest(startBookingHarness, (harness) => {
   h = harness;
 });
 
-const ACTING = {
-  requestedBy: "urn:user:system",
-  correlationUrn: "urn:trace:0123456789abcdef0123456789abcdef",
-};
 const NODE_A: Incarnation = { node: "node-a", incarnation: 1 };
 const NODE_B: Incarnation = { node: "node-b", incarnation: 1 };
 
