@@ -1,3 +1,4 @@
+import { type Incarnation, isPredecessor } from "../src/domain/incarnation.js";
 import { waveUrnFor } from "../src/domain/allocation/wave-addresses.js";
 import { DomainError } from "../src/domain/domain-error.js";
 import type { GroupOverriddenData, WaveCompletedData } from "../src/domain/events/allocation.js";
@@ -10,6 +11,8 @@ export const WAVE_LEASE_MS = 60_000;
 export interface BeginWaveCommand {
   tenant: string;
   caseUrn: string;
+  /** The process beginning the wave: a wave its dead predecessor left running is taken over at once. */
+  holder?: Incarnation;
   /** The demand the wave serves; an automatic trigger runs once per demand. */
   demandUrn?: string;
   /** Automatic triggers (demand approved, batch schedule) skip a demand already handled. */
@@ -47,7 +50,7 @@ export interface WaveLedger {
   caseUrn: string;
   /** Waves numbered so far. */
   sequence: number;
-  running?: { waveUrn: string; leaseUntil: number; requestId?: string };
+  running?: { waveUrn: string; leaseUntil: number; requestId?: string; holder?: Incarnation };
   latestWaveUrn?: string;
   /** Demand URN → the wave URN (or `policy-violation`) that handled it. */
   handledDemands: Record<string, string>;
@@ -78,8 +81,12 @@ export class WaveActor {
       throw new DomainError("conflict", "wave-case-collision", "These waves belong to another case");
     }
     const now = this.context.clock.now();
-    if (ledger.running && ledger.running.leaseUntil > now) {
-      return { kind: "busy", waveUrn: ledger.running.waveUrn };
+    // A lease outlives a killed process by up to WAVE_LEASE_MS, longer than the event bus retries
+    // the trigger; a restarted process knows its own earlier incarnations are dead.
+    const { running: held } = ledger;
+    const abandoned = held?.holder && command.holder && isPredecessor(held.holder, command.holder);
+    if (held && held.leaseUntil > now && !abandoned) {
+      return { kind: "busy", waveUrn: held.waveUrn };
     }
     const handled = command.demandUrn && ledger.handledDemands[command.demandUrn];
     if (command.automatic && handled) return { kind: "handled", outcome: handled };
@@ -91,6 +98,7 @@ export class WaveActor {
       waveUrn,
       leaseUntil: now + WAVE_LEASE_MS,
       ...(command.requestId ? { requestId: command.requestId } : {}),
+      ...(command.holder ? { holder: command.holder } : {}),
     };
     this.save({ ...ledger, sequence, running });
     return { kind: "started", waveUrn, sequence };

@@ -1,3 +1,4 @@
+import { type Incarnation, SOLE_INCARNATION } from "../../src/domain/incarnation.js";
 import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { AllocationTriggers } from "../../src/app/allocation/allocation-triggers.js";
 import { AllocationWaves } from "../../src/app/allocation/allocation-waves.js";
@@ -79,6 +80,9 @@ export function registerAllocationUseCases(container: DependencyContainer): void
           catalog: c.resolve(HotelCatalogIndex),
           cases: c.resolve(CaseStatusCommands),
           overrides: c.resolve(PolicyOverrides),
+          incarnation: c.isRegistered(TOKENS.incarnation, true)
+            ? c.resolve<Incarnation>(TOKENS.incarnation)
+            : SOLE_INCARNATION,
         }),
     ),
   });

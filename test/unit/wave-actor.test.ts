@@ -71,6 +71,21 @@ describe("WaveActor", () => {
     expect(await begin(false)).toEqual({ kind: "started", waveUrn: `urn:wave:${caseId}.2`, sequence: 2 });
   });
 
+  it("lets a restarted node take over at once the wave its killed predecessor left running, and no one else", async () => {
+    const { actors } = await setup();
+    const beginAs = (node: string, incarnation: number) =>
+      actors.invoke(WaveActor, caseId, "begin", {
+        tenant,
+        caseUrn,
+        automatic: false,
+        holder: { node, incarnation },
+      });
+    expect((await beginAs("node-a", 1)).kind).toBe("started");
+    expect((await beginAs("node-b", 5)).kind).toBe("busy");
+    expect((await beginAs("node-a", 1)).kind).toBe("busy");
+    expect(await beginAs("node-a", 2)).toEqual({ kind: "started", waveUrn: `urn:wave:${caseId}.2`, sequence: 2 });
+  });
+
   it("announces a completed wave and its review item from the outbox, and runs an automatic trigger once per demand", async () => {
     const { actors, events, begin, finish } = await setup();
     const started = await begin(true);

@@ -1,3 +1,4 @@
+import type { Incarnation } from "../../domain/incarnation.js";
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import { DemandActor } from "../../../actors/DemandActor.js";
 import { WaveActor, type WaveOutcome } from "../../../actors/WaveActor.js";
@@ -57,6 +58,8 @@ export interface AllocationWavesDeps {
   cases: Pick<CaseStatusCommands, "toManualReview">;
   /** Per-case relaxations of the policy (manual review's `relax`), applied to every wave of the case. */
   overrides: Pick<PolicyOverrides, "of">;
+  /** This process: a wave an earlier start of the same node left running is taken over. */
+  incarnation: Incarnation;
 }
 
 export interface WaveRequest {
@@ -88,6 +91,19 @@ const APPROVED_STATES = new Set(["APPROVED", "PARTIAL", "FULFILLED"]);
 /** Hotels named in an ALLOCATION_FAILED item, most relevant first. */
 const MAX_ATTEMPTED_HOTELS = 10;
 const DAY_MS = 86_400_000;
+/** How long a wave waits for the airport's wave before it (a plan takes well under a second). */
+const AIRPORT_TURN_WAIT_MS = 10_000;
+
+/** Settles when `previous` does or after `ms`, whichever comes first; never rejects. */
+function awaitedAtMost(previous: Promise<void> | undefined, ms: number): Promise<void> {
+  if (!previous) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([previous, waited]).finally(() => clearTimeout(timer));
+}
 
 /** What planning one wave starts from. */
 interface WavePlanRun {
@@ -138,6 +154,7 @@ export class AllocationWaves {
       caseUrn,
       demandUrn: demand.urn,
       automatic: request.trigger.kind === "demand-approved" || request.trigger.kind === "batch",
+      holder: this.deps.incarnation,
       ...(request.requestId ? { requestId: request.requestId } : {}),
     });
     if (beginning.kind === "handled") {
@@ -206,10 +223,12 @@ export class AllocationWaves {
    * Runs one wave's planning and recording at a time per airline and airport, in arrival order:
    * a wave reads the rooms the others allocated (vendorOffersLessHeld) only once they are recorded.
    * On one node this is every wave of a hub meltdown; across nodes booking's fallback and the
-   * vendors' own refusals still cover what two nodes allocate at the same moment.
+   * vendors' own refusals still cover what two nodes allocate at the same moment. A wave waits for
+   * the one before it at most AIRPORT_TURN_WAIT_MS: one stuck wave (a store or vendor call that
+   * never answers) must not hold every later case at the airport.
    */
   private inAirportTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const turn = (this.airportTurns.get(key) ?? Promise.resolve()).then(work);
+    const turn = awaitedAtMost(this.airportTurns.get(key), AIRPORT_TURN_WAIT_MS).then(work);
     const settled = turn.then(
       () => undefined,
       () => undefined,
