@@ -15,6 +15,7 @@ import { CaseRevocations } from "../../src/passenger-identity/case-revocations.j
 import { PassengerSessionTokens } from "../../src/passenger-identity/session-tokens.js";
 import { loadPassengerSigningKey } from "../../src/passenger-identity/signing-key.js";
 import type { GroupBooking } from "../../src/domain/booking/group-booking.js";
+import type { WebhookDelivery } from "../../src/domain/webhooks/webhook-delivery.js";
 import { caseIdFor } from "../../src/domain/case.js";
 import { systemClock } from "../../src/runtime/clock.js";
 import { RedisStateStore } from "../../src/runtime/redis/state-store.js";
@@ -265,6 +266,12 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
         });
         const text = await response.text();
         if (response.ok || text.includes("offer-already-declined")) return;
+        // Each refused try (409 while the offer is not out yet) counts against the session's write
+        // limit (spec 8.1): a 429 is waited out as a client would, by its Retry-After.
+        if (response.status === 429) {
+          await pause(Number(response.headers.get("retry-after") ?? 1) * 1000);
+          continue;
+        }
       } catch {
         // Down or starting.
       }
@@ -368,22 +375,33 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       );
       return bookings.flat().filter((b) => b.state === "BOOKING");
     };
+    // A partner delivery whose attempt a kill cut short is retried by its reminder a minute later
+    // (spec 6.1's backoff; the WebhookDeliveryActor sets it before each attempt): still RETRYING.
+    const retryingDeliveries = async (): Promise<number> => {
+      const keys = (await state.keys("actor||WebhookDeliveryActor||")).filter((key) =>
+        key.endsWith("||delivery"),
+      );
+      const deliveries = await state.getMany<WebhookDelivery>(keys);
+      return [...deliveries.values()].filter((d) => d.value.status === "RETRYING").length;
+    };
     const lastRestart = Date.now();
     let last = fingerprint();
     let stillSince = Date.now();
     let booking = await claimed();
+    let retrying = await retryingDeliveries();
     const quiescenceDeadline = Date.now() + QUIESCENCE_MS;
     while (
-      (Date.now() - stillSince < STILL_FOR_MS || booking.length > 0) &&
+      (Date.now() - stillSince < STILL_FOR_MS || booking.length > 0 || retrying > 0) &&
       Date.now() < quiescenceDeadline
     ) {
       await pause(500);
       booking = await claimed();
-      const now = `${fingerprint()} ${booking.length}`;
+      retrying = await retryingDeliveries();
+      const now = `${fingerprint()} ${booking.length} ${retrying}`;
       if (now !== last) [last, stillSince] = [now, Date.now()];
     }
     await state.close();
-    const quiescent = Date.now() - stillSince >= STILL_FOR_MS && booking.length === 0;
+    const quiescent = Date.now() - stillSince >= STILL_FOR_MS && booking.length === 0 && retrying === 0;
     // The last change after the last restart (a witness, or a group's booking decided): how long the
     // restarted process took to finish what the killed ones left.
     const quiescenceMs = stillSince - lastRestart;
