@@ -9,6 +9,8 @@ import type { ActorClass } from "../src/runtime/actor-runtime.js";
 import type { Runtime } from "../src/runtime/runtime.js";
 import type { EventSubscription } from "../src/runtime/subscription-policy.js";
 import { WorkflowRegistry } from "../src/runtime/workflow-engine.js";
+import { type Incarnation, SOLE_INCARNATION } from "../src/domain/incarnation.js";
+import { TOKENS } from "../src/runtime/tokens.js";
 
 /**
  * What every module's routes and event handlers may use, bound once the runtime is up: the
@@ -108,4 +110,14 @@ export function registerSingletons(
   classes: readonly (new (...args: any[]) => unknown)[],
 ): void {
   for (const useCase of classes) container.registerSingleton(useCase);
+}
+
+/**
+ * Which start of its node this process is (src/main.ts registers it); a container without one
+ * (tests, one in-memory process) is the sole incarnation of a node that never restarts.
+ */
+export function incarnationOf(container: DependencyContainer): Incarnation {
+  return container.isRegistered(TOKENS.incarnation, true)
+    ? container.resolve<Incarnation>(TOKENS.incarnation)
+    : SOLE_INCARNATION;
 }

@@ -14,9 +14,8 @@ import { VoucherTransports } from "../../src/app/transport/voucher-transport.js"
 import { VendorReconciliation } from "../../src/app/booking/vendor-reconciliation.js";
 import { WaveReader } from "../../src/app/booking/wave-reader.js";
 import { HotelSearch } from "../../src/app/hotel-search.js";
-import { type Incarnation, SOLE_INCARNATION } from "../../src/domain/incarnation.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
-import { registerSingletons } from "../module.js";
+import { incarnationOf, registerSingletons } from "../module.js";
 
 /** Booking's use cases, as its routes, event handlers and start-up receive them. */
 export interface BookingUseCases {
@@ -81,9 +80,7 @@ export function bookingStepsOf(
     cardOf: c.resolve(TOKENS.bookingCards),
     logger: c.resolve(TOKENS.logger),
     settings: settingsOf(c),
-    incarnation: c.isRegistered(TOKENS.incarnation, true)
-      ? c.resolve<Incarnation>(TOKENS.incarnation)
-      : SOLE_INCARNATION,
+    incarnation: incarnationOf(c),
     ...replaced,
   });
 }

@@ -1,4 +1,3 @@
-import { type Incarnation, SOLE_INCARNATION } from "../../src/domain/incarnation.js";
 import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
 import { AllocationTriggers } from "../../src/app/allocation/allocation-triggers.js";
 import { AllocationWaves } from "../../src/app/allocation/allocation-waves.js";
@@ -14,7 +13,7 @@ import { PolicyOverrides } from "../../src/app/policies/policy-overrides.js";
 import { PolicyIndex } from "../../src/app/policies/policy-index.js";
 import { convert, type ExchangeRates } from "../../src/domain/money.js";
 import { TOKENS } from "../../src/runtime/tokens.js";
-import { registerSingletons } from "../module.js";
+import { incarnationOf, registerSingletons } from "../module.js";
 
 /** The hotel and allocation use cases, as their routes, event handlers and start-up receive them. */
 export interface AllocationUseCases {
@@ -80,9 +79,7 @@ export function registerAllocationUseCases(container: DependencyContainer): void
           catalog: c.resolve(HotelCatalogIndex),
           cases: c.resolve(CaseStatusCommands),
           overrides: c.resolve(PolicyOverrides),
-          incarnation: c.isRegistered(TOKENS.incarnation, true)
-            ? c.resolve<Incarnation>(TOKENS.incarnation)
-            : SOLE_INCARNATION,
+          incarnation: incarnationOf(c),
         }),
     ),
   });
