@@ -15,6 +15,7 @@ import type { OperatorPrincipal } from "../principals.js";
 import { type Airport, airportByCode, type Directory } from "../directory.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
+import { AirportTurns } from "./airport-turns.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import type { EventBus } from "../../runtime/event-bus.js";
 import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
@@ -91,20 +92,6 @@ const APPROVED_STATES = new Set(["APPROVED", "PARTIAL", "FULFILLED"]);
 /** Hotels named in an ALLOCATION_FAILED item, most relevant first. */
 const MAX_ATTEMPTED_HOTELS = 10;
 const DAY_MS = 86_400_000;
-/** How long a wave waits for the airport's wave before it (a plan takes well under a second). */
-const AIRPORT_TURN_WAIT_MS = 10_000;
-
-/** Settles when `previous` does or after `ms`, whichever comes first; never rejects. */
-function awaitedAtMost(previous: Promise<void> | undefined, ms: number): Promise<void> {
-  if (!previous) return Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  return Promise.race([previous, waited]).finally(() => clearTimeout(timer));
-}
-
 /** What planning one wave starts from. */
 interface WavePlanRun {
   request: WaveRequest;
@@ -128,10 +115,11 @@ type WavePlanOutcome =
  * A case without a matching policy goes to manual review instead, and no wave is written.
  */
 export class AllocationWaves {
-  /** The last wave planning at each airline and airport (`tenant|airport`), settled or not. */
-  private readonly airportTurns = new Map<string, Promise<void>>();
+  private readonly airportTurns: AirportTurns;
 
-  constructor(private readonly deps: AllocationWavesDeps) {}
+  constructor(private readonly deps: AllocationWavesDeps) {
+    this.airportTurns = new AirportTurns(deps.clock);
+  }
 
   /**
    * What a wave checks before it starts, for a composition route to refuse at once: the case exists
@@ -216,28 +204,7 @@ export class AllocationWaves {
   private async plan(run: WavePlanRun): Promise<WavePlanOutcome> {
     const { snapshot } = run;
     const { tenant, flight } = snapshot.case;
-    return this.inAirportTurn(`${tenant}|${flight.origin}`, () => this.planAndRecord(run));
-  }
-
-  /**
-   * Runs one wave's planning and recording at a time per airline and airport, in arrival order:
-   * a wave reads the rooms the others allocated (vendorOffersLessHeld) only once they are recorded.
-   * On one node this is every wave of a hub meltdown; across nodes booking's fallback and the
-   * vendors' own refusals still cover what two nodes allocate at the same moment. A wave waits for
-   * the one before it at most AIRPORT_TURN_WAIT_MS: one stuck wave (a store or vendor call that
-   * never answers) must not hold every later case at the airport.
-   */
-  private inAirportTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const turn = awaitedAtMost(this.airportTurns.get(key), AIRPORT_TURN_WAIT_MS).then(work);
-    const settled = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.airportTurns.set(key, settled);
-    void settled.then(() => {
-      if (this.airportTurns.get(key) === settled) this.airportTurns.delete(key);
-    });
-    return turn;
+    return this.airportTurns.take(`${tenant}|${flight.origin}`, () => this.planAndRecord(run));
   }
 
   private async planAndRecord(run: WavePlanRun): Promise<WavePlanOutcome> {
