@@ -14,6 +14,7 @@ import { MemoryDocumentStore } from "../memory/document-store.js";
 import { keysStartingWith } from "./key-pattern.js";
 import { LuaScript } from "./lua-script.js";
 import { type RedisClient, type RedisConnectOptions, connectRedis } from "./redis-connection.js";
+import { BATCH_BYTES, TurnBatches } from "./turn-batch.js";
 
 export interface RedisDocumentStoreOptions extends RedisConnectOptions {
   /** Namespace of the store's keys, e.g. `"documents:"`: one writer process per prefix. */
@@ -48,12 +49,6 @@ end
 return 1
 `;
 const writeScript = new LuaScript(WRITE_SOURCE);
-
-/**
- * A batch is sent at once past this many bytes of documents, so one script never holds Redis, nor
- * a write the connection, for long.
- */
-const BATCH_BYTES = 1_000_000;
 
 /** Renews the lease of ARGV[1] for ARGV[2] ms unless another holds it (1 renewed, 0 not). */
 const renewScript = new LuaScript(`
@@ -117,7 +112,10 @@ export class RedisDocumentStore implements DocumentStore {
   /** The latest JSON (undefined: deleted) of each document with a write in flight, for retries. */
   private readonly inFlight = new Map<string, InFlight>();
   /** The batch changes join until it is sent. */
-  private openBatch: Batch | undefined;
+  private readonly batches = new TurnBatches<Batch>(
+    () => this.startBatch(),
+    (batch) => batch.send(),
+  );
   private renewal: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -185,18 +183,14 @@ export class RedisDocumentStore implements DocumentStore {
 
   /**
    * Persists a change of the in-memory copy. Why Redis ends equal to memory: the memory store calls
-   * this synchronously at each change, in the order of the changes; the change joins the open
-   * batch, which is sent as one script on this store's one connection at the end of the event
-   * loop's turn (or at once when it is full), carrying each of its documents' latest JSON; and
+   * this synchronously at each change, in the order of the changes; the change joins the turn's
+   * batch (TurnBatches), sent as one script on this store's one connection, carrying each of its
+   * documents' latest JSON; and
    * Redis applies a connection's commands in the order they were sent. So every batch holds each
    * of its documents' values no older than any batch sent before it, and the last one Redis
    * applies is the document's current value, whatever the interleaving of concurrent writers. A
    * batch that fails is sent again with its documents' latest values (`inFlight`), never with the
    * older ones it carried, which a later batch may already have replaced in Redis.
-   *
-   * One script per batch rather than one command per change: under a storm the changes of a turn
-   * of the event loop go in one round trip, so the client's per-command cost and the queue of
-   * commands do not grow with the number of writers.
    */
   private changed(collection: string, id: string, stored: Doc | undefined): void {
     if (this.loading) return;
@@ -206,13 +200,13 @@ export class RedisDocumentStore implements DocumentStore {
     const latest = this.inFlight.get(slot) ?? { key, id, value, commands: 0 };
     latest.value = value;
     this.inFlight.set(slot, latest);
-    const batch = this.openBatch ?? this.startBatch();
+    const batch = this.batches.current();
     if (!batch.changes.has(slot)) {
       latest.commands++;
       batch.changes.set(slot, latest);
     }
     batch.bytes += value?.length ?? 0;
-    if (batch.bytes >= BATCH_BYTES) this.sendBatch(batch);
+    if (batch.bytes >= BATCH_BYTES) this.batches.close(batch);
   }
 
   private startBatch(): Batch {
@@ -222,14 +216,7 @@ export class RedisDocumentStore implements DocumentStore {
     });
     const written = sent.then(() => this.write(batch));
     this.persisted = Promise.all([this.persisted, written]).then(() => undefined);
-    this.openBatch = batch;
-    setImmediate(() => this.sendBatch(batch));
     return batch;
-  }
-
-  private sendBatch(batch: Batch): void {
-    if (this.openBatch === batch) this.openBatch = undefined;
-    batch.send();
   }
 
   private async write(batch: Batch): Promise<void> {
