@@ -1,9 +1,10 @@
+import { isDeepStrictEqual } from "node:util";
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { passengerCount } from "../../domain/case.js";
 import { priorityOf } from "../../domain/case-priority.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import { writeRevisioned } from "../revisioned-index.js";
-import type { CaseTokenRevocations, PassengerLogins } from "./passenger-sign-in.js";
+import type { CaseTokenRevocations, PassengerLogin, PassengerLogins } from "./passenger-sign-in.js";
 import {
   type CaseIndexEntry,
   COLLECTIONS,
@@ -23,10 +24,17 @@ import { TOKENS } from "../../runtime/tokens.js";
  * between loses nothing. Both are idempotent: the index entry records the version it reflects and
  * is written last, so a snapshot no newer than it is skipped and an interrupted run is redone.
  * Runs for one case are serialized in this process so an older snapshot never overtakes a newer one.
+ *
+ * Most changes (a reservation recorded, a review item raised) leave the passengers, their groups and
+ * the disruption as they were, yet a full flight's case has hundreds of logins: a run that follows
+ * this process's own complete run of the version just before (the index entry still at it) writes
+ * only the parts whose content differs from what that run wrote. Any other run writes every part.
  */
 @injectable()
 export class CaseProjection {
   private readonly running = new Map<string, Promise<void>>();
+  /** The parts of the most recently projected cases, by case URN, oldest first. */
+  private readonly projected = new Map<string, ProjectedParts>();
 
   constructor(
     @inject(TOKENS.documents) private readonly documents: DocumentStore,
@@ -77,37 +85,45 @@ export class CaseProjection {
 
   private async project(snapshot: CaseSnapshot): Promise<void> {
     const record = snapshot.case;
-    if (await this.reflects(record.urn, record.version)) return;
+    const indexed = await this.index().get(record.urn);
+    if (indexed !== undefined && indexed.revision >= record.version) return;
 
-    await this.projectLogins(snapshot);
-    await this.projectReviewItems(snapshot);
+    const known = this.projected.get(record.urn);
+    // Another process may have written parts of a later version before failing to index it; the
+    // version just before this one leaves no room for such a run.
+    const previous =
+      known?.version === indexed?.revision && known?.version === record.version - 1 ? known : undefined;
+    const parts: ProjectedParts = {
+      version: record.version,
+      logins: loginsOf(snapshot),
+      reviewItemUrns: snapshot.reviewItems.map((item) => item.urn),
+      disruption: disruptionOf(snapshot),
+    };
+    if (!previous || !sameLogins(previous.logins, parts.logins)) await this.projectLogins(parts.logins);
+    if (!previous || !sameList(previous.reviewItemUrns, parts.reviewItemUrns)) {
+      await this.projectReviewItems(snapshot);
+    }
     await this.projectRevocation(snapshot);
-    await this.documents.collection<DisruptionRecord>(COLLECTIONS.disruptions).put(disruptionOf(snapshot));
+    if (!previous || !isDeepStrictEqual(previous.disruption, parts.disruption)) {
+      await this.documents.collection<DisruptionRecord>(COLLECTIONS.disruptions).put(parts.disruption);
+    }
     await writeRevisioned(this.index(), [indexEntryOf(snapshot)]);
+    this.remember(record.urn, parts);
+  }
+
+  private remember(caseUrn: string, parts: ProjectedParts): void {
+    this.projected.delete(caseUrn);
+    this.projected.set(caseUrn, parts);
+    if (this.projected.size > PROJECTED_CASES_KEPT) {
+      this.projected.delete(this.projected.keys().next().value!);
+    }
   }
 
   private index() {
     return this.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
   }
 
-  private async projectLogins({ case: record, passengerPnrs }: CaseSnapshot): Promise<void> {
-    const logins = record.passengerGroups.flatMap((group) =>
-      group.passengers.flatMap((passenger) => {
-        const pnr = passengerPnrs[passenger.id] ?? group.pnr;
-        return pnr && passenger.lastName
-          ? [
-              {
-                tenant: record.tenant,
-                pnr,
-                lastName: passenger.lastName,
-                caseUrn: record.urn,
-                groupId: group.id,
-                caseStatus: record.status,
-              },
-            ]
-          : [];
-      }),
-    );
+  private async projectLogins(logins: readonly PassengerLogin[]): Promise<void> {
     await Promise.all(logins.map((login) => this.logins.upsert(login)));
   }
 
@@ -153,6 +169,58 @@ export class CaseProjection {
       await revocations.caseReopened(record.urn);
     }
   }
+}
+
+/** Cases whose projected parts are kept: the cases changing now, not every case ever seen. */
+const PROJECTED_CASES_KEPT = 256;
+
+/** What a complete run wrote besides the index entry (the revocation is looked at every run). */
+interface ProjectedParts {
+  version: number;
+  logins: PassengerLogin[];
+  reviewItemUrns: string[];
+  disruption: DisruptionRecord;
+}
+
+/** One login per passenger with a PNR and a last name, in the order of the case's groups. */
+function loginsOf({ case: record, passengerPnrs }: CaseSnapshot): PassengerLogin[] {
+  return record.passengerGroups.flatMap((group) =>
+    group.passengers.flatMap((passenger) => {
+      const pnr = passengerPnrs[passenger.id] ?? group.pnr;
+      return pnr && passenger.lastName
+        ? [
+            {
+              tenant: record.tenant,
+              pnr,
+              lastName: passenger.lastName,
+              caseUrn: record.urn,
+              groupId: group.id,
+              caseStatus: record.status,
+            },
+          ]
+        : [];
+    }),
+  );
+}
+
+/** Same logins in the same order: writing them again would leave every entry as it is. */
+function sameLogins(before: readonly PassengerLogin[], after: readonly PassengerLogin[]): boolean {
+  return (
+    before.length === after.length &&
+    before.every((login, i) => {
+      const other = after[i]!;
+      return (
+        login.pnr === other.pnr &&
+        login.lastName === other.lastName &&
+        login.groupId === other.groupId &&
+        login.caseStatus === other.caseStatus
+      );
+    })
+  );
+}
+
+function sameList(before: readonly string[], after: readonly string[]): boolean {
+  return before.length === after.length && before.every((value, i) => value === after[i]);
 }
 
 function indexEntryOf({ case: record }: CaseSnapshot): CaseIndexEntry {
