@@ -172,8 +172,16 @@ export function walletRoutes({ cancel, webhooks, reads, issuance }: WalletRouteD
             "The webhook carries no X-Vendor-Event-Id",
           );
         }
+        // Member by member: on Node 20 a spread followed by more members takes a slow path.
         const outcome = await receiveSignedCallback(ctx, correlationUrn, (callback) =>
-          webhooks.receive(params.vendor, { ...callback, body, eventId }),
+          webhooks.receive(params.vendor, {
+            rawBody: callback.rawBody,
+            body,
+            signature: callback.signature,
+            timestamp: callback.timestamp,
+            eventId,
+            correlationUrn: callback.correlationUrn,
+          }),
         );
         return {
           status: 200,
