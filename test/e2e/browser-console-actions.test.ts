@@ -23,7 +23,10 @@ if (browserForTests("operator console actions")) {
       p.call(method, path, tokens[who]!, body);
 
     beforeAll(async () => {
-      [p, browser] = await Promise.all([startTestPlatform({ env: { RATE_LIMIT_SCALE: "20" } }), launchBrowser()]);
+      [p, browser] = await Promise.all([
+        startTestPlatform({ env: { RATE_LIMIT_SCALE: "20" } }),
+        launchBrowser(),
+      ]);
       for (const user of ["supervisor@zx.demo", "admin@zx.demo"]) tokens[user] = await p.operatorToken(user);
     });
     afterAll(async () => {
@@ -141,7 +144,9 @@ if (browserForTests("operator console actions")) {
       // Another supervisor renames the policy meanwhile: the patch names the version it was made on.
       const urn = (await editor.locator("dd code").first().textContent())!;
       await json(
-        await call("POST", `/v1/policies/${enc(urn)}/patch`, "supervisor@zx.demo", { name: `${name} (crews)` }),
+        await call("POST", `/v1/policies/${enc(urn)}/patch`, "supervisor@zx.demo", {
+          name: `${name} (crews)`,
+        }),
         200,
       );
       await editor.getByLabel("Reason for the change").fill("four stars for crews");
@@ -150,11 +155,9 @@ if (browserForTests("operator console actions")) {
       await editor.getByRole("button", { name: "Read the new version, keeping my edits" }).click();
       await editor.getByText(/^Change the rules \(version 2\)/).waitFor();
       // The form takes the new version's fields in a render after the heading: wait for the diff.
-      await expect.poll(() => diff.getByRole("row").allTextContents()).toEqual([
-        "FieldBeforeAfter",
-        "constraints.minStars34",
-        "constraints.maxDistanceKm(none)12",
-      ]);
+      await expect
+        .poll(() => diff.getByRole("row").allTextContents())
+        .toEqual(["FieldBeforeAfter", "constraints.minStars34", "constraints.maxDistanceKm(none)12"]);
       await editor.getByLabel("Reason for the change").fill("four stars for crews");
       await editor.getByRole("button", { name: "Send patch" }).click();
       await editor.getByText("constraints.minStars: 3 → 4; constraints.maxDistanceKm: (none) → 12").waitFor();
@@ -189,7 +192,10 @@ if (browserForTests("operator console actions")) {
       await actions.getByLabel("Reason for the decision").fill("the hotels are full tonight");
       await actions.getByRole("button", { name: "Reject demand" }).click();
       await actions.getByText("Reject demand: done").waitFor();
-      const trail = await json(await call("GET", `/v1/audit/case/${enc(caseUrn)}?limit=200`, "admin@zx.demo"), 200);
+      const trail = await json(
+        await call("GET", `/v1/audit/case/${enc(caseUrn)}?limit=200`, "admin@zx.demo"),
+        200,
+      );
       expect(trail.items.map((e: { action: string }) => e.action)).toContain("demand.request");
 
       // Rooms are booked by themselves within a second of the push; the transfers follow them.
@@ -203,11 +209,27 @@ if (browserForTests("operator console actions")) {
       await actions.getByText("Retime: done").waitFor();
       await checkScreen(page, "console-case-actions");
 
+      // The page's contents stay in view and take the operator to a part below the groups' table.
+      const contents = page.getByRole("navigation", { name: "On this page" });
+      await contents.getByRole("link", { name: /^Reservations \(\d+\)$/ }).click();
+      expect(new URL(page.url()).hash).toBe("#reservations");
+      await expect
+        .poll(() =>
+          page
+            .getByRole("heading", { name: "Reservations and vouchers" })
+            .evaluate((h) => h.getBoundingClientRect().top),
+        )
+        .toBeLessThan(200);
+      expect(await contents.isVisible()).toBe(true);
+
       await actions.getByLabel("Reason for closing").fill("every group is looked after");
       await actions.getByRole("button", { name: "Close case" }).click();
       await actions.getByRole("button", { name: "Reopen case" }).click();
       await actions.getByRole("button", { name: "Close case" }).waitFor();
-      const after = await json(await call("GET", `/v1/audit/case/${enc(caseUrn)}?limit=200`, "admin@zx.demo"), 200);
+      const after = await json(
+        await call("GET", `/v1/audit/case/${enc(caseUrn)}?limit=200`, "admin@zx.demo"),
+        200,
+      );
       expect(after.items.map((e: { action: string }) => e.action)).toEqual(
         expect.arrayContaining(["case.close", "case.reopen"]),
       );
@@ -217,7 +239,10 @@ if (browserForTests("operator console actions")) {
       const bosCase = await pushCase(p, `CONSOLE-ROLES-${Date.now()}`);
       const itemUrn = await requestReviewItem(p, bosCase, "PAYMENT_FAILED", Date.now());
       await expect
-        .poll(async () => (await call("GET", `/v1/booking/manual-review/${enc(itemUrn)}`, "supervisor@zx.demo")).status)
+        .poll(
+          async () =>
+            (await call("GET", `/v1/booking/manual-review/${enc(itemUrn)}`, "supervisor@zx.demo")).status,
+        )
         .toBe(200);
 
       const operator = await signedIn("operator@zx.demo", "/console/policies");

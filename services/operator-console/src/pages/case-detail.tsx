@@ -16,6 +16,7 @@ import { RankingTable } from "../components/ranking-table.js";
 import { SagaStepBar } from "../components/saga-step-bar.js";
 import { CaseActionsSection } from "../actions/case-actions-section.js";
 import { type Column, DataTable } from "../components/data-table.js";
+import { countOf, PageContents } from "../components/page-contents.js";
 import { ProblemMessage } from "../components/problem-message.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { SubCaseActions } from "../components/sub-case-actions.js";
@@ -162,6 +163,21 @@ export function CaseDetailPage({ params }: { params: Record<string, string> }) {
         <dd class="urn">{c.urn}</dd>
       </dl>
       <ProblemMessage error={detail.error} />
+      <PageContents
+        parts={[
+          {
+            id: "allocation",
+            label: "Allocation",
+            count: c.wave ? String(c.wave.allocations.length) : undefined,
+          },
+          { id: "sub-cases", label: "Groups", count: countOf(manifest.data) },
+          { id: "case-actions", label: "Actions" },
+          { id: "reservations", label: "Reservations", count: countOf(reservations.data) },
+          { id: "progress", label: "Saga progress" },
+          { id: "notifications", label: "Notifications", count: countOf(notifications.data) },
+          ...(mayAudit ? [{ id: "audit", label: "Audit trail" }] : []),
+        ]}
+      />
 
       <section aria-labelledby="allocation">
         <h2 id="allocation">Allocation</h2>
