@@ -220,8 +220,12 @@ export class CaseActor {
     };
   }
 
+  /**
+   * The case with what is kept beside it. Only looked at (peek): the answer is copied on its way
+   * out of the turn, so reading copies for it first would copy a full flight's manifest twice.
+   */
   async snapshot(): Promise<CaseSnapshot | undefined> {
-    const record = await this.get();
+    const record = await this.context.state.peek<CaseRecord>(KEYS.case);
     return record && this.snapshotOf(record);
   }
 
@@ -455,24 +459,26 @@ export class CaseActor {
     return record;
   }
 
+  /** What is kept beside the case is looked at (peek): the snapshot is copied on its way out of the turn. */
   private async snapshotOf(record: CaseRecord): Promise<CaseSnapshot> {
+    const state = this.context.state;
     const [intake, reservations, localResidentGroups, reviewItems, passengerPnrs, stayPlan] =
       await Promise.all([
-        this.context.state.get<CaseIntake>(KEYS.intake),
-        this.reservations(),
-        this.localResidents(),
-        this.reviewItems(),
-        this.pnrsApart(),
-        this.context.state.get<StayPlan>(KEYS.stayPlan),
+        state.peek<CaseIntake>(KEYS.intake),
+        state.peek<Record<string, ReservationRecord>>(KEYS.reservations),
+        state.peek<string[]>(KEYS.localResidents),
+        state.peek<RaisedReviewItem[]>(KEYS.reviewItems),
+        state.peek<Record<string, string>>(KEYS.passengerPnrs),
+        state.peek<StayPlan>(KEYS.stayPlan),
       ]);
     return {
       case: record,
       // Written in the opening turn, with the case itself.
       intake: intake!,
-      reservations: Object.values(reservations),
-      localResidentGroups,
-      reviewItems,
-      passengerPnrs,
+      reservations: Object.values(reservations ?? {}),
+      localResidentGroups: localResidentGroups ?? [],
+      reviewItems: reviewItems ?? [],
+      passengerPnrs: passengerPnrs ?? {},
       ...(stayPlan ? { stayPlan } : {}),
     };
   }

@@ -78,6 +78,19 @@ export interface ActorRuntime {
     method: M,
     ...arg: ActorArgs<A, M>
   ): Promise<ActorResult<A, M>>;
+  /**
+   * Calls a method that only looks at the actor's state (reads it, never sets it, emits or sets a
+   * reminder) without waiting behind the turns queued for the actor where the runtime can: it
+   * answers from what the last committed turn left, so a read is not held up by a busy aggregate.
+   * A runtime that cannot (Dapr's turn-based actors) runs it as a turn. A look that stages
+   * anything fails and changes nothing.
+   */
+  look<A, M extends ActorMethod<A>>(
+    actorClass: ActorClass<A>,
+    actorId: string,
+    method: M,
+    ...arg: ActorArgs<A, M>
+  ): Promise<ActorResult<A, M>>;
   /** Finishes running turns, flushes outboxes, stops reminders. */
   close(): Promise<void>;
 }

@@ -132,6 +132,56 @@ describe("embedded actor runtime", () => {
     await actors.close();
   });
 
+  it("answers a look from the committed state without waiting behind the actor's queued turns", async () => {
+    const { actors } = runtime();
+    await actors.start();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    class LedgerActor {
+      constructor(private readonly context: ActorContext<Record<string, unknown>>) {}
+      async record(input: { value: number; gated?: boolean }): Promise<void> {
+        this.context.state.set("value", { value: input.value });
+        if (input.gated) await gate;
+      }
+      async read(): Promise<{ value: number } | undefined> {
+        return this.context.state.peek<{ value: number }>("value");
+      }
+      async readAndWrite(): Promise<void> {
+        this.context.state.set("value", { value: -1 });
+      }
+    }
+    actors.register(LedgerActor);
+    await actors.invoke(LedgerActor, "l1", "record", { value: 1 });
+    const busy = actors.invoke(LedgerActor, "l1", "record", { value: 2, gated: true });
+    const queued = actors.invoke(LedgerActor, "l1", "read");
+    // The turn writing 2 holds the actor, and a read invoked after it waits: a look does not.
+    const looked = await actors.look(LedgerActor, "l1", "read");
+    expect(looked).toEqual({ value: 1 });
+    release();
+    await busy;
+    expect(await queued).toEqual({ value: 2 });
+    // What a look answers is its caller's copy.
+    const copy = await actors.look(LedgerActor, "l1", "read");
+    copy!.value = 99;
+    expect(await actors.look(LedgerActor, "l1", "read")).toEqual({ value: 2 });
+    // A look may not change the actor.
+    await expect(actors.look(LedgerActor, "l1", "readAndWrite")).rejects.toThrow(/changed the actor/);
+    expect(await actors.invoke(LedgerActor, "l1", "read")).toEqual({ value: 2 });
+    // One the activation has not read yet is read from the store.
+    const fresh = runtime(new MemoryStateStore());
+    fresh.actors.register(LedgerActor);
+    await fresh.actors.start();
+    await fresh.actors.invoke(LedgerActor, "l2", "record", { value: 5 });
+    await fresh.clock.advance(61_000);
+    await fresh.clock.advance(31_000);
+    expect(fresh.actors.activeCount).toBe(0);
+    expect(await fresh.actors.look(LedgerActor, "l2", "read")).toEqual({ value: 5 });
+    await fresh.actors.close();
+    await actors.close();
+  });
+
   it("republishes outbox events that were committed but not delivered before a restart", async () => {
     const store = new MemoryStateStore();
     const clock = new ManualClock();

@@ -52,9 +52,13 @@ export class CaseChanges {
     @inject(TOKENS.audit) private readonly audit: AuditLog,
   ) {}
 
+  /**
+   * The case as its last committed change left it. A look, not a turn: a read does not wait behind
+   * the changes queued for the case (a flight's bookings reporting in during a storm).
+   */
   async snapshot(caseUrn: string, caller?: Principal): Promise<CaseSnapshot> {
     const { id } = caseRefOf(caseUrn);
-    const snapshot = await this.actors.invoke(CaseActor, id, "snapshot");
+    const snapshot = await this.actors.look(CaseActor, id, "snapshot");
     if (!snapshot) throw caseNotFound(id);
     if (caller) assertCaseAccess(caller, snapshot);
     return snapshot;

@@ -106,6 +106,11 @@ export class DaprActorRuntime implements ActorRuntime {
     return unwrapOutcome(outcome);
   }
 
+  /** Dapr's actors are turn-based, with no read beside the turns: a look is a turn. */
+  look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    return this.invoke(actorClass, actorId, method, ...args);
+  }
+
   /** Refuses new turns and waits for the ones running here; reminders stay with the sidecar. */
   async close(): Promise<void> {
     this.closing = true;

@@ -112,6 +112,32 @@ export class EmbeddedActorRuntime implements ActorRuntime {
   }
 
   /**
+   * The method runs at once on an instance of its own, over the committed state (ActorRuntime.look):
+   * the activation's instance and context belong to its queued turns.
+   */
+  async look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    const activation = this.activate(actorClass.name, actorId);
+    if (!isCallableActorMethod(activation.instance, method)) {
+      throw new Error(`${actorClass.name} has no callable method ${method}`);
+    }
+    const { type, id } = activation;
+    const context = new TurnBoundContext(type, id, this.options.clock);
+    const turn = new ActorTurn(type, id, this.options.clock, async (key, shared) => {
+      if (!activation.cache.has(key)) {
+        const entry = await this.options.store.get(stateKey(type, id, key));
+        // A turn that committed the key meanwhile has cached a newer value than this read's.
+        if (!activation.cache.has(key)) activation.cache.set(key, entry?.value);
+      }
+      return shared ? activation.cache.get(key) : detach(activation.cache.get(key));
+    });
+    context.current = turn;
+    const instance = new actorClass(context) as Activation["instance"];
+    const result = await (instance[method] as (a: unknown) => Promise<unknown>)(detach(args[0]));
+    if (!turn.isEmpty) throw new Error(`${type}.${method} changed the actor in a look`);
+    return detach(result);
+  }
+
+  /**
    * Refuses new calls, stops reminders and finishes the turns already queued. Outbox events still
    * being delivered keep going: close the bus to abandon them (they stay in the store), then
    * `close()` returns at once.
