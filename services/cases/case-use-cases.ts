@@ -1,6 +1,6 @@
 import { CaseEntitlements } from "../../src/app/cases/case-entitlements.js";
 import { type DependencyContainer, instanceCachingFactory } from "tsyringe";
-import { latestWaveOf } from "../../src/app/allocation/wave-documents.js";
+import { latestWavePartOf } from "../../src/app/allocation/wave-documents.js";
 import { CaseChanges } from "../../src/app/cases/case-changes.js";
 import { CaseDashboard } from "../../src/app/cases/case-dashboard.js";
 import { CaseFulfilmentReader } from "../../src/app/cases/case-fulfilment.js";
@@ -36,7 +36,9 @@ export function registerCaseUseCases(container: DependencyContainer): void {
   container.register<LatestWaveLookup>(TOKENS.latestWave, {
     useFactory: instanceCachingFactory((c) => {
       const documents = c.resolve<DocumentStore>(TOKENS.documents);
-      return (tenant: string, caseUrn: string) => latestWaveOf(documents, tenant, caseUrn);
+      // The case detail shows the wave's allocations and totals, not its hotels and ranking inputs.
+      return (tenant: string, caseUrn: string) =>
+        latestWavePartOf(documents, tenant, caseUrn, ["allocations", "totalCost", "savingsVsMarket"]);
     }),
   });
   registerSingletons(container, [

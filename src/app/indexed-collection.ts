@@ -29,6 +29,10 @@ export function indexedCollection<T extends Doc>(
     deleteOne: whenIndexed((filter) => collection.deleteOne(filter)),
     deleteMany: whenIndexed((filter) => collection.deleteMany(filter)),
     findOne: whenIndexed((filter, options) => collection.findOne(filter, options)),
+    findOneFields: async (filter, fields, options) => {
+      if (!ready) await indexed;
+      return collection.findOneFields(filter, fields, options);
+    },
     find: whenIndexed((filter, options) => collection.find(filter, options)),
     findAll: whenIndexed((filter, options) => collection.findAll(filter, options)),
     count: whenIndexed((filter) => collection.count(filter)),

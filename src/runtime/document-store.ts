@@ -46,6 +46,15 @@ export interface DocumentCollection<T extends Doc> {
   deleteOne(filter: Filter): Promise<boolean>;
   deleteMany(filter: Filter): Promise<number>;
   findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | undefined>;
+  /**
+   * As findOne, with only `fields` (top-level) and `_id` of the match: a reader of a few small parts
+   * of a large document (a wave's allocations, not its ranking inputs) is handed no more.
+   */
+  findOneFields<K extends keyof T & string>(
+    filter: Filter,
+    fields: readonly K[],
+    options?: { sort?: SortSpec },
+  ): Promise<Pick<T, K | "_id"> | undefined>;
   /** One page; the sort always ends with `_id` so that cursors are stable. */
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   /** Every match, for small result sets (internal use). */

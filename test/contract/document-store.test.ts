@@ -177,6 +177,18 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect((await cases.get("c1"))?.tags).toEqual(["vip"]);
     });
 
+    it("finds one match with only the fields asked for, sorted as findOne sorts, as its own copy", async () => {
+      await cases.insert(caseDoc("c1", { priority: 1, passengers: [{ name: "Ann" }], note: "one" }));
+      await cases.insert(caseDoc("c2", { priority: 2, passengers: [{ name: "Bo" }], note: "two" }));
+      const part = await cases.findOneFields({ airport: "FRA" }, ["passengers", "email"], {
+        sort: { priority: -1 },
+      });
+      expect(part).toEqual({ _id: "c2", passengers: [{ name: "Bo" }] });
+      part!.passengers![0]!.name = "changed";
+      expect((await cases.get("c2"))?.passengers).toEqual([{ name: "Bo" }]);
+      expect(await cases.findOneFields({ airport: "MUC" }, ["note"])).toBeUndefined();
+    });
+
     it("returns dates and nested arrays as they were written", async () => {
       const written = {
         ...caseDoc("c1"),

@@ -165,18 +165,31 @@ export function allocationRowId(caseUrn: string, groupId: string): string {
   return `${caseUrn}|${groupId}`;
 }
 
+/** The latest wave of a case first: the highest wave number, else (waves written without one) the latest written. */
+const LATEST_FIRST = { sort: { sequence: -1, createdAt: -1 } } as const;
+
 /**
- * The latest wave of a case: the highest wave number, else (waves written without one) the latest
- * written; allocation and booking read it, each through its own view of the document (`T`).
+ * The latest wave of a case; allocation and booking read it, each through its own view of the
+ * document (`T`).
  */
 export function latestWaveOf<T extends Doc = WaveDocument>(
   store: DocumentStore,
   tenant: string,
   caseUrn: string,
 ): Promise<T | undefined> {
+  return store.collection<T>(WAVES_COLLECTION).findOne({ tenant, caseUrn }, LATEST_FIRST);
+}
+
+/** Only `fields` of the latest wave of a case, for a reader that shows a few of its parts. */
+export function latestWavePartOf<K extends keyof WaveDocument & string>(
+  store: DocumentStore,
+  tenant: string,
+  caseUrn: string,
+  fields: readonly K[],
+): Promise<Pick<WaveDocument, K | "_id"> | undefined> {
   return store
-    .collection<T>(WAVES_COLLECTION)
-    .findOne({ tenant, caseUrn }, { sort: { sequence: -1, createdAt: -1 } });
+    .collection<WaveDocument>(WAVES_COLLECTION)
+    .findOneFields({ tenant, caseUrn }, fields, LATEST_FIRST);
 }
 
 /** The wave as the API shows it: everything but the storage key and revision. */

@@ -120,6 +120,18 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return found && copyOf(found);
   }
 
+  async findOneFields<K extends keyof T & string>(
+    filter: Filter,
+    fields: readonly K[],
+    { sort }: { sort?: SortSpec } = {},
+  ): Promise<Pick<T, K | "_id"> | undefined> {
+    const [found] = this.select(filter, { sort, limit: 1 });
+    if (!found) return undefined;
+    const part = { _id: found._id } as Pick<T, K | "_id">;
+    for (const field of fields) if (found[field] !== undefined) part[field] = copyOf(found[field]);
+    return part;
+  }
+
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const query = pageQuery(filter, options);
     const fetched = this.select(query.filter, { sort: query.sort, limit: query.fetchLimit });

@@ -107,6 +107,18 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.asDoc(found);
   }
 
+  async findOneFields<K extends keyof T & string>(
+    filter: Filter,
+    fields: readonly K[],
+    options: { sort?: SortSpec } = {},
+  ): Promise<Pick<T, K | "_id"> | undefined> {
+    const found = await this.collection.findOne(mongoFilter(filter), {
+      projection: Object.fromEntries(fields.map((field) => [field, 1])),
+      ...(options.sort ? { sort: stableSort(options.sort) } : {}),
+    });
+    return found === null ? undefined : (found as unknown as Pick<T, K | "_id">);
+  }
+
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const query = pageQuery(filter, options);
     const fetched = await this.collection

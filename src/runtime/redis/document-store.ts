@@ -427,6 +427,14 @@ class RedisDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.memory.findOne(filter, options);
   }
 
+  findOneFields<K extends keyof T & string>(
+    filter: Filter,
+    fields: readonly K[],
+    options?: { sort?: SortSpec },
+  ): Promise<Pick<T, K | "_id"> | undefined> {
+    return this.memory.findOneFields(filter, fields, options);
+  }
+
   find(filter: Filter, options?: FindOptions): Promise<Page<T>> {
     return this.memory.find(filter, options);
   }
