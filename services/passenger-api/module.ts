@@ -1,5 +1,6 @@
 import { instanceCachingFactory } from "tsyringe";
 import { PassengerCheckIn } from "../../src/app/passengers/passenger-check-in.js";
+import { OfferCache } from "../../src/app/passengers/offer-cache.js";
 import { PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import { PassengerProblems } from "../../src/app/passengers/passenger-problem.js";
 import { PassengerSnapshots } from "../../src/app/passengers/passenger-snapshot.js";
@@ -24,6 +25,7 @@ export const passengerModule: ServiceModule = {
   name: "passenger-api",
   register: (container) => {
     registerSingletons(container, [
+      OfferCache,
       PassengerSnapshots,
       PassengerOffers,
       PassengerCheckIn,

@@ -1,6 +1,7 @@
 import { topicFor } from "../../src/domain/domain-event.js";
 import { type EventSubscription, eventSubscription } from "../../src/runtime/subscription-policy.js";
 import type { ModuleContext } from "../module.js";
+import { OFFER_EVENT_TYPES, OfferCache } from "../../src/app/passengers/offer-cache.js";
 import { PassengerEventStreams } from "./passenger-event-streams.js";
 import { PASSENGER_STREAM_TYPES } from "./passenger-stream-events.js";
 
@@ -8,13 +9,15 @@ import { PASSENGER_STREAM_TYPES } from "./passenger-stream-events.js";
  * The events passengers' streams carry, to every passenger-api replica (each holds its own
  * passengers' connections): under Dapr through the every-replica pub/sub component, as the
  * operator channel's fan-out (services/realtime/fan-out-subscriptions.ts). A failed fan-out (the
- * replay log did not answer) is retried with backoff.
+ * replay log did not answer) is retried with backoff. Each replica drops the offers it keeps of a
+ * group (OfferCache) on the events that change them; the streams' events drop them too before they
+ * go out, since a passenger reloads `GET /v1/me/offer` on one and must not get the offer from before.
  */
 export function passengerEventSubscriptions(
   context: () => ModuleContext,
   tenants: readonly string[],
 ): EventSubscription[] {
-  return tenants.map((tenant) =>
+  return tenants.flatMap((tenant) => [
     eventSubscription({
       name: `passenger-api.event-streams.${topicFor({ tenant })}`,
       tenant,
@@ -22,7 +25,19 @@ export function passengerEventSubscriptions(
       onFailure: "retry-with-backoff",
       replicas: "every",
       log: () => context().logger,
-      handle: (event) => context().container.resolve(PassengerEventStreams).fanOut(event),
+      handle: (event) => {
+        context().container.resolve(OfferCache).purge(event);
+        return context().container.resolve(PassengerEventStreams).fanOut(event);
+      },
     }),
-  );
+    eventSubscription({
+      name: `passenger-api.offer-cache.${topicFor({ tenant })}`,
+      tenant,
+      types: OFFER_EVENT_TYPES,
+      onFailure: "retry-with-backoff",
+      replicas: "every",
+      log: () => context().logger,
+      handle: async (event) => context().container.resolve(OfferCache).purge(event),
+    }),
+  ]);
 }

@@ -59,7 +59,7 @@ export function passengerStayRoutes(useCases: PassengerStayUseCases) {
       handler: async ({ principal, correlationUrn, ctx }) => {
         const { reservation } = await useCases.checkIn.checkIn(principal, correlationUrn);
         (ctx.state as CheckInState).checkedIn = reservation.urn;
-        return { status: 200, body: await offers.current(principal), headers: REFRESHES_OFFER };
+        return { status: 200, body: await offers.changed(principal), headers: REFRESHES_OFFER };
       },
     }),
     defineRoute({

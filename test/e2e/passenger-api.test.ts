@@ -171,6 +171,8 @@ describe("POST /v1/me/offer/accept and /decline", () => {
     expect(accepted.headers.get("content-location")).toBe("/v1/me/offer");
     const offer = await json(accepted);
     expect(offer).toMatchObject({ status: "RESOLVED", answer: { kind: "ACCEPTED", reason: null } });
+    // The read the passenger made before answering is not what the next read answers.
+    expect(await json(await me("/v1/me/offer", rivera))).toEqual(offer);
 
     const again = await me("/v1/me/offer/accept", rivera, { method: "POST" });
     expect(again.status).toBe(200);
@@ -242,7 +244,9 @@ describe("POST /v1/me/check-in", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-location")).toBe("/v1/me/offer");
     expect(response.headers.get("cache-control")).toBeNull();
-    expect((await json(response)).caseUrn).toBe(bookedCase);
+    const offer = await json(response);
+    expect(offer).toMatchObject({ caseUrn: bookedCase, offer: { reservationStatus: "CHECKED_IN" } });
+    expect(await json(await me("/v1/me/offer", okafor))).toEqual(offer);
     const reservation = (await reservationsOf(bookedCase)).find((r) => r.groupId !== "ABC123")!;
     expect(reservation.status).toBe("CHECKED_IN");
 

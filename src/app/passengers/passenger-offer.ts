@@ -11,6 +11,8 @@ import { WalletReads } from "../wallet/wallet-reads.js";
 import { HotelCatalogIndex } from "../hotels/hotel-catalog.js";
 import type { PassengerPrincipal } from "../principals.js";
 import { AnswerOffer } from "../sub-cases/answer-offer.js";
+import { caseRefOf } from "../cases/case-changes.js";
+import { OfferCache } from "./offer-cache.js";
 import { type PassengerSnapshot, PassengerSnapshots, type SubCaseAnswer } from "./passenger-snapshot.js";
 
 /** Where the passenger's printable voucher is, on the passenger host. */
@@ -84,9 +86,22 @@ export class PassengerOffers {
     @inject(VoucherTransports) private readonly transport: VoucherTransports,
     @inject(WalletReads) private readonly wallets: WalletReads,
     @inject(DrillCases) private readonly drills: DrillCases,
+    @inject(OfferCache) private readonly cache: OfferCache<PassengerOffer>,
   ) {}
 
-  async current(session: PassengerPrincipal): Promise<PassengerOffer> {
+  /** The offer as last built for the session's group, unless something changed it since (OfferCache). */
+  current(session: PassengerPrincipal): Promise<PassengerOffer> {
+    const { tenant, caseUrn, groupId } = session;
+    return this.cache.read(tenant, caseRefOf(caseUrn).id, groupId, () => this.built(session));
+  }
+
+  /** After a write of the session's own (an answer, a check-in): the offer as it now stands. */
+  changed(session: PassengerPrincipal): Promise<PassengerOffer> {
+    this.cache.drop(session.tenant, caseRefOf(session.caseUrn).id, session.groupId);
+    return this.current(session);
+  }
+
+  private async built(session: PassengerPrincipal): Promise<PassengerOffer> {
     const [snapshot, entitlements] = await Promise.all([
       this.snapshots.of(session),
       this.entitlements.ofGroupInCase(session, session.caseUrn, session.groupId),
@@ -101,7 +116,7 @@ export class PassengerOffers {
   async accept(session: PassengerPrincipal, correlationUrn: string): Promise<PassengerOffer> {
     await this.snapshots.of(session);
     await this.answers.accept({ ...this.answerOf(session), correlationUrn });
-    return this.current(session);
+    return this.changed(session);
   }
 
   /**
@@ -115,7 +130,7 @@ export class PassengerOffers {
   ): Promise<PassengerOffer> {
     await this.snapshots.of(session);
     await this.answers.decline({ ...this.answerOf(session), correlationUrn, reason });
-    return this.current(session);
+    return this.changed(session);
   }
 
   private answerOf(session: PassengerPrincipal) {
