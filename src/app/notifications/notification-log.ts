@@ -79,20 +79,27 @@ export class NotificationLog {
     return link ? this.collection.get(link.notificationUrn) : undefined;
   }
 
-  /** Whether a notification of the group already carried a magic link out (not counting `except`). */
+  /**
+   * Whether a notification of the group already carried a magic link out (not counting `except`).
+   * The group's records are read by the index on (tenant, caseUrn, groupId), which answers that
+   * part alone, and the rest is tested here: a filter naming `except` would be a new one each call,
+   * which the memory store compiles afresh every time (a group holds a few records, one per send).
+   */
   async groupHadMagicLink(
     group: { tenant: string; caseUrn: string; groupId: string },
     except: string,
   ): Promise<boolean> {
-    const found = await this.collection.findOne({
+    const records = await this.collection.findAll({
       tenant: group.tenant,
       caseUrn: group.caseUrn,
       groupId: group.groupId,
-      carriesMagicLink: true,
-      status: { $in: ["SENT", "DELIVERED"] },
-      _id: { $ne: except },
     });
-    return found !== undefined;
+    return records.some(
+      (record) =>
+        record._id !== except &&
+        record.carriesMagicLink &&
+        (record.status === "SENT" || record.status === "DELIVERED"),
+    );
   }
 
   ofCase(tenant: string, caseUrn: string, page: FindOptions): Promise<Page<NotificationRecord>> {
