@@ -27,20 +27,38 @@
  *                           others) req/s over a bare Koa hello world, both in processes of their
  *                           own (bench/http-server.ts), in alternating slices. Target >= 0.7.
  *
+ * The platform runs in this process, with the Node flags the service starts with (re-run with them
+ * when they are missing), as the other benches run it.
+ *
  * BENCH_ME_OFFER_ONLY=1 runs the offer read alone (no push, no sagas), to iterate on it quickly;
  * the JSON then holds `me_offer_ratio` and the CPU per request of both servers only.
  *
  * It measures; it does not assert targets. The last line is the figures as JSON.
  */
 import "reflect-metadata";
+import { spawnSync } from "node:child_process";
 import { Agent, request } from "node:http";
+import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { freePort, startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { MEASUREMENT, measureAlternating, startServer, target } from "./alternating-slices.js";
 import { FLIGHT_GROUPS, flightDisruptionPush } from "./flight-disruption.js";
 import { OfferWatch } from "./offer-watch.js";
+import { serviceNodeFlags } from "./service-node-flags.js";
 import { percentile, printTable, round } from "./stats.js";
 import { storeEnvironment } from "./store-environment.js";
+
+// The platform runs in this process: run it with the flags `npm start` gives the service.
+const missingFlags = serviceNodeFlags().filter((flag) => !process.execArgv.includes(flag));
+if (missingFlags.length > 0) {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, [...serviceNodeFlags(), "--import", "tsx", script], {
+    stdio: "inherit",
+    cwd: dirname(dirname(script)),
+  });
+  process.exit(child.status ?? 1);
+}
 
 const TENANT = "urn:airline:ZX";
 const ORIGIN = "JFK";
