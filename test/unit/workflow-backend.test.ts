@@ -7,6 +7,7 @@ import {
 } from "../../src/runtime/embedded/workflow/backend.js";
 import { pb, ph } from "../../src/runtime/embedded/workflow/durable-task.js";
 import { decodeEvent } from "../../src/runtime/embedded/workflow/history-events.js";
+import { InstanceStore } from "../../src/runtime/embedded/workflow/instance-store.js";
 import type { StoredInstance } from "../../src/runtime/embedded/workflow/stored-instance.js";
 import type { OrchestrationWorkItem, WorkItem } from "../../src/runtime/embedded/workflow/work-items.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
@@ -53,9 +54,9 @@ describe("WorkflowBackend", () => {
   }
 
   async function stored(store: StateStore, instanceId: string): Promise<StoredInstance> {
-    const entry = await store.get<StoredInstance>(`workflow||${instanceId}`);
+    const entry = await new InstanceStore(store, "workflow||").read(instanceId);
     if (!entry) throw new Error(`${instanceId} is not stored`);
-    return entry.value;
+    return entry.record;
   }
 
   afterEach(async () => {
@@ -99,6 +100,40 @@ describe("WorkflowBackend", () => {
     expect(Object.keys(record.activities)).toEqual(["1"]);
     expect(one.sink.take("activity").name).toBe("reserve");
     expect(two.sink.items.filter((item) => item.kind === "activity")).toEqual([]);
+  });
+
+  it("writes at each step only the history events it added, and reads the whole history back", async () => {
+    const store = new MemoryStateStore();
+    let written = 0;
+    const counted: StateStore = Object.assign(Object.create(store) as MemoryStateStore, {
+      set: (key: string, value: unknown, options?: { etag?: string }) => {
+        written += JSON.stringify(value).length;
+        return store.set(key, value, options);
+      },
+      transact: (operations: Parameters<StateStore["transact"]>[0]) => {
+        for (const op of operations)
+          if (op.operation === "upsert") written += JSON.stringify(op.value).length;
+        return store.transact(operations);
+      },
+    });
+    const { backend, sink } = await open(counted);
+    await backend.createInstance({ name: "saga", instanceId: "long" });
+    const perStep: number[] = [];
+    for (let task = 1; task <= 40; task++) {
+      written = 0;
+      await backend.completeOrchestration(
+        sink.take("orchestration"),
+        step(scheduleActivity(task, "reserve")),
+      );
+      await backend.completeActivity(sink.take("activity"), { ok: true, result: `"seat ${task}"` });
+      perStep.push(written);
+    }
+    const history = (await backend.getInstance("long"))!.history;
+    expect(history.length).toBeGreaterThan(80);
+
+    // A step costs what it adds, not the history before it.
+    expect(perStep.at(-1)!).toBeLessThan(perStep[1]! * 2);
+    expect((await stored(store, "long")).history).toEqual(history);
   });
 
   it("hands out again, after a restart, an activity whose result was never stored", async () => {

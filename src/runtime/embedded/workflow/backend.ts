@@ -1,10 +1,5 @@
 import { type Clock, systemClock, type TimerHandle } from "../../clock.js";
-import {
-  EtagMismatchError,
-  type ScannableStateStore,
-  type StateOperation,
-  type StateStore,
-} from "../../state-store.js";
+import { EtagMismatchError, type ScannableStateStore, type StateStore } from "../../state-store.js";
 import {
   type ActivityOutcome,
   failureDetails,
@@ -21,6 +16,7 @@ import {
   taskFailed,
   timerFired,
 } from "./history-events.js";
+import { InstanceStore } from "./instance-store.js";
 import { type CreateInstanceRequest, InstanceView } from "./instance-view.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { type ForeignWrite, type StepEnvironment, StepPlanner } from "./step-planner.js";
@@ -76,6 +72,7 @@ export class WorkflowBackend {
   private readonly store: StateStore;
   private readonly clock: Clock;
   private readonly keyPrefix: string;
+  private readonly instances: InstanceStore;
   private readonly onError: (error: unknown) => void;
   private readonly cache = new Map<string, CachedInstance>();
   private readonly locks = new KeyedLock();
@@ -102,6 +99,7 @@ export class WorkflowBackend {
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.keyPrefix = options.keyPrefix ?? "workflow||";
+    this.instances = new InstanceStore(this.store, this.keyPrefix);
     this.onError = options.onError ?? ((error) => console.error("workflow backend:", error));
   }
 
@@ -493,7 +491,7 @@ export class WorkflowBackend {
         }
         const foreign = decided.foreign ?? [];
         try {
-          await this.write(instanceId, current?.etag, next, foreign);
+          await this.write(instanceId, current, next, foreign);
         } catch (error) {
           if (!(error instanceof EtagMismatchError) || attempt >= MAX_COMMIT_ATTEMPTS) throw error;
           this.cache.delete(instanceId);
@@ -512,29 +510,22 @@ export class WorkflowBackend {
 
   private async write(
     instanceId: string,
-    etag: string | undefined,
+    current: CachedInstance | undefined,
     next: InstanceView,
     foreign: ForeignWrite[],
   ): Promise<void> {
-    const key = this.keyPrefix + instanceId;
+    const own = { record: next.record, etag: current?.etag, previous: current?.view.record.history };
     if (foreign.length === 0) {
-      const newEtag = await this.store.set(key, next.record, etag === undefined ? undefined : { etag });
+      const newEtag = await this.instances.write(own);
       if (isFinished(next.record)) this.cache.delete(instanceId);
       else this.cache.set(instanceId, { view: next, etag: newEtag });
       return;
     }
-    const operations: StateOperation[] = [
-      { operation: "upsert", key, value: next.record, ...(etag === undefined ? {} : { etag }) },
-      ...foreign.map(
-        (write): StateOperation => ({
-          operation: "upsert",
-          key: this.keyPrefix + write.record.instanceId,
-          value: write.record,
-          ...(write.etag === undefined ? {} : { etag: write.etag }),
-        }),
-      ),
-    ];
-    await this.store.transact(operations);
+    // A foreign record extends the history of the record it was made from, which it shares.
+    await this.instances.writeTogether([
+      own,
+      ...foreign.map((write) => ({ ...write, previous: write.record.history })),
+    ]);
     // A transaction returns no ETags: the next operation on these instances reads them back.
     this.cache.delete(instanceId);
     for (const write of foreign) this.cache.delete(write.record.instanceId);
@@ -551,10 +542,10 @@ export class WorkflowBackend {
   private async load(instanceId: string): Promise<CachedInstance | undefined> {
     const cached = this.cache.get(instanceId);
     if (cached) return cached;
-    const entry = await this.store.get<StoredInstance>(this.keyPrefix + instanceId);
+    const entry = await this.instances.read(instanceId);
     if (!entry) return undefined;
-    const loaded = { view: new InstanceView(entry.value), etag: entry.etag };
-    if (!isFinished(entry.value)) this.cache.set(instanceId, loaded);
+    const loaded = { view: new InstanceView(entry.record), etag: entry.etag };
+    if (!isFinished(entry.record)) this.cache.set(instanceId, loaded);
     return loaded;
   }
 
@@ -562,8 +553,7 @@ export class WorkflowBackend {
   private async peek(instanceId: string): Promise<{ record: StoredInstance; etag: string } | undefined> {
     const cached = this.cache.get(instanceId);
     if (cached) return { record: cached.view.record, etag: cached.etag };
-    const entry = await this.store.get<StoredInstance>(this.keyPrefix + instanceId);
-    return entry && { record: entry.value, etag: entry.etag };
+    return this.instances.read(instanceId);
   }
 
   private assertOpen(): void {
