@@ -182,25 +182,27 @@ interface ProjectedParts {
   disruption: DisruptionRecord;
 }
 
-/** One login per passenger with a PNR and a last name, in the order of the case's groups. */
+/**
+ * One login per passenger with a PNR and a last name, in the order of the case's groups. Loops, not
+ * nested flatMaps: it runs for every version of a full flight's case.
+ */
 function loginsOf({ case: record, passengerPnrs }: CaseSnapshot): PassengerLogin[] {
-  return record.passengerGroups.flatMap((group) =>
-    group.passengers.flatMap((passenger) => {
+  const logins: PassengerLogin[] = [];
+  for (const group of record.passengerGroups) {
+    for (const passenger of group.passengers) {
       const pnr = passengerPnrs[passenger.id] ?? group.pnr;
-      return pnr && passenger.lastName
-        ? [
-            {
-              tenant: record.tenant,
-              pnr,
-              lastName: passenger.lastName,
-              caseUrn: record.urn,
-              groupId: group.id,
-              caseStatus: record.status,
-            },
-          ]
-        : [];
-    }),
-  );
+      if (!pnr || !passenger.lastName) continue;
+      logins.push({
+        tenant: record.tenant,
+        pnr,
+        lastName: passenger.lastName,
+        caseUrn: record.urn,
+        groupId: group.id,
+        caseStatus: record.status,
+      });
+    }
+  }
+  return logins;
 }
 
 /** Same logins in the same order: writing them again would leave every entry as it is. */
