@@ -16,7 +16,7 @@
 import { type DeliveryCallback, type DeliveryStatus } from "../../src/domain/notification-callbacks.js";
 import { randomUuid } from "../../src/domain/uuid.js";
 import type { Clock } from "../../src/runtime/clock.js";
-import { type CallbackPoster, deliverSignedCallback, fetchPoster } from "./signed-callback.js";
+import { type CallbackPoster, deliverSignedCallback, httpPoster } from "./signed-callback.js";
 import {
   type WireEndpoint,
   type WireRequest,
@@ -64,7 +64,7 @@ export class MessageProviderSimulator implements WireEndpoint {
   constructor(
     private readonly settings: MessageProviderSettings,
     private readonly clock: Clock,
-    private readonly post: CallbackPoster = fetchPoster,
+    private readonly post: CallbackPoster = httpPoster,
     private readonly onMessage: (message: SimulatedMessage) => void = () => {},
   ) {
     this.id = settings.id;

@@ -12,7 +12,7 @@ import {
   type WireResponse,
 } from "../../src/vendors/wire.js";
 import { type FaultKind, FaultInjector, type FaultSettings } from "./fault-injection.js";
-import { type CallbackPoster, deliverSignedCallback } from "./signed-callback.js";
+import { type CallbackPoster, deliverSignedCallback, httpPoster } from "./signed-callback.js";
 import { ConnectionReset } from "./simulated-failure.js";
 
 export interface RideProviderSettings {
@@ -59,12 +59,6 @@ export interface RideProviderSimulatorOptions {
   settings?: RideProviderSettings;
 }
 
-const fetchPoster: CallbackPoster = async (url, headers, body) => {
-  const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
-  await response.arrayBuffer();
-  return response.status;
-};
-
 const DRIVERS = ["A. Moreau", "B. Okafor", "C. Lindqvist", "D. Haddad", "E. Tanaka", "F. Rossi"];
 
 export class RideProviderSimulator implements WireEndpoint {
@@ -86,7 +80,7 @@ export class RideProviderSimulator implements WireEndpoint {
     this.clock = options.clock;
     this.random = new SeededRandom(`${options.seed ?? "rides"}:drivers`);
     this.faults = new FaultInjector(`${options.seed ?? "rides"}:faults`, options.faults);
-    this.post = options.post ?? fetchPoster;
+    this.post = options.post ?? httpPoster;
   }
 
   async handle(request: WireRequest): Promise<WireResponse> {

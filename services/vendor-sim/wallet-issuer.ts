@@ -40,7 +40,7 @@ import {
   jsonResponse,
 } from "../../src/vendors/wire.js";
 import { presentedCredentials } from "./client-authentication.js";
-import { type CallbackPoster, fetchPoster } from "./signed-callback.js";
+import { type CallbackPoster, httpPoster } from "./signed-callback.js";
 import { TokenIssuer } from "./token-issuer.js";
 
 export const WALLET_SIM_ID = DEMO_WALLET_VENDOR;
@@ -258,7 +258,7 @@ export class WalletIssuerSimulator implements WireEndpoint {
     const { event_id, ...body } = event;
     const raw = JSON.stringify(body);
     const timestamp = String(Math.floor(this.clock.now() / 1000));
-    await (this.options.post ?? fetchPoster)(
+    await (this.options.post ?? httpPoster)(
       account.webhookUrl,
       {
         "content-type": "application/json",
