@@ -5,7 +5,8 @@
  * `timestamp.body`, spec 4.5), then sends two phases, the authorizations then their captures,
  * event i on card `i % cards` for `1 + i % 97` minor units, every `duplicateEvery`-th event of each
  * phase sent twice, with `concurrency` requests in flight over keep-alive connections. Answers
- * `{elapsedMs, statuses, sent}`.
+ * `{elapsedMs, cpuMs, statuses, sent}` (cpuMs: its own CPU
+ * time while sending, user + system).
  */
 import { createHmac } from "node:crypto";
 import { Agent, request } from "node:http";
@@ -73,6 +74,7 @@ if (process.send) {
     const agent = new Agent({ keepAlive: true, maxSockets: settings.concurrency });
     const statuses = {};
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     for (const phase of phases) {
       let next = 0;
       const worker = async () => {
@@ -84,7 +86,16 @@ if (process.send) {
       await Promise.all(Array.from({ length: settings.concurrency }, worker));
     }
     const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     agent.destroy();
-    process.send({ elapsedMs, statuses, sent: phases[0].length + phases[1].length }, () => process.exit(0));
+    process.send(
+      {
+        elapsedMs,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        statuses,
+        sent: phases[0].length + phases[1].length,
+      },
+      () => process.exit(0),
+    );
   });
 }

@@ -14,6 +14,7 @@
  *
  *   events_per_cpu_s  the same per second of the service process's CPU time (user + system): on a
  *                      shared machine the wall-clock figure also measures the neighbours.
+ *   load_cpu_s         the load generator's own CPU time while sending (user + system).
  *   bare_koa_per_s     the same requests against a bare Koa hello world (bench/http-server.ts bare)
  *                      in a process of its own, right after: what HTTP alone allows on this machine
  *                      now; `ratio_to_bare_koa` is events_per_s over it.
@@ -46,6 +47,8 @@ const CARD_AMOUNT = 2_000_000;
 
 interface LoadAnswer {
   elapsedMs: number;
+  /** The generator's own CPU time while sending. */
+  cpuMs: number;
   statuses: Record<string, number>;
   sent: number;
 }
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
     const generator = load(settings);
     await generator.ready;
     const cpuBefore = process.cpuUsage();
-    const { elapsedMs, statuses, sent } = await generator.done;
+    const { elapsedMs, cpuMs: loadCpuMs, statuses, sent } = await generator.done;
     const cpu = process.cpuUsage(cpuBefore);
     const cpuS = (cpu.user + cpu.system) / 1e6;
     const elapsedS = elapsedMs / 1000;
@@ -153,6 +156,8 @@ async function main(): Promise<void> {
       // The service's own CPU time: what a core to itself would give on this shared machine.
       service_cpu_s: round(cpuS, 2),
       events_per_cpu_s: Math.round(sent / cpuS),
+      // The load generator's, on the same machine: what it leaves the service of the other CPU.
+      load_cpu_s: round(loadCpuMs / 1000, 2),
       bare_koa_per_s: bareEventsPerS,
       bare_koa_per_cpu_s: Math.round(bareRun.sent / bareCpuS),
       ratio_to_bare_koa: round(sent / elapsedS / bareEventsPerS, 2),
