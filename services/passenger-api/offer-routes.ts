@@ -1,5 +1,6 @@
 import { PASSENGER_VOUCHER_PATH, type PassengerOffers } from "../../src/app/passengers/passenger-offer.js";
 import { defineRoute } from "../../src/http/route.js";
+import { serialisedOnce } from "../../src/http/serialised-body.js";
 import { declineBody, passengerOfferSchema } from "./passenger-schemas.js";
 
 export const PASSENGER_OFFER_PATH = "/v1/me/offer";
@@ -38,7 +39,11 @@ export function passengerOfferRoutes(offers: PassengerOffers) {
       tags: TAGS,
       access: { kind: "passenger" },
       responses: { 200: { description: "Where the group's offer stands", schema: passengerOfferSchema } },
-      handler: async ({ principal }) => ({ status: 200, body: await offers.current(principal) }),
+      // The offer kept for the group is the same object until it changes: its JSON is written once.
+      handler: async ({ principal }) => ({
+        status: 200,
+        body: serialisedOnce(await offers.current(principal)),
+      }),
     }),
     defineRoute({
       method: "POST",

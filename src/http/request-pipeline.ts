@@ -37,6 +37,7 @@ import {
 } from "./problem.js";
 import { RateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import type { Deprecation, HandlerInput, Route } from "./route.js";
+import { serialisationOf } from "./serialised-body.js";
 import { traceOf, tracing } from "./tracing.js";
 import { discardUnreadBody } from "./unread-body.js";
 import { compileRequestValidator, type RequestValidator } from "./validation.js";
@@ -379,6 +380,11 @@ function writeResponse(ctx: Context, route: Route, { response, replayed }: Idemp
     ctx.set("Cache-Control", "private, max-age=60");
     ctx.vary("Authorization");
   }
-  if (response.body !== undefined) ctx.body = response.body;
+  const json = serialisationOf(response.body);
+  if (json) {
+    // As Koa would write the body itself: the same type, the same bytes.
+    ctx.type = "json";
+    ctx.body = json;
+  } else if (response.body !== undefined) ctx.body = response.body;
   else if (response.status !== 204 && response.status !== 304) ctx.body = "";
 }

@@ -126,6 +126,7 @@ describe("GET /v1/me/offer", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("private, max-age=60");
     expect(response.headers.get("vary")).toMatch(/Authorization/);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const offer = await json(response);
     const reservation = (await reservationsOf(bookedCase)).find((r) => r.groupId === "ABC123")!;
     expect(offer).toMatchObject({
