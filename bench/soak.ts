@@ -15,6 +15,7 @@
  */
 import "reflect-metadata";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { decodeJwt } from "jose";
 import { startTestPlatform, type TestPlatform } from "../test/support/platform.js";
 import { FLIGHT_PASSENGERS, flightDisruptionPush } from "./flight-disruption.js";
 import { OfferWatch } from "./offer-watch.js";
@@ -84,6 +85,24 @@ async function atFixedRate(perSecond: number, until: number, request: (i: number
   await Promise.all(inFlight);
 }
 
+/**
+ * A bearer token obtained again a minute before its `exp`: the soak outlives one (an operator's
+ * lasts 15 minutes), and a run that read "401" for its second half measured nothing.
+ */
+function renewing(obtain: () => Promise<string>): () => Promise<string> {
+  const obtained = () =>
+    obtain().then((token) => {
+      const { exp } = decodeJwt(token);
+      return { token, renewAt: exp === undefined ? Number.POSITIVE_INFINITY : exp * 1000 - 60_000 };
+    });
+  let current: ReturnType<typeof obtained> | undefined;
+  return async () => {
+    current ??= obtained();
+    if (Date.now() >= (await current).renewAt) current = obtained();
+    return (await current).token;
+  };
+}
+
 async function expect(errors: Errors, what: string, status: number, call: () => Promise<Response>) {
   try {
     const response = await call();
@@ -108,8 +127,8 @@ function push(run: string, n: number) {
 }
 
 async function soak(t: TestPlatform) {
-  const partner = await t.partnerToken("skyhub-zx");
-  const supervisor = await t.operatorToken("supervisor@zx.demo");
+  const partner = renewing(() => t.partnerToken("skyhub-zx"));
+  const supervisor = renewing(() => t.operatorToken("supervisor@zx.demo"));
   const watch = new OfferWatch(t, TENANT, 120_000);
   const errors = new Errors();
   const caseUrns: string[] = [];
@@ -138,17 +157,17 @@ async function soak(t: TestPlatform) {
 
   const pushes = atFixedRate(1 / PUSH_EVERY_S, until, async (n) => {
     try {
-      const response = await t.call("POST", "/partner/v1/disruptions", partner, push(run, n));
+      const response = await t.call("POST", "/partner/v1/disruptions", await partner(), push(run, n));
       const body = (await response.json()) as { caseUrn?: string };
       if (response.status !== 202 || !body.caseUrn) {
         errors.add(`push: ${response.status}`);
         return;
       }
       caseUrns.push(body.caseUrn);
-      const detail = await t.call("GET", `/v1/cases/${enc(body.caseUrn)}`, supervisor);
+      const detail = await t.call("GET", `/v1/cases/${enc(body.caseUrn)}`, await supervisor());
       await detail.arrayBuffer();
       await watch.untilAllOffered([body.caseUrn]);
-      const read = await t.call("GET", `/v1/cases/${enc(body.caseUrn)}`, supervisor);
+      const read = await t.call("GET", `/v1/cases/${enc(body.caseUrn)}`, await supervisor());
       const groups = (await read.json()) as {
         passengerGroups?: Array<{ subCaseUrn: string; operationalStatus: string }>;
       };
@@ -163,19 +182,21 @@ async function soak(t: TestPlatform) {
   const reads = atFixedRate(READS_PER_S, until, async (i) => {
     const caseUrn = caseUrns[i % Math.max(1, caseUrns.length)];
     if (i % 2 === 0 && caseUrn) {
-      await expect(errors, "GET /v1/cases/{urn}", 200, () =>
-        t.call("GET", `/v1/cases/${enc(caseUrn)}`, supervisor),
+      await expect(errors, "GET /v1/cases/{urn}", 200, async () =>
+        t.call("GET", `/v1/cases/${enc(caseUrn)}`, await supervisor()),
       );
     } else {
-      await expect(errors, "GET /v1/cases", 200, () => t.call("GET", "/v1/cases?limit=20", supervisor));
+      await expect(errors, "GET /v1/cases", 200, async () =>
+        t.call("GET", "/v1/cases?limit=20", await supervisor()),
+      );
     }
   });
 
   const compensations = atFixedRate(COMPENSATIONS_PER_S, until, async (i) => {
     const subCaseUrn = offered[i % Math.max(1, offered.length)];
     if (!subCaseUrn) return;
-    await expect(errors, "POST /v1/subcases/{urn}/compensate", 202, () =>
-      t.call("POST", `/v1/subcases/${enc(subCaseUrn)}/compensate`, supervisor, { action: "reoffer" }),
+    await expect(errors, "POST /v1/subcases/{urn}/compensate", 202, async () =>
+      t.call("POST", `/v1/subcases/${enc(subCaseUrn)}/compensate`, await supervisor(), { action: "reoffer" }),
     );
   });
 
