@@ -23,8 +23,9 @@ process.on("message", () => {
   const { user, system } = process.cpuUsage();
   process.send?.(user + system);
 });
-// Exits normally when the bench is done with it, so a server run under `--cpu-prof` (NODE_OPTIONS)
-// writes its profile.
+// Exits normally when the bench is done with it, so a server started by hand under
+// `node --cpu-prof --import tsx bench/http-server.ts ...` writes its profile (Node 20 refuses
+// `--cpu-prof` in NODE_OPTIONS, so it cannot be passed through the bench).
 process.once("SIGTERM", () => process.exit(0));
 const port = Number(portArg);
 const TENANT = "urn:airline:ZX";
