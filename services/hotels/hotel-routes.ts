@@ -95,7 +95,7 @@ export function hotelRoutes(allocation: AllocationUseCases) {
         200: { description: "The case's hotels and the groups each houses", schema: caseHotelsSchema },
       },
       handler: async ({ principal, params }) => {
-        const { caseUrn, wave } = await allocation.reads.latestOfCase(principal, params.caseUrn);
+        const { caseUrn, wave } = await allocation.reads.hotelsOfCase(principal, params.caseUrn);
         return { status: 200, body: { caseUrn, waveUrn: wave?.urn ?? null, hotels: hotelsOfWave(wave) } };
       },
     }),

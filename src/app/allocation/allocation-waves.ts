@@ -18,7 +18,8 @@ import type { Clock } from "../../runtime/clock.js";
 import { AirportTurns } from "./airport-turns.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import type { EventBus } from "../../runtime/event-bus.js";
-import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
+import { assertCaseAccess } from "../cases/case-access.js";
+import { caseRefOf } from "../cases/case-changes.js";
 import type { CaseStatusCommands } from "../cases/case-status.js";
 import { policyForCase } from "../cases/case-policy.js";
 import type { HotelSearch, HotelSearchResult } from "../hotel-search.js";
@@ -471,7 +472,7 @@ export class AllocationWaves {
   private async snapshot(caseId: string, principal: OperatorPrincipal | undefined): Promise<CaseSnapshot> {
     const snapshot = await this.deps.actors.invoke(CaseActor, caseId, "snapshot");
     if (!snapshot) throw new DomainError("not-found", "case", `No case urn:case:${caseId}`);
-    if (principal) assertCaseAccess(principal, snapshot);
+    if (principal) assertCaseAccess(principal, snapshot.case);
     return snapshot;
   }
 

@@ -4,10 +4,11 @@ import type { OperatorPrincipal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
-import { assertCaseAccess, caseRefOf } from "../cases/case-changes.js";
+import { assertCaseAccess } from "../cases/case-access.js";
+import { caseRefOf } from "../cases/case-changes.js";
 import { hotelFactsOf } from "../../domain/allocation/offer.js";
 import { waveAddress, waveUrnFor } from "../../domain/allocation/wave-addresses.js";
-import { latestWaveOf, type WaveDocument, WAVES_COLLECTION } from "./wave-documents.js";
+import { latestWavePartOf, type WaveDocument, WAVES_COLLECTION } from "./wave-documents.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 
@@ -33,27 +34,36 @@ export class WaveReads {
     return wave;
   }
 
-  /** The case's latest wave, or undefined when none has run; 404 for an unknown case. */
-  async latestOfCase(
+  /**
+   * The parts of the case's latest wave that say which hotels house which groups, or undefined
+   * when no wave has run; 404 for an unknown case. Only those parts are read: a wave also holds
+   * every ranking verdict, which a hub's storm makes megabytes.
+   */
+  async hotelsOfCase(
     principal: OperatorPrincipal,
     caseUrn: string,
   ): Promise<{
     caseUrn: string;
-    wave: WaveDocument | undefined;
+    wave: WaveHotelsPart | undefined;
   }> {
     const { id, urn } = caseRefOf(caseUrn);
-    const snapshot = await this.actors.invoke(CaseActor, id, "snapshot");
+    const snapshot = await this.actors.look(CaseActor, id, "snapshot");
     if (!snapshot) throw new DomainError("not-found", "case", `No case ${urn}`);
-    assertCaseAccess(principal, snapshot);
-    return { caseUrn: urn, wave: await latestWaveOf(this.documents, snapshot.case.tenant, urn) };
+    assertCaseAccess(principal, snapshot.case);
+    const wave = await latestWavePartOf(this.documents, snapshot.case.tenant, urn, WAVE_HOTELS_FIELDS);
+    return { caseUrn: urn, wave };
   }
 }
+
+const WAVE_HOTELS_FIELDS = ["urn", "hotels", "allocations"] as const;
+type WaveHotelsPart = Pick<WaveDocument, (typeof WAVE_HOTELS_FIELDS)[number]>;
 
 /**
  * GET /v1/hotels/cases/{urn}: the hotels the latest wave assigned, each with the groups it houses.
  */
-export function hotelsOfWave(wave: WaveDocument | undefined) {
+export function hotelsOfWave(wave: WaveHotelsPart | undefined) {
   if (!wave) return [];
+  const byUrn = new Map(wave.hotels.map((hotel) => [hotel.hotelUrn, hotel]));
   const hotels = new Map<
     string,
     { hotel: WaveDocument["hotels"][number]; groups: WaveDocument["allocations"] }
@@ -62,7 +72,7 @@ export function hotelsOfWave(wave: WaveDocument | undefined) {
     const entry = hotels.get(allocation.hotelUrn);
     if (entry) entry.groups.push(allocation);
     else {
-      const hotel = wave.hotels.find((h) => h.hotelUrn === allocation.hotelUrn);
+      const hotel = byUrn.get(allocation.hotelUrn);
       if (hotel) hotels.set(allocation.hotelUrn, { hotel, groups: [allocation] });
     }
   }

@@ -1,7 +1,7 @@
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { CaseRecord } from "../../domain/case.js";
 import { DomainError } from "../../domain/domain-error.js";
-import type { OperatorPrincipal } from "../principals.js";
+import type { OperatorPrincipal, Principal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { caseIdOf } from "../../domain/demand-addresses.js";
@@ -30,13 +30,14 @@ export async function caseSnapshotFor(
   caseUrn: string,
 ): Promise<CaseSnapshot> {
   const caseId = caseIdOf(caseUrn);
-  const snapshot = caseId ? await actors.invoke(CaseActor, caseId, "snapshot") : undefined;
+  const snapshot = caseId ? await actors.look(CaseActor, caseId, "snapshot") : undefined;
   if (!snapshot) throw new DomainError("not-found", "case", `No case ${caseUrn}`);
   assertCaseAccess(principal, snapshot.case);
   return snapshot;
 }
 
-function assertCaseAccess(principal: OperatorPrincipal, record: CaseRecord): void {
-  assertTenant(principal, record.tenant);
-  assertAirport(principal, record.flight.origin);
+/** Spec 5.4 and 4.2: the caller's tenant, and for an airport-scoped operator its airport. */
+export function assertCaseAccess(caller: Principal, record: CaseRecord): void {
+  assertTenant(caller, record.tenant);
+  if (caller.surface === "operator") assertAirport(caller, record.flight.origin);
 }

@@ -7,7 +7,7 @@ import {
 import { caseNotFound } from "../../domain/case.js";
 import { parseUrn } from "../../domain/urn.js";
 import type { Principal } from "../principals.js";
-import { assertAirport, assertTenant } from "../authorization.js";
+import { assertCaseAccess } from "./case-access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import { type AuditLog, changeEntry } from "../audit-log.js";
 import { CaseProjection } from "./case-projection.js";
@@ -22,12 +22,6 @@ export function caseRefOf(caseUrn: string): { id: string; urn: string } {
   const parsed = parseUrn(caseUrn, "case");
   if (!parsed || Object.keys(parsed.attributes).length > 0) throw caseNotFound(caseUrn);
   return { id: parsed.id, urn: `urn:case:${parsed.id}` };
-}
-
-/** Spec 5.4 and 4.2: the caller's tenant, and for an airport-scoped operator its airport. */
-export function assertCaseAccess(caller: Principal, snapshot: CaseSnapshot): void {
-  assertTenant(caller, snapshot.case.tenant);
-  if (caller.surface === "operator") assertAirport(caller, snapshot.case.flight.origin);
 }
 
 export interface CaseChangeRequest<R extends CaseChangeResult> {
@@ -60,7 +54,7 @@ export class CaseChanges {
     const { id } = caseRefOf(caseUrn);
     const snapshot = await this.actors.look(CaseActor, id, "snapshot");
     if (!snapshot) throw caseNotFound(id);
-    if (caller) assertCaseAccess(caller, snapshot);
+    if (caller) assertCaseAccess(caller, snapshot.case);
     return snapshot;
   }
 
