@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { ErrorReply } from "redis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { connectRedis, type RedisClient } from "../../src/runtime/redis/redis-connection.js";
 import { RedisStateStore } from "../../src/runtime/redis/state-store.js";
@@ -11,10 +12,12 @@ const runPrefix = `test:redis-state:${randomUUID()}:`;
 describe.skipIf(!redis.reachable)("RedisStateStore: one round trip per turn of the event loop", () => {
   let client: RedisClient;
   let store: RedisStateStore;
+  let prefix: string;
 
   async function open(): Promise<ReturnType<typeof vi.spyOn>> {
     client = await connectRedis({ url: REDIS_URL });
-    store = new RedisStateStore({ client, prefix: `${runPrefix}${randomUUID()}:` });
+    prefix = `${runPrefix}${randomUUID()}:`;
+    store = new RedisStateStore({ client, prefix });
     return vi.spyOn(client, "evalSha");
   }
 
@@ -68,5 +71,46 @@ describe.skipIf(!redis.reachable)("RedisStateStore: one round trip per turn of t
 
     expect(scripts).toHaveBeenCalledTimes(5);
     expect((await store.get("k"))?.value).toBe(4);
+  });
+
+  it("fails only the request Redis fails: the others of its turn keep what they did", async () => {
+    const scripts = await open();
+    await store.set("before", 0);
+    // Another client made the key a string: every hash command on it raises WRONGTYPE.
+    await client.set(`${prefix}v:foreign`, "not a hash");
+    scripts.mockClear();
+
+    const outcomes = await Promise.allSettled([
+      store.set("first", 1),
+      store.transact([
+        { operation: "upsert", key: "half", value: "never" },
+        { operation: "upsert", key: "foreign", value: "x" },
+      ]),
+      store.getMany(["before", "foreign"]),
+      store.delete("before"),
+      store.set("last", 2),
+    ]);
+
+    expect(scripts).toHaveBeenCalledTimes(1);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    for (const failed of [outcomes[1], outcomes[2]] as PromiseRejectedResult[]) {
+      expect(failed.reason).toBeInstanceOf(ErrorReply);
+      expect((failed.reason as ErrorReply).message).toMatch(/^WRONGTYPE/);
+    }
+    const stored = await store.getMany(["first", "half", "before", "last"]);
+    expect(Object.fromEntries([...stored].map(([key, entry]) => [key, entry.value]))).toEqual({
+      first: 1,
+      last: 2,
+    });
+    // The failed transaction took no ETag either: the next write's follows the last one's.
+    const lastEtag = Number(stored.get("last")?.etag);
+    expect(Number(await store.set("next", 3))).toBe(lastEtag + 1);
+    expect(await client.get(`${prefix}v:foreign`)).toBe("not a hash");
   });
 });

@@ -1,3 +1,4 @@
+import { ErrorReply } from "redis";
 import {
   EtagMismatchError,
   type ScannableStateStore,
@@ -12,17 +13,79 @@ import { BATCH_BYTES, TurnBatches } from "./turn-batch.js";
 /**
  * Runs a turn's requests, in the order they were made, inside one script: Redis runs a script
  * without interleaving other commands, so writers in several processes cannot slip in between.
- * A transaction checks every expected ETag, then applies every operation; one that mismatches
- * changes nothing and leaves the requests after it to run as they would have alone.
+ *
+ * Each request has an outcome of its own: its commands run under `redis.pcall`, so a command that
+ * fails (WRONGTYPE on a key some other client wrote, OOM) fails that request alone, with Redis'
+ * error, and the requests before and after it keep what they did. Redis does not roll back a
+ * script, so failing the whole batch would tell callers whose writes committed that they had not.
+ *
+ * A transaction checks before it writes: an HGET of every key it touches (a key that is not a hash
+ * fails there, with Redis' WRONGTYPE) against its expected ETag, then one INCRBY for all its new
+ * ETags; a mismatch or error there changes nothing. (A lone write without an ETag skips its HGET:
+ * it has nothing to leave half done.) Its HSETs and DELs then act on hashes or absent
+ * keys, which fail only for lack of memory, and past maxmemory Redis refuses a script's writes only
+ * until one has run (it does not stop a script half-way; checked on Redis 7.0): the INCRBY comes
+ * first, so it is refused and nothing is written, or it runs and so do the rest. What could still
+ * half apply a transaction is a failure these commands do not have today; it would reject the
+ * request and leave its caller as unsure as a lost connection does.
  *
  * KEYS[1] is the namespace's ETag sequence, then the state hashes of each request in turn. ARGV
  * holds per request its kind ("r" reads, "w" writes) and its number of keys, then for a write
  * three entries per operation: "upsert" or "delete", the expected ETag ("" for none), and the
- * JSON value. The reply holds one array per request: for a read each key's value and ETag (nil
- * when missing); for a write "ok" and each operation's new ETag ("" for deletes), or "mismatch"
- * and the 1-based position of the operation whose ETag did not match.
+ * JSON value. The reply holds one array per request: "error" and Redis' message; for a read "ok"
+ * then each key's value and ETag (nil when missing); for a write "ok" and each operation's new
+ * ETag ("" for deletes), or "mismatch" and the 1-based position of the operation whose ETag did
+ * not match.
  */
 const batchScript = new LuaScript(`
+local function failed(result)
+  return type(result) == "table" and result.err ~= nil
+end
+
+local function read(k, n)
+  local found = { "ok" }
+  for i = 0, n - 1 do
+    local entry = redis.pcall("HMGET", KEYS[k + i], "v", "e")
+    if failed(entry) then return { "error", entry.err } end
+    found[2 * i + 2] = entry[1]
+    found[2 * i + 3] = entry[2]
+  end
+  return found
+end
+
+local function write(k, n, a)
+  local upserts = 0
+  for i = 0, n - 1 do
+    local expected = ARGV[a + 3 * i + 1]
+    if expected ~= "" or n > 1 then
+      local current = redis.pcall("HGET", KEYS[k + i], "e")
+      if failed(current) then return { "error", current.err } end
+      if expected ~= "" and current ~= expected then return { "mismatch", i + 1 } end
+    end
+    if ARGV[a + 3 * i] == "upsert" then upserts = upserts + 1 end
+  end
+  local etag = 0
+  if upserts > 0 then
+    local last = redis.pcall("INCRBY", KEYS[1], upserts)
+    if failed(last) then return { "error", last.err } end
+    etag = last - upserts
+  end
+  local written = { "ok" }
+  for i = 0, n - 1 do
+    local done
+    if ARGV[a + 3 * i] == "upsert" then
+      etag = etag + 1
+      done = redis.pcall("HSET", KEYS[k + i], "v", ARGV[a + 3 * i + 2], "e", tostring(etag))
+      written[#written + 1] = tostring(etag)
+    else
+      done = redis.pcall("DEL", KEYS[k + i])
+      written[#written + 1] = ""
+    end
+    if failed(done) then return { "error", done.err } end
+  end
+  return written
+end
+
 local reply = {}
 local k = 2
 local a = 1
@@ -31,38 +94,9 @@ while a <= #ARGV do
   local n = tonumber(ARGV[a + 1])
   a = a + 2
   if kind == "r" then
-    local found = {}
-    for i = 0, n - 1 do
-      local entry = redis.call("HMGET", KEYS[k + i], "v", "e")
-      found[2 * i + 1] = entry[1]
-      found[2 * i + 2] = entry[2]
-    end
-    reply[#reply + 1] = found
+    reply[#reply + 1] = read(k, n)
   else
-    local mismatch = 0
-    for i = 0, n - 1 do
-      local expected = ARGV[a + 3 * i + 1]
-      if expected ~= "" and redis.call("HGET", KEYS[k + i], "e") ~= expected then
-        mismatch = i + 1
-        break
-      end
-    end
-    if mismatch > 0 then
-      reply[#reply + 1] = { "mismatch", mismatch }
-    else
-      local written = { "ok" }
-      for i = 0, n - 1 do
-        if ARGV[a + 3 * i] == "upsert" then
-          local etag = tostring(redis.call("INCR", KEYS[1]))
-          redis.call("HSET", KEYS[k + i], "v", ARGV[a + 3 * i + 2], "e", etag)
-          written[#written + 1] = etag
-        else
-          redis.call("DEL", KEYS[k + i])
-          written[#written + 1] = ""
-        end
-      end
-      reply[#reply + 1] = written
-    end
+    reply[#reply + 1] = write(k, n, a)
     a = a + 3 * n
   end
   k = k + n
@@ -92,7 +126,9 @@ interface Batch {
  * The reads and writes of one turn of the event loop, of every caller, go to Redis together as one
  * script (TurnBatches): a turn in which many actors commit costs one round trip, not one per
  * commit, read or outbox deletion. Each request still resolves only once Redis has answered it,
- * and each transaction is still all or nothing.
+ * and each transaction is still all or nothing (batchScript says how far Redis allows). A request
+ * that Redis fails rejects alone. A batch whose connection is lost after it was sent rejects
+ * whole, and each of its requests may or may not have been applied, as for a single command.
  */
 export class RedisStateStore extends RedisStore implements ScannableStateStore {
   private readonly valuePrefix = `${this.prefix}v:`;
@@ -109,7 +145,7 @@ export class RedisStateStore extends RedisStore implements ScannableStateStore {
   async getMany<T = unknown>(keys: string[]): Promise<Map<string, StateEntry<T>>> {
     const entries = new Map<string, StateEntry<T>>();
     if (keys.length === 0) return entries;
-    const found = await this.request(
+    const [, ...found] = await this.request(
       "r",
       keys.map((key) => this.valuePrefix + key),
       [],
@@ -159,7 +195,10 @@ export class RedisStateStore extends RedisStore implements ScannableStateStore {
     return rest.map(String);
   }
 
-  /** Adds a request to this turn's batch; resolves with its part of the script's reply. */
+  /**
+   * Adds a request to this turn's batch; resolves with its part of the script's reply, or rejects
+   * with the error Redis failed it with, as the request's own command would have.
+   */
   private request(kind: Request["kind"], keys: string[], args: string[]): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       const batch = this.batches.current();
@@ -185,7 +224,9 @@ export class RedisStateStore extends RedisStore implements ScannableStateStore {
       return;
     }
     requests.forEach((request, i) => {
-      request.resolve(replies[i] as unknown[]);
+      const [status, ...rest] = replies[i] as unknown[];
+      if (status === "error") request.reject(new ErrorReply(String(rest[0])));
+      else request.resolve([status, ...rest]);
     });
   }
 }
