@@ -77,14 +77,7 @@ export function frontEnd(options: FrontEndOptions): Middleware {
   const csp = options.contentSecurityPolicy ?? DEFAULT_FRONT_END_CSP;
   const apiPaths = options.apiPaths ?? [];
   const mountPath = base.replace(/\/$/, "");
-  return async (ctx, next) => {
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
-    if (ctx.path === mountPath && mountPath !== "") {
-      ctx.redirect(`${base}${ctx.search}`);
-      return;
-    }
-    if (!ctx.path.startsWith(base) || apiPaths.some((p) => ctx.path.startsWith(p) || `${ctx.path}/` === p))
-      return next();
+  const serve: Middleware = async (ctx, next) => {
     const relative = decodedPath(ctx.path.slice(base.length));
     if (relative === undefined) return next();
     // The folder itself is the app's first screen: its page, or the 503 below when there is none.
@@ -115,6 +108,17 @@ export function frontEnd(options: FrontEndOptions): Middleware {
       ctx.set("Referrer-Policy", "no-referrer");
     }
     ctx.body = content;
+  };
+  // Not an async function: most requests (the API's, below `base` on the passenger host) only pass.
+  return (ctx, next) => {
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
+    const path = ctx.path;
+    if (path === mountPath && mountPath !== "") {
+      ctx.redirect(`${base}${ctx.search}`);
+      return;
+    }
+    if (!path.startsWith(base) || apiPaths.some((p) => path.startsWith(p) || `${path}/` === p)) return next();
+    return serve(ctx, next);
   };
 }
 

@@ -38,7 +38,7 @@ import {
 import { RateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import type { Deprecation, HandlerInput, Route } from "./route.js";
 import { serialisationOf } from "./serialised-body.js";
-import { traceOf, tracing } from "./tracing.js";
+import { traceOf, traceRequest } from "./tracing.js";
 import { discardUnreadBody } from "./unread-body.js";
 import { compileRequestValidator, type RequestValidator } from "./validation.js";
 
@@ -78,12 +78,21 @@ export interface ConventionsOptions {
   errorsUrl?: string;
 }
 
-/** Tracing and problem handling for everything below, including 404 for unknown routes. Install first. */
+/**
+ * Tracing and problem handling for everything below, including 404 for unknown routes, and the
+ * unread rest of a body discarded once answered. Install first. One function of the three stages
+ * (every request passes it): not three middlewares and the closures chaining them.
+ */
 export function httpConventions(options: ConventionsOptions = {}): Middleware {
-  const trace = tracing(options);
   const problems = problemHandling(options);
-  const discard = discardUnreadBody();
-  return (ctx, next) => discard(ctx, () => trace(ctx, () => problems(ctx, next)));
+  return async (ctx, next) => {
+    traceRequest(ctx, options.logger);
+    try {
+      await problems(ctx, next);
+    } finally {
+      discardUnreadBody(ctx.req);
+    }
+  };
 }
 
 /**
@@ -372,18 +381,25 @@ function setDeprecationHeaders(ctx: Context, deprecated: Deprecation): void {
   ctx.set("Sunset", new Date(deprecated.sunset).toUTCString());
 }
 
+/** The type Koa gives a JSON body it writes itself. */
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 function writeResponse(ctx: Context, route: Route, { response, replayed }: IdempotentRun): void {
   ctx.status = response.status;
-  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  const headers = response.headers;
+  for (const name in headers) ctx.set(name, headers[name]!);
   if (replayed) ctx.set(IDEMPOTENT_REPLAYED_HEADER, "true");
   if (route.cache === "passenger-private" && response.status < 300) {
     ctx.set("Cache-Control", "private, max-age=60");
-    ctx.vary("Authorization");
+    // ctx.vary merges into a Vary already set; with none there is nothing to merge (nor parse).
+    if (ctx.response.get("Vary")) ctx.vary("Authorization");
+    else ctx.set("Vary", "Authorization");
   }
   const json = serialisationOf(response.body);
   if (json) {
-    // As Koa would write the body itself: the same type, the same bytes.
-    ctx.type = "json";
+    // As Koa would write the body itself: the same type, the same bytes (the type set as text,
+    // without looking "json" up again on every response).
+    ctx.set("Content-Type", JSON_CONTENT_TYPE);
     ctx.body = json;
   } else if (response.body !== undefined) ctx.body = response.body;
   else if (response.status !== 204 && response.status !== 304) ctx.body = "";

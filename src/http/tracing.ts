@@ -104,11 +104,16 @@ export function traceOf(ctx: Context): TraceContext {
 /** Starts or continues the trace, answers with `traceparent`, and hands the rest its trace and logger. */
 export function tracing(options: { logger?: Logger } = {}): Middleware {
   return (ctx: Context, next: Next) => {
-    const trace = startTrace(ctx.get("traceparent") || undefined);
-    const state = ctx.state as TracedState;
-    state.trace = trace;
-    state.log = options.logger?.child({ traceId: trace.traceId, spanId: trace.spanId });
-    ctx.set("traceparent", formatTraceparent(trace));
+    traceRequest(ctx, options.logger);
     return next();
   };
+}
+
+/** What tracing() does before it calls on: for a middleware that does more around it. */
+export function traceRequest(ctx: Context, logger: Logger | undefined): void {
+  const trace = startTrace(ctx.get("traceparent") || undefined);
+  const state = ctx.state as TracedState;
+  state.trace = trace;
+  state.log = logger?.child({ traceId: trace.traceId, spanId: trace.spanId });
+  ctx.set("traceparent", formatTraceparent(trace));
 }

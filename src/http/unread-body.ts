@@ -5,26 +5,22 @@
  * answer. The rest of the body is read and dropped instead, up to a bound past which the client
  * is not worth waiting for and the connection is cut.
  */
-import type { Middleware } from "koa";
+import type { IncomingMessage } from "node:http";
 
 /** Bytes of an unread body discarded before the connection is closed instead. */
 export const UNREAD_BODY_DISCARD_LIMIT_BYTES = 32 * 1024 * 1024;
 
-export function discardUnreadBody(limitBytes = UNREAD_BODY_DISCARD_LIMIT_BYTES): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      const request = ctx.req;
-      // `complete`: the parser has seen the whole message, so nothing more is on the way.
-      if (!request.complete && !request.destroyed) {
-        let discarded = 0;
-        request.on("data", (chunk: Buffer) => {
-          discarded += chunk.length;
-          if (discarded > limitBytes) request.socket.destroy();
-        });
-        request.resume();
-      }
-    }
-  };
+/** Once the request is answered: reads and drops what is left of its body. */
+export function discardUnreadBody(
+  request: IncomingMessage,
+  limitBytes = UNREAD_BODY_DISCARD_LIMIT_BYTES,
+): void {
+  // `complete`: the parser has seen the whole message, so nothing more is on the way.
+  if (request.complete || request.destroyed) return;
+  let discarded = 0;
+  request.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limitBytes) request.socket.destroy();
+  });
+  request.resume();
 }
