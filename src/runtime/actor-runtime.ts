@@ -81,7 +81,8 @@ export interface ActorRuntime {
   /**
    * Calls a method that only looks at the actor's state (reads it, never sets it, emits or sets a
    * reminder) without waiting behind the turns queued for the actor where the runtime can: it
-   * answers from what the last committed turn left, so a read is not held up by a busy aggregate.
+   * answers from what the last committed turn left, so a read is not held up by a busy aggregate,
+   * and sees all of one commit's state, never some keys before a commit and others after it.
    * A runtime that cannot (Dapr's turn-based actors) runs it as a turn. A look that stages
    * anything fails and changes nothing.
    */

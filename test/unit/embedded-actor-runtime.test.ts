@@ -6,9 +6,60 @@ import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
+import type { StateOperation } from "../../src/runtime/state-store.js";
 import { CounterActor, TEST_TENANT } from "../support/test-actors.js";
 
 const topic = topicFor({ tenant: TEST_TENANT });
+
+/** What PairActor.readPair waits for between its two reads (arguments are copied: a promise cannot be one). */
+let betweenReads: Promise<void> | undefined;
+
+/** Two keys every write changes together: a look must never see one's old value and the other's new. */
+class PairActor {
+  constructor(private readonly context: ActorContext<Record<string, unknown>>) {}
+  async write(value: number): Promise<void> {
+    this.context.state.set("a", value);
+    this.context.state.set("b", value);
+  }
+  async readA(): Promise<number | undefined> {
+    return this.context.state.get<number>("a");
+  }
+  async readPair(): Promise<{ a?: number; b?: number }> {
+    const a = await this.context.state.get<number>("a");
+    await betweenReads;
+    return { a, b: await this.context.state.get<number>("b") };
+  }
+}
+
+/** A store whose transactions, while held, are applied at once but answered only on release. */
+class HeldStore extends MemoryStateStore {
+  private held: Promise<void> | undefined;
+  private onReached: (() => void) | undefined;
+
+  hold(): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    this.held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const reached = new Promise<void>((resolve) => {
+      this.onReached = resolve;
+    });
+    return {
+      reached,
+      release: () => {
+        this.held = undefined;
+        release();
+      },
+    };
+  }
+
+  override async transact(operations: StateOperation[]): Promise<void> {
+    await super.transact(operations);
+    if (!this.held) return;
+    this.onReached?.();
+    await this.held;
+  }
+}
 
 function runtime(store = new MemoryStateStore(), clock = new ManualClock(), idleTimeoutMs = 60_000) {
   const bus = new EmbeddedEventBus({ clock, random: () => 0.5 });
@@ -179,6 +230,48 @@ describe("embedded actor runtime", () => {
     expect(fresh.actors.activeCount).toBe(0);
     expect(await fresh.actors.look(LedgerActor, "l2", "read")).toEqual({ value: 5 });
     await fresh.actors.close();
+    await actors.close();
+  });
+
+  it("answers a look from one commit whole, though a commit ends between the look's reads", async () => {
+    const { actors } = runtime();
+    await actors.start();
+    actors.register(PairActor);
+    await actors.invoke(PairActor, "p1", "write", 1);
+    let release!: () => void;
+    betweenReads = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const looked = actors.look(PairActor, "p1", "readPair");
+    await actors.invoke(PairActor, "p1", "write", 2);
+    release();
+    expect(await looked).toEqual({ a: 1, b: 1 });
+    betweenReads = undefined;
+    expect(await actors.look(PairActor, "p1", "readPair")).toEqual({ a: 2, b: 2 });
+    await actors.close();
+  });
+
+  it("answers a look from one commit whole, though it reads from the store a key a commit is writing", async () => {
+    const store = new HeldStore();
+    const earlier = runtime(store);
+    earlier.actors.register(PairActor);
+    await earlier.actors.invoke(PairActor, "p2", "write", 1);
+    await earlier.actors.close();
+    const { actors } = runtime(store);
+    actors.register(PairActor);
+    await actors.start();
+    // The activation knows "a"; "b" it has yet to read from the store.
+    expect(await actors.invoke(PairActor, "p2", "readA")).toBe(1);
+    const held = store.hold();
+    const writing = actors.invoke(PairActor, "p2", "write", 2);
+    // The store holds a = b = 2 and has not answered the commit yet.
+    await held.reached;
+    const looked = actors.look(PairActor, "p2", "readPair");
+    await settle();
+    held.release();
+    await writing;
+    const pair = await looked;
+    expect(pair.a).toBe(pair.b);
     await actors.close();
   });
 

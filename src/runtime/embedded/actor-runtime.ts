@@ -37,8 +37,14 @@ interface Activation {
   instance: Record<string, unknown> & ActorHooks;
   context: TurnBoundContext;
   mailbox: SerialMailbox;
-  /** Committed state values read or written so far; `undefined` records a known-missing key. */
-  cache: Map<string, unknown>;
+  /**
+   * Committed state values read or written so far; `undefined` records a known-missing key. A
+   * commit puts in a new map, never changes this one's values, so a look that holds it sees the
+   * state of one commit whole (ActorRuntime.look); reads add the keys they load.
+   */
+  committed: Map<string, unknown>;
+  /** The commit under way: the keys it writes, and when it is over. */
+  committing: { keys: ReadonlySet<string>; over: Promise<void> } | undefined;
   lastUsed: number;
   /** Used since the last eviction round passed it: it is spared once. */
   recent: boolean;
@@ -113,28 +119,62 @@ export class EmbeddedActorRuntime implements ActorRuntime {
 
   /**
    * The method runs at once on an instance of its own, over the committed state (ActorRuntime.look):
-   * the activation's instance and context belong to its queued turns.
+   * the activation's instance and context belong to its queued turns. It reads the state as the
+   * last commit left it when the look began, all of it, whatever commits end while it runs.
    */
   async look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
     const activation = this.activate(actorClass.name, actorId);
     if (!isCallableActorMethod(activation.instance, method)) {
       throw new Error(`${actorClass.name} has no callable method ${method}`);
     }
+    for (;;) {
+      const looked = await this.lookOnce(activation, actorClass, method, args[0]);
+      if (looked.answered) return looked.result;
+      await activation.committing?.over;
+    }
+  }
+
+  /**
+   * One try of a look over the state `activation.committed` holds now. A key it lacks is read from
+   * the store, which holds that state's value of the key unless a commit since has written the
+   * key: that commit then holds it in its map, or is writing it. Then the look starts again, over
+   * the state that commit leaves (the key is in it, so starting again ends).
+   */
+  private async lookOnce(
+    activation: Activation,
+    actorClass: ActorClass<any>,
+    method: string,
+    arg: unknown,
+  ): Promise<{ answered: true; result: unknown } | { answered: false }> {
     const { type, id } = activation;
+    const seen = activation.committed;
+    let overtaken = false;
     const context = new TurnBoundContext(type, id, this.options.clock);
     const turn = new ActorTurn(type, id, this.options.clock, async (key, shared) => {
-      if (!activation.cache.has(key)) {
+      if (!seen.has(key)) {
         const entry = await this.options.store.get(stateKey(type, id, key));
-        // A turn that committed the key meanwhile has cached a newer value than this read's.
-        if (!activation.cache.has(key)) activation.cache.set(key, entry?.value);
+        if (activation.committed.has(key) || activation.committing?.keys.has(key)) {
+          overtaken = true;
+          throw new Error(`a commit of ${type} ${id} overtook a look`);
+        }
+        activation.committed.set(key, entry?.value);
+        seen.set(key, entry?.value);
       }
-      return shared ? activation.cache.get(key) : detach(activation.cache.get(key));
+      return shared ? seen.get(key) : detach(seen.get(key));
     });
     context.current = turn;
     const instance = new actorClass(context) as Activation["instance"];
-    const result = await (instance[method] as (a: unknown) => Promise<unknown>)(detach(args[0]));
+    let result: unknown;
+    try {
+      result = await (instance[method] as (a: unknown) => Promise<unknown>)(detach(arg));
+    } catch (error) {
+      if (overtaken) return { answered: false };
+      throw error;
+    }
+    // A method that caught the overtaken read answered from it.
+    if (overtaken) return { answered: false };
     if (!turn.isEmpty) throw new Error(`${type}.${method} changed the actor in a look`);
-    return detach(result);
+    return { answered: true, result: detach(result) };
   }
 
   /**
@@ -190,7 +230,8 @@ export class EmbeddedActorRuntime implements ActorRuntime {
         instance,
         context,
         mailbox: new SerialMailbox(),
-        cache: new Map(),
+        committed: new Map(),
+        committing: undefined,
         lastUsed: 0,
         recent: true,
       };
@@ -255,14 +296,15 @@ export class EmbeddedActorRuntime implements ActorRuntime {
 
   /** The committed value: a copy, noted in `read`, or without `read` the cached value itself (a peek). */
   private async readCommitted(activation: Activation, key: string, read?: Set<object>): Promise<unknown> {
-    if (!activation.cache.has(key)) {
+    // No commit of the actor runs during its turn: the store holds the value of `committed`.
+    if (!activation.committed.has(key)) {
       const entry = await this.options.store.get(stateKey(activation.type, activation.id, key));
-      activation.cache.set(key, entry?.value);
+      activation.committed.set(key, entry?.value);
     }
     // A peek is not in `read`: whatever of it the turn answers with is copied on the way out.
-    if (!read) return activation.cache.get(key);
+    if (!read) return activation.committed.get(key);
     // A copy, so an actor that mutates what it read and then throws leaves committed state intact.
-    const copy = detach(activation.cache.get(key));
+    const copy = detach(activation.committed.get(key));
     if (typeof copy === "object" && copy !== null) read.add(copy);
     return copy;
   }
@@ -300,9 +342,24 @@ export class EmbeddedActorRuntime implements ActorRuntime {
         reminder ? { operation: "upsert", key: k, value: reminder } : { operation: "delete", key: k },
       );
     }
-    await this.options.store.transact(operations);
+    let over!: () => void;
+    activation.committing = {
+      keys: new Set(changes.map(([key]) => key)),
+      over: new Promise((resolve) => {
+        over = resolve;
+      }),
+    };
+    try {
+      await this.options.store.transact(operations);
+      // All of the commit's values at once, in a new map: a look holding the old one keeps it whole.
+      const committed = new Map(activation.committed);
+      for (const [key, value] of changes) committed.set(key, value);
+      activation.committed = committed;
+    } finally {
+      activation.committing = undefined;
+      over();
+    }
 
-    for (const [key, value] of changes) activation.cache.set(key, value);
     for (const [name, reminder] of reminders) {
       if (reminder) this.armReminder(type, id, name, reminder.dueAt);
       else this.disarmReminder(type, id, name);
