@@ -65,12 +65,34 @@ describe("AirportTurns", () => {
     expect(turns.busy).toBe(0);
   });
 
+  it("counts the wait from when the turn before began, not from when the waiting turn arrived", async () => {
+    const clock = new ManualClock();
+    const turns = new AirportTurns(clock);
+    const first = gate();
+    const second = gate();
+    const started: string[] = [];
+    // A meltdown's waves arrive together; each turn takes less than the wait, the queue more.
+    void turns.take("ZX|JFK", () => (started.push("first"), first.done));
+    void turns.take("ZX|JFK", () => (started.push("second"), second.done));
+    void turns.take("ZX|JFK", async () => started.push("third"));
+    await clock.advance(AIRPORT_TURN_WAIT_MS * 0.6);
+    first.open();
+    await settle();
+    expect(started).toEqual(["first", "second"]);
+    await clock.advance(AIRPORT_TURN_WAIT_MS * 0.6);
+    expect(started).toEqual(["first", "second"]);
+    second.open();
+    await settle();
+    expect(started).toEqual(["first", "second", "third"]);
+  });
+
   it("cancels the wait's timer when the turn before ends in time", async () => {
     const clock = new ManualClock();
     const turns = new AirportTurns(clock);
     const first = gate();
     void turns.take("ZX|JFK", () => first.done);
     const b = turns.take("ZX|JFK", async () => "second");
+    await settle();
     expect(clock.pendingTimers()).toBe(1);
     first.open();
     await expect(b).resolves.toBe("second");
