@@ -9,7 +9,10 @@
  *                   offer notification sent (`subcase.offer-ready`: the saga notifies before it
  *                   offers; groups no hotel took wait in a review item, with no offer).
  *                   Target < 10,000.
- *   peak_rss_mb     the process's maximum resident set over the run. Target < 2,048.
+ *   peak_rss_mb     the process's maximum resident set over the run. Target < 2,048. The table
+ *                   adds the largest V8 heap in use, heap reserved and memory outside the heap
+ *                   (external, of which array buffers: sockets' and clients' buffers) sampled
+ *                   every 250 ms, to tell which of them makes the peak.
  *   read_p99_ms     an operator reading a case (`GET /v1/cases/{urn}`, one at a time, back to back)
  *                   while the storm runs. Target < 100.
  *   events_per_s    events the airline's topic carried, per second of all_offers_ms.
@@ -32,6 +35,7 @@ import { pino } from "pino";
 import { createClient } from "redis";
 import { topicFor } from "../src/domain/domain-event.js";
 import { BOOKING_EVENTS } from "../src/domain/events/booking.js";
+import type { ReviewItemRequestedData } from "../src/domain/events/review-item.js";
 import { TOKENS } from "../src/runtime/tokens.js";
 import type { TenantInventoryVendors } from "../src/vendors/tenant-vendors.js";
 import { VendorClient } from "../src/vendors/vendor-client.js";
@@ -60,6 +64,10 @@ interface StoreFigures {
   complete: boolean;
   all_offers_ms: number;
   peak_rss_mb: number;
+  peak_heap_used_mb: number;
+  peak_heap_total_mb: number;
+  peak_external_mb: number;
+  peak_array_buffers_mb: number;
   read_p99_ms: number;
   read_p50_ms: number;
   reads: number;
@@ -147,6 +155,31 @@ function watchCircuits(t: TestPlatform) {
   };
 }
 
+/** The largest of each part of process.memoryUsage(), sampled every 250 ms, in MB. */
+function watchMemory() {
+  const peak = { heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
+  const sample = () => {
+    const usage = process.memoryUsage();
+    for (const part of Object.keys(peak) as Array<keyof typeof peak>) {
+      peak[part] = Math.max(peak[part], usage[part]);
+    }
+  };
+  const timer = setInterval(sample, 250);
+  const mb = (bytes: number) => round(bytes / 1024 / 1024);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return {
+        peak_heap_used_mb: mb(peak.heapUsed),
+        peak_heap_total_mb: mb(peak.heapTotal),
+        peak_external_mb: mb(peak.external),
+        peak_array_buffers_mb: mb(peak.arrayBuffers),
+      };
+    },
+  };
+}
+
 async function closeWithin(t: TestPlatform, ms: number): Promise<boolean> {
   return Promise.race([t.close().then(() => true), sleep(ms).then(() => false)]);
 }
@@ -168,14 +201,20 @@ async function meltdown(store: string): Promise<StoreFigures> {
   const watch = new OfferWatch(t, TENANT, WAIT_MS);
   // Why groups went without a room: the review items' categories, counted by group.
   const reviewed = new Map<string, number>();
+  const reasons: string[] = [];
   t.platform.runtime.bus.subscribe({
     name: "bench.meltdown.review-items",
     topic: topicFor({ tenant: TENANT }),
     types: [BOOKING_EVENTS.reviewItemRequested],
     handler: async (event) => {
-      const data = event.data as { category?: string; affectedGroups?: string[] };
-      const category = data.category ?? "?";
-      reviewed.set(category, (reviewed.get(category) ?? 0) + (data.affectedGroups?.length ?? 0));
+      const data = event.data as ReviewItemRequestedData;
+      const { category } = data;
+      reviewed.set(category, (reviewed.get(category) ?? 0) + data.affectedGroups.length);
+      reasons.push(
+        `${category} ${data.caseUrn}: ${data.reason}; tried ${
+          data.attemptedHotels.map((a) => `${a.hotelUrn} ${a.reason} ${a.providerError ?? ""}`).join(", ") || "none"
+        }`,
+      );
       return "SUCCESS";
     },
   });
@@ -186,6 +225,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const circuits = watchCircuits(t);
+  const memory = watchMemory();
 
   const caseUrns: string[] = [];
   const accepts: number[] = [];
@@ -221,6 +261,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
   const events = watch.eventsHeard;
   done = true;
   circuits.stop();
+  const memoryPeaks = memory.stop();
   const { latencies, failures } = await reads;
   delay.disable();
   accepts.sort((a, b) => a - b);
@@ -229,6 +270,7 @@ async function meltdown(store: string): Promise<StoreFigures> {
     complete,
     all_offers_ms: round(allOffersMs),
     peak_rss_mb: round(process.resourceUsage().maxRSS / 1024),
+    ...memoryPeaks,
     read_p99_ms: round(percentile(latencies, 99), 2),
     read_p50_ms: round(percentile(latencies, 50), 2),
     reads: latencies.length,
@@ -246,6 +288,8 @@ async function meltdown(store: string): Promise<StoreFigures> {
       [...reviewed].map(([category, groups]) => `${category} ${groups}`).join(", ") || "none",
     closed: false,
   };
+  // Each review item's reason and the hotels tried, on stderr: the figures count groups only.
+  for (const reason of reasons) console.error(`${store} review item: ${reason}`);
   figures.closed = await closeWithin(t, 30_000);
   await dropDocuments(environment);
   return figures;
