@@ -21,6 +21,7 @@ import {
   eventRaised,
   executionStarted,
   orchestratorStarted,
+  subOrchestrationCreated,
   taskCompleted,
   taskFailed,
   taskScheduled,
@@ -230,6 +231,29 @@ describe("Dapr SDK durable-task internals", () => {
     });
     const started = decodeEvent(encodeEvent(orchestratorStarted(T0)));
     expect(started.getTimestamp()?.toDate().getTime()).toBe(T0);
+  });
+
+  it("stores every event as the SDK's own serializeBinary encodes it, multi-byte text included", () => {
+    const text = JSON.stringify({ guest: "Zoë Ångström", note: "小田急 🛏️", empty: "" });
+    const failure = toFailureDetails({ message: "refusé ✗", errorType: "VendorError", stackTrace: "at é" });
+    const events = [
+      orchestratorStarted(T0),
+      executionStarted("subCaseSaga", "saga:ZX:é", text),
+      executionStarted("noInput", "wf-9", undefined),
+      taskScheduled(3, "confirmStay", text),
+      taskCompleted(3, text),
+      taskCompleted(4, undefined),
+      taskFailed(5, failure),
+      timerCreated(6, T0 + 60_000),
+      timerFired(6, T0 + 60_000),
+      eventRaised("offer-answer", text),
+      subOrchestrationCreated(7, "child", "wf-9:0007", text),
+    ];
+    for (const event of events) {
+      const bytes = event.serializeBinary();
+      expect(encodeEvent(event)).toBe(Buffer.from(bytes).toString("base64"));
+      expect(decodeEvent(encodeEvent(event)).toObject()).toEqual(event.toObject());
+    }
   });
 
   it("answers a step that throws outside the workflow with a failed completion", () => {

@@ -3,7 +3,9 @@
  * package.json pins @dapr/dapr to an exact version and test/unit/workflow-durable-task.test.ts
  * exercises every piece used here: an SDK upgrade that moves or changes them fails there first.
  */
+import { createRequire } from "node:module";
 import { WorkflowActivityContext, WorkflowContext } from "@dapr/dapr";
+import type { BinaryWriter as ProtobufWriter } from "google-protobuf";
 import pb from "@dapr/dapr/workflow/internal/durabletask/proto/orchestrator_service_pb.js";
 import * as ph from "@dapr/dapr/workflow/internal/durabletask/utils/pb-helper.util.js";
 import { ActivityExecutor } from "@dapr/dapr/workflow/internal/durabletask/worker/activity-executor.js";
@@ -13,6 +15,13 @@ import { RuntimeOrchestrationContext } from "@dapr/dapr/workflow/internal/durabl
 import type { WorkflowRegistry } from "../../workflow-engine.js";
 
 export { pb, ph };
+
+/** The SDK's messages serialize through google-protobuf's writer: this is that class, as the SDK loads it. */
+export const BinaryWriter: typeof ProtobufWriter = createRequire(
+  createRequire(import.meta.url).resolve(
+    "@dapr/dapr/workflow/internal/durabletask/proto/orchestrator_service_pb.js",
+  ),
+)("google-protobuf").BinaryWriter;
 export type HistoryEvent = pb.HistoryEvent;
 export type OrchestratorAction = pb.OrchestratorAction;
 export type TaskFailureDetails = pb.TaskFailureDetails;

@@ -1,11 +1,26 @@
-import { type HistoryEvent, pb, ph, type TaskFailureDetails } from "./durable-task.js";
+import { BinaryWriter, type HistoryEvent, pb, ph, type TaskFailureDetails } from "./durable-task.js";
+
+/**
+ * google-protobuf writes a string field one byte at a time into a plain array that grows by copying:
+ * the JSON payloads of a saga's activities made that the largest allocation on a saga's path
+ * (about a tenth of its bytes, measured with the sampling heap profiler), and so a share of the
+ * young-generation collections that pause the event loop. A string is the same length-delimited
+ * field as bytes on the wire, so it goes in as the UTF-8 bytes Buffer makes in one call.
+ */
+class HistoryEventWriter extends BinaryWriter {
+  override writeString(field: number, value?: string): void {
+    if (value != null) this.writeBytes(field, Buffer.from(value, "utf8"));
+  }
+}
 
 /**
  * The history events the backend writes, in the protobuf form the SDK executor replays, and their
  * stored form: each event is serialized once, when it is created, and kept as base64 from then on.
  */
 export function encodeEvent(event: HistoryEvent): string {
-  const bytes = event.serializeBinary();
+  const writer = new HistoryEventWriter();
+  pb.HistoryEvent.serializeBinaryToWriter(event, writer);
+  const bytes = writer.getResultBuffer();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
 
