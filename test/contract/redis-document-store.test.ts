@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { createClient } from "redis";
+import { createClient, ErrorReply } from "redis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type Doc, DuplicateKeyError } from "../../src/runtime/document-store.js";
 import { RedisDocumentStore } from "../../src/runtime/redis/document-store.js";
@@ -173,5 +173,31 @@ describe.skipIf(!redis.reachable)("RedisDocumentStore: what Redis keeps", () => 
       /Another process holds the lease/,
     );
     expect(await persisted("cases")).toEqual({ c1: { _id: "c1", airport: "FRA" } });
+  });
+
+  it("fails only the write whose change Redis refused: the others of its turn are written", async () => {
+    await fresh();
+    const store = await openStore();
+    const cases = store.collection<CaseDoc>("cases");
+    // Another client made the collection's key a string: HSET on it raises WRONGTYPE.
+    await raw.set(`${prefix}c:broken`, "not a hash");
+
+    const outcomes = await Promise.allSettled([
+      cases.insert({ _id: "c1", airport: "FRA" }),
+      store.collection<CaseDoc>("broken").insert({ _id: "b1", airport: "MUC" }),
+      cases.put({ _id: "c2", airport: "CDG" }),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const refused = (outcomes[1] as PromiseRejectedResult).reason as Error;
+    expect(refused).toBeInstanceOf(ErrorReply);
+    expect(refused.message).toMatch(/^WRONGTYPE/);
+    expect(await persisted("cases")).toEqual({
+      c1: { _id: "c1", airport: "FRA" },
+      c2: { _id: "c2", airport: "CDG" },
+    });
+    // The store goes on writing.
+    await cases.updateOne({ _id: "c1" }, { $set: { count: 1 } });
+    expect((await persisted("cases")).c1).toEqual({ _id: "c1", airport: "FRA", count: 1 });
   });
 });

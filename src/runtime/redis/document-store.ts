@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { ErrorReply } from "redis";
 import type {
   Doc,
   DocumentCollection,
@@ -27,26 +28,35 @@ const DEFAULT_LEASE_MS = 15_000;
 
 /**
  * Writes a batch of document changes if this process still holds the writer's lease (taking it
- * back when it lapsed and nobody took it, as after a long pause of the event loop); 0 when another
- * writer holds it. KEYS: the lease, then each change's collection hash. ARGV: lease token, lease
- * ms, then per change its `_id` and its JSON document ("" deletes it).
+ * back when it lapsed and nobody took it, as after a long pause of the event loop): { 1, then per
+ * change Redis refused its 1-based position and Redis' error }, or { 0 } when another writer holds
+ * the lease. Each change runs under `redis.pcall`, so one Redis refuses (WRONGTYPE on a collection
+ * key some other client wrote, OOM) leaves the others of the batch written. KEYS: the lease, then
+ * each change's collection hash. ARGV: lease token, lease ms, then per change its `_id` and its
+ * JSON document ("" deletes it).
  */
 const WRITE_SOURCE = `
 local holder = redis.call("GET", KEYS[1])
 if holder ~= ARGV[1] then
-  if holder then return 0 end
+  if holder then return { 0 } end
   redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2])
 end
+local reply = { 1 }
 for i = 2, #KEYS do
   local id = ARGV[i * 2 - 1]
   local json = ARGV[i * 2]
+  local done
   if json == "" then
-    redis.call("HDEL", KEYS[i], id)
+    done = redis.pcall("HDEL", KEYS[i], id)
   else
-    redis.call("HSET", KEYS[i], id, json)
+    done = redis.pcall("HSET", KEYS[i], id, json)
+  end
+  if type(done) == "table" and done.err then
+    reply[#reply + 1] = i - 1
+    reply[#reply + 1] = done.err
   end
 end
-return 1
+return reply
 `;
 const writeScript = new LuaScript(WRITE_SOURCE);
 
@@ -111,6 +121,8 @@ export class RedisDocumentStore implements DocumentStore {
   private persisted: Promise<void> = Promise.resolve();
   /** The latest JSON (undefined: deleted) of each document with a write in flight, for retries. */
   private readonly inFlight = new Map<string, InFlight>();
+  /** The changes the write `persist` is running makes, with the batch each joined. */
+  private making: Array<[Batch, string]> | undefined;
   /** The batch changes join until it is sent. */
   private readonly batches = new TurnBatches<Batch>(
     () => this.startBatch(),
@@ -170,15 +182,34 @@ export class RedisDocumentStore implements DocumentStore {
     }
   }
 
-  /** Refuses a write before it changes anything when writes can no longer be persisted. */
-  refuseIfFailed(): void {
-    if (this.failure) throw this.failure;
-  }
-
-  /** Resolves once every write issued so far is in Redis; rejects when it cannot be. */
-  async writesPersisted(): Promise<void> {
+  /**
+   * Runs a write of the in-memory copy, which changes it at once (synchronously), and resolves once
+   * Redis holds every write issued so far; rejects when writes can no longer be persisted, and with
+   * Redis' error when Redis refused one of this write's own changes (`write`).
+   */
+  async persist<R>(write: () => Promise<R>): Promise<R> {
+    this.refuseIfFailed();
+    const made: Array<[Batch, string]> = [];
+    this.making = made;
+    let result: Promise<R>;
+    try {
+      result = write();
+    } finally {
+      this.making = undefined;
+    }
+    const value = await result;
     await this.persisted;
     this.refuseIfFailed();
+    for (const [batch, slot] of made) {
+      const refusal = batch.refused.get(slot);
+      if (refusal) throw refusal;
+    }
+    return value;
+  }
+
+  /** Refuses a write before it changes anything when writes can no longer be persisted. */
+  private refuseIfFailed(): void {
+    if (this.failure) throw this.failure;
   }
 
   /**
@@ -201,6 +232,7 @@ export class RedisDocumentStore implements DocumentStore {
     latest.value = value;
     this.inFlight.set(slot, latest);
     const batch = this.batches.current();
+    this.making?.push([batch, slot]);
     if (!batch.changes.has(slot)) {
       latest.commands++;
       batch.changes.set(slot, latest);
@@ -210,7 +242,7 @@ export class RedisDocumentStore implements DocumentStore {
   }
 
   private startBatch(): Batch {
-    const batch: Batch = { changes: new Map(), bytes: 0, send: () => undefined };
+    const batch: Batch = { changes: new Map(), bytes: 0, send: () => undefined, refused: new Map() };
     const sent = new Promise<void>((resolve) => {
       batch.send = resolve;
     });
@@ -219,38 +251,59 @@ export class RedisDocumentStore implements DocumentStore {
     return batch;
   }
 
+  /**
+   * A change Redis refuses for lack of memory is sent again (with the others of a batch whose
+   * script failed), as memory comes back; one refused for another reason, such as a collection key
+   * some other client made a string, would be refused again: it fails the writes that made it, and
+   * no other. The in-memory copy keeps it, so reads show it until the document is written again or
+   * the process restarts and loads what Redis holds.
+   */
   private async write(batch: Batch): Promise<void> {
     const changes = [...batch.changes];
     try {
+      let unwritten = changes;
       let script = "EVALSHA";
       for (let attempt = 0; ; attempt++) {
         // Closed: `failure` says so. Fenced: another writer owns the documents now.
         if (this.failure) return;
         const keys = [this.leaseKey];
         const args = [this.token, String(this.leaseMs)];
-        for (const [, latest] of changes) {
+        for (const [, latest] of unwritten) {
           keys.push(latest.key);
           args.push(latest.id, latest.value ?? "");
         }
+        let failed: string;
         try {
-          const reply = await this.client.sendCommand([
+          const [held, ...refusals] = (await this.client.sendCommand([
             script,
             script === "EVALSHA" ? writeScript.sha1 : WRITE_SOURCE,
             String(keys.length),
             ...keys,
             ...args,
-          ]);
-          if (Number(reply) !== 1) this.fence();
-          return;
+          ])) as unknown[];
+          if (Number(held) !== 1) {
+            this.fence();
+            return;
+          }
+          const outOfMemory: typeof unwritten = [];
+          for (let i = 0; i < refusals.length; i += 2) {
+            const change = unwritten[Number(refusals[i]) - 1]!;
+            const message = String(refusals[i + 1]);
+            if (message.startsWith("OOM")) outOfMemory.push(change);
+            else batch.refused.set(change[0], new ErrorReply(message));
+          }
+          if (outOfMemory.length === 0) return;
+          unwritten = outOfMemory;
+          failed = `Redis is out of memory for ${outOfMemory.length} document changes`;
         } catch (error) {
-          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
           if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
             script = "EVAL";
             continue;
           }
-          this.onError(new Error(`a document write failed, retrying: ${message}`));
-          await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2_000)));
+          failed = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         }
+        this.onError(new Error(`a document write failed, retrying: ${failed}`));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2_000)));
       }
     } finally {
       for (const [slot, latest] of changes) if (--latest.commands === 0) this.inFlight.delete(slot);
@@ -341,6 +394,8 @@ interface Batch {
   bytes: number;
   /** Lets the batch's write go: at the end of the event loop's turn, or once the batch is full. */
   send: () => void;
+  /** Why Redis refused a change of the batch, by slot, once it answered. */
+  refused: Map<string, Error>;
 }
 
 /** Whether the lease's holder (`host|pid|id`) is a process of this host that is gone. */
@@ -451,10 +506,7 @@ class RedisDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.memory.ensureIndex(spec);
   }
 
-  private async persisting<R>(write: () => Promise<R>): Promise<R> {
-    this.store.refuseIfFailed();
-    const result = await write();
-    await this.store.writesPersisted();
-    return result;
+  private persisting<R>(write: () => Promise<R>): Promise<R> {
+    return this.store.persist(write);
   }
 }
