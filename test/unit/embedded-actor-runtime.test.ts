@@ -275,6 +275,33 @@ describe("embedded actor runtime", () => {
     await actors.close();
   });
 
+  it("answers a look from one commit whole, though its actor was deactivated and committed anew meanwhile", async () => {
+    const store = new MemoryStateStore();
+    const earlier = runtime(store);
+    earlier.actors.register(PairActor);
+    await earlier.actors.invoke(PairActor, "p3", "write", 1);
+    await earlier.actors.close();
+    const { actors, clock } = runtime(store);
+    actors.register(PairActor);
+    await actors.start();
+    expect(await actors.invoke(PairActor, "p3", "readA")).toBe(1);
+    let release!: () => void;
+    betweenReads = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const looked = actors.look(PairActor, "p3", "readPair");
+    await clock.advance(61_000);
+    await clock.advance(31_000);
+    expect(actors.activeCount).toBe(0);
+    // A new activation of the actor commits while the look still holds the old one.
+    await actors.invoke(PairActor, "p3", "write", 2);
+    betweenReads = undefined;
+    release();
+    const pair = await looked;
+    expect(pair.a).toBe(pair.b);
+    await actors.close();
+  });
+
   it("republishes outbox events that were committed but not delivered before a restart", async () => {
     const store = new MemoryStateStore();
     const clock = new ManualClock();

@@ -54,6 +54,7 @@ const SEP = "||";
 // Joined, not concatenated: a template literal makes a rope of its pieces, which a Map keeps whole
 // behind a key nobody looks up again (about 210 bytes a key instead of 60: some 30 MB per 1,000
 // intake cases of full flights, whose sub-case actors take one turn each).
+const activationKey = (type: string, id: string) => [type, id].join(SEP);
 const stateKey = (type: string, id: string, key: string) => ["actor", type, id, key].join(SEP);
 const reminderKey = (type: string, id: string, name: string) => ["reminder", type, id, name].join(SEP);
 const outboxKey = (type: string, id: string, eventId: string) => ["outbox", type, id, eventId].join(SEP);
@@ -123,11 +124,12 @@ export class EmbeddedActorRuntime implements ActorRuntime {
    * last commit left it when the look began, all of it, whatever commits end while it runs.
    */
   async look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
-    const activation = this.activate(actorClass.name, actorId);
-    if (!isCallableActorMethod(activation.instance, method)) {
-      throw new Error(`${actorClass.name} has no callable method ${method}`);
-    }
     for (;;) {
+      // Activated again each time: the actor may have been deactivated, and activated anew since.
+      const activation = this.activate(actorClass.name, actorId);
+      if (!isCallableActorMethod(activation.instance, method)) {
+        throw new Error(`${actorClass.name} has no callable method ${method}`);
+      }
       const looked = await this.lookOnce(activation, actorClass, method, args[0]);
       if (looked.answered) return looked.result;
       await activation.committing?.over;
@@ -137,8 +139,9 @@ export class EmbeddedActorRuntime implements ActorRuntime {
   /**
    * One try of a look over the state `activation.committed` holds now. A key it lacks is read from
    * the store, which holds that state's value of the key unless a commit since has written the
-   * key: that commit then holds it in its map, or is writing it. Then the look starts again, over
-   * the state that commit leaves (the key is in it, so starting again ends).
+   * key: that commit then holds it in its map, or is writing it, or it is a commit of a new
+   * activation of the actor (this one was deactivated). Then the look starts again, over the state
+   * that commit leaves (the key is in it, so starting again ends).
    */
   private async lookOnce(
     activation: Activation,
@@ -153,7 +156,11 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     const turn = new ActorTurn(type, id, this.options.clock, async (key, shared) => {
       if (!seen.has(key)) {
         const entry = await this.options.store.get(stateKey(type, id, key));
-        if (activation.committed.has(key) || activation.committing?.keys.has(key)) {
+        if (
+          activation.committed.has(key) ||
+          activation.committing?.keys.has(key) ||
+          this.activations.get(activationKey(type, id)) !== activation
+        ) {
           overtaken = true;
           throw new Error(`a commit of ${type} ${id} overtook a look`);
         }
@@ -217,7 +224,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
 
   private activate(type: string, id: string): Activation {
     if (this.closing) throw new DomainError("unavailable", "shutting-down", "The service is shutting down");
-    const key = [type, id].join(SEP);
+    const key = activationKey(type, id);
     let activation = this.activations.get(key);
     if (!activation) {
       const actorClass = this.types.get(type);
