@@ -19,8 +19,9 @@ export function passengerAuthentication(
 ): Authenticate {
   return async (ctx: Context, access: ProtectedAccess) => {
     if (access.kind !== "passenger") return others(ctx, access);
-    const cookie = ctx.cookies.get(PASSENGER_SESSION_COOKIE);
-    const token = ctx.get("Authorization") || !cookie ? bearerToken(ctx) : cookie;
+    // The cookie is looked for only without an Authorization header, which wins over it.
+    const cookie = ctx.get("Authorization") ? undefined : ctx.cookies.get(PASSENGER_SESSION_COOKIE);
+    const token = cookie ? cookie : bearerToken(ctx);
     const principal: PassengerPrincipal = await identity.sessions.verify(token);
     const hostTenant = tenantOfHost(ctx);
     if (principal.tenant !== hostTenant) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CaseChangeResult, CaseSnapshot } from "../../actors/CaseActor.js";
 import type { AuditLog } from "../../src/app/audit-log.js";
-import { CaseChanges } from "../../src/app/cases/case-changes.js";
+import { CaseChanges, caseRefOf } from "../../src/app/cases/case-changes.js";
 import type { CaseProjection } from "../../src/app/cases/case-projection.js";
 import type { ActorRuntime } from "../../src/runtime/actor-runtime.js";
 import { operatorPrincipal } from "../support/principals.js";
@@ -66,5 +66,21 @@ describe("case changes", () => {
     });
     await expect(change).rejects.toThrow();
     expect(ran).toBe(false);
+  });
+});
+
+describe("a case URN as the case it names", () => {
+  it("gives the same case for either form of spec 2, and 404 for a URN that names none", () => {
+    expect(caseRefOf("urn:case:c-1")).toEqual({ id: "c-1", urn: "urn:case:c-1" });
+    expect(caseRefOf("urn:zx:case:c-1")).toEqual({ id: "c-1", urn: "urn:case:c-1" });
+    for (const named of [
+      "urn:case:",
+      "urn:case:c-1:",
+      "urn:case:c-1:status:open",
+      "urn:hotel:c-1",
+      "case:c-1",
+    ]) {
+      expect(() => caseRefOf(named), named).toThrow(expect.objectContaining({ code: "case-not-found" }));
+    }
   });
 });

@@ -14,14 +14,24 @@ import { CaseProjection } from "./case-projection.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 
+const CANONICAL_PREFIX = "urn:case:";
+
 /**
  * A case URN in either form of spec 2 (`urn:case:<id>` or `urn:<namespace>:case:<id>`) as the case
  * actor's id and the canonical URN; 404 for anything else, since no such case can exist.
  */
 export function caseRefOf(caseUrn: string): { id: string; urn: string } {
+  // The canonical form (what sessions and events carry) is its own answer: no parse, on every read.
+  if (
+    caseUrn.startsWith(CANONICAL_PREFIX) &&
+    caseUrn.length > CANONICAL_PREFIX.length &&
+    !caseUrn.includes(":", CANONICAL_PREFIX.length)
+  ) {
+    return { id: caseUrn.slice(CANONICAL_PREFIX.length), urn: caseUrn };
+  }
   const parsed = parseUrn(caseUrn, "case");
   if (!parsed || Object.keys(parsed.attributes).length > 0) throw caseNotFound(caseUrn);
-  return { id: parsed.id, urn: `urn:case:${parsed.id}` };
+  return { id: parsed.id, urn: `${CANONICAL_PREFIX}${parsed.id}` };
 }
 
 export interface CaseChangeRequest<R extends CaseChangeResult> {

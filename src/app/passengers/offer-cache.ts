@@ -44,6 +44,8 @@ interface Kept<T> {
 export class OfferCache<T = unknown> {
   /** Per tenant and case, its groups' offers; in the order the cases were last read (oldest first). */
   private readonly cases = new Map<string, Map<string, Kept<T>>>();
+  /** The case last in `cases`, when known: a read of it has nothing to move. */
+  private newest: string | undefined;
   private size = 0;
   /**
    * The builds under way, per tenant, case and group: a read that misses joins the group's build
@@ -60,8 +62,7 @@ export class OfferCache<T = unknown> {
     const kept = groups?.get(groupId);
     const now = this.clock.now();
     if (groups && kept && kept.expiresAt > now) {
-      this.cases.delete(caseKey);
-      this.cases.set(caseKey, groups);
+      if (caseKey !== this.newest) this.moveToNewest(caseKey, groups);
       return kept.value;
     }
     const groupKey = groupKeyOf(caseKey, groupId);
@@ -119,12 +120,18 @@ export class OfferCache<T = unknown> {
     if (!groups) return;
     this.size -= groups.size;
     this.cases.delete(caseKey);
+    if (caseKey === this.newest) this.newest = undefined;
+  }
+
+  private moveToNewest(caseKey: string, groups: Map<string, Kept<T>>): void {
+    this.cases.delete(caseKey);
+    this.cases.set(caseKey, groups);
+    this.newest = caseKey;
   }
 
   private keep(caseKey: string, groupId: string, kept: Kept<T>): void {
     const groups = this.cases.get(caseKey) ?? new Map<string, Kept<T>>();
-    this.cases.delete(caseKey);
-    this.cases.set(caseKey, groups);
+    this.moveToNewest(caseKey, groups);
     if (!groups.has(groupId)) this.size++;
     groups.set(groupId, kept);
     // The least recently read cases go first, whole, until the limit holds again.

@@ -75,18 +75,26 @@ export class MemoryCounterStore implements CounterStore {
   ): Promise<TokenGrant> {
     requireTokenBucket({ capacity, refillPerMs });
     const level = this.buckets.get(key);
-    const known = level && level.expiresAt > this.clock.now() ? level : undefined;
+    const clockNow = this.clock.now();
+    const known = level && level.expiresAt > clockNow ? level : undefined;
     const updatedAt = known?.updatedAt ?? now;
     let tokens = Math.min(capacity, (known?.tokens ?? capacity) + Math.max(0, now - updatedAt) * refillPerMs);
     const allowed = tokens >= 1;
     if (allowed) tokens -= 1;
     // A bucket left alone until it is full again is the same as no bucket, so it may be forgotten then.
     const untilFullMs = Math.max(1, Math.ceil((capacity - tokens) / refillPerMs));
-    this.write(this.buckets, key, {
-      tokens,
-      updatedAt: Math.max(now, updatedAt),
-      expiresAt: this.clock.now() + untilFullMs,
-    });
+    if (level) {
+      // The bucket's entry is updated where it is: no new entry, nor a second lookup, per take.
+      level.tokens = tokens;
+      level.updatedAt = Math.max(now, updatedAt);
+      level.expiresAt = clockNow + untilFullMs;
+    } else {
+      this.write(this.buckets, key, {
+        tokens,
+        updatedAt: Math.max(now, updatedAt),
+        expiresAt: clockNow + untilFullMs,
+      });
+    }
     return {
       allowed,
       remaining: Math.floor(tokens),
