@@ -4,6 +4,7 @@ import {
   type DocumentCollection,
   type DocumentStore,
   DuplicateKeyError,
+  type Filter,
   type FindOptions,
   InvalidCursorError,
   type SortSpec,
@@ -315,6 +316,28 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect(await cases.deleteMany({ airport: "FRA" })).toBe(2);
       expect(await cases.deleteMany({ airport: "FRA" })).toBe(0);
       expect((await cases.findAll({})).map((doc) => doc._id)).toEqual(["c3"]);
+    });
+
+    it("compares one field with a number as MongoDB does: numbers, arrays of them, missing, null, text and dates", async () => {
+      await insertAll([
+        caseDoc("c1", { count: 1 }),
+        caseDoc("c2", { count: 5 }),
+        caseDoc("c3", { count: 9 }),
+        caseDoc("c4", { count: [2, 12] as unknown as number }),
+        caseDoc("c5"),
+        caseDoc("c6", { count: null as unknown as number }),
+        caseDoc("c7", { count: "3" as unknown as number }),
+        caseDoc("c8", { count: new Date(0) as unknown as number }),
+        caseDoc("c9", { count: -0.5 }),
+      ]);
+      const ids = async (filter: Filter) => (await cases.findAll(filter)).map((doc) => doc._id).sort();
+
+      expect(await ids({ count: { $lt: 5 } })).toEqual(["c1", "c4", "c9"]);
+      expect(await ids({ count: { $lte: 5 } })).toEqual(["c1", "c2", "c4", "c9"]);
+      expect(await ids({ count: { $gt: 5 } })).toEqual(["c3", "c4"]);
+      expect(await ids({ count: { $gte: 9 } })).toEqual(["c3", "c4"]);
+      expect(await cases.deleteMany({ count: { $lt: 2 } })).toBe(2);
+      expect(await ids({})).toEqual(["c2", "c3", "c4", "c5", "c6", "c7", "c8"]);
     });
 
     it("filters with $in, ranges over ISO timestamps, $or, dotted paths and $elemMatch", async () => {

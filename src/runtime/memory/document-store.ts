@@ -185,13 +185,13 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   private select(filter: Filter, { sort, limit }: { sort?: SortSpec; limit?: number } = {}): T[] {
     const { candidates, rest } = this.candidates(filter);
     const testsAll = Object.keys(rest).length === 0;
-    let query: Query | undefined;
+    let matches: ((doc: AnyObject) => boolean) | undefined;
     const matched: T[] = [];
     for (const { doc } of candidates) {
       if (!testsAll) {
         // Compiled at the first candidate: a filter nothing can match costs no compilation.
-        query ??= compiled(rest);
-        if (!query.test(doc as unknown as AnyObject)) continue;
+        matches ??= matcherFor(rest);
+        if (!matches(doc as unknown as AnyObject)) continue;
       }
       matched.push(doc);
       // Unsorted, the first matches in natural order are the answer.
@@ -307,6 +307,54 @@ function compiled(filter: Filter): Query {
   }
   COMPILED_FILTERS.set(key, query);
   return query;
+}
+
+/**
+ * The test of a document against `filter`: its compiled query, except that a single top-level
+ * field compared with a number (`{occurredAtMs: {$lt: cutoff}}`, a replay log's prune; `{revision:
+ * {$lt: n}}`) compares a number it finds in the document at once and leaves anything else
+ * (missing, NaN, an array, a date) to the query. Those filters test every document of a
+ * collection, in one turn of the event loop: through mingo, pruning the passengers' replay log
+ * took 40 ms of CPU at 25,000 entries while sagas ran (CPU profile of bench:passenger-journey).
+ */
+function matcherFor(filter: Filter): (doc: AnyObject) => boolean {
+  const query = compiled(filter);
+  const comparison = numberComparisonOf(filter);
+  if (!comparison) return (doc) => query.test(doc);
+  const { field, holds } = comparison;
+  return (doc) => {
+    const value = doc[field];
+    return typeof value === "number" && !Number.isNaN(value) ? holds(value) : query.test(doc);
+  };
+}
+
+function numberComparisonOf(
+  filter: Filter,
+): { field: string; holds: (value: number) => boolean } | undefined {
+  const fields = Object.keys(filter);
+  const field = fields[0];
+  if (fields.length !== 1 || field === undefined || field.startsWith("$") || field.includes(".")) {
+    return undefined;
+  }
+  const condition: unknown = filter[field];
+  if (typeof condition !== "object" || condition === null) return undefined;
+  if (Object.getPrototypeOf(condition) !== Object.prototype) return undefined;
+  const operators = Object.entries(condition);
+  if (operators.length !== 1) return undefined;
+  const [operator, bound] = operators[0]!;
+  if (typeof bound !== "number" || Number.isNaN(bound)) return undefined;
+  switch (operator) {
+    case "$lt":
+      return { field, holds: (value) => value < bound };
+    case "$lte":
+      return { field, holds: (value) => value <= bound };
+    case "$gt":
+      return { field, holds: (value) => value > bound };
+    case "$gte":
+      return { field, holds: (value) => value >= bound };
+    default:
+      return undefined;
+  }
 }
 
 function isPlainJson(value: unknown): boolean {
