@@ -25,11 +25,27 @@ export function hostNameOf(ctx: Context): string | undefined {
   const header = ctx.req.headers[":authority"] ?? ctx.req.headers.host;
   const authority = Array.isArray(header) ? header[0] : header;
   if (!authority) return undefined;
-  // An IPv6 literal keeps its brackets; anything after the last `:` past them is the port.
-  const name = authority.startsWith("[")
-    ? authority.slice(0, authority.indexOf("]") + 1)
-    : authority.replace(/:\d*$/, "");
-  return name.toLowerCase().replace(/\.+$/, "");
+  // An IPv6 literal keeps its brackets; anything after the last `:` past them is the port. Read by
+  // position rather than by regular expressions: every passenger request asks.
+  let end: number;
+  if (authority.startsWith("[")) end = authority.indexOf("]") + 1;
+  else {
+    const colon = authority.lastIndexOf(":");
+    end = colon !== -1 && isPort(authority, colon + 1) ? colon : authority.length;
+  }
+  while (end > 0 && authority.charCodeAt(end - 1) === DOT) end--;
+  return authority.slice(0, end).toLowerCase();
+}
+
+const DOT = 0x2e;
+
+/** Only digits (or nothing) from `from` to the end: a port, as `:\d*$` reads it. */
+function isPort(authority: string, from: number): boolean {
+  for (let i = from; i < authority.length; i++) {
+    const code = authority.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 /**

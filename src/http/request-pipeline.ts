@@ -304,7 +304,8 @@ class Stages {
     // Copies: validation coerces and fills defaults in place.
     const parts = {
       params: { ...(ctx as { params?: Record<string, string> }).params },
-      query: { ...ctx.query },
+      // Without a query string there is nothing for Koa to parse (it would, on every request).
+      query: ctx.querystring === "" ? {} : { ...ctx.query },
       body: (ctx.request as ParsedRequest).body ?? {},
     };
     refuseOffsetPagination(parts.query);
