@@ -38,7 +38,7 @@ import {
 import { RateLimiter, type RateLimitPolicy } from "./rate-limit.js";
 import type { Deprecation, HandlerInput, Route } from "./route.js";
 import { serialisationOf } from "./serialised-body.js";
-import { traceOf, traceRequest } from "./tracing.js";
+import { type TracedState, traceOf, traceRequest } from "./tracing.js";
 import { discardUnreadBody } from "./unread-body.js";
 import { compileRequestValidator, type RequestValidator } from "./validation.js";
 
@@ -310,16 +310,16 @@ class Stages {
     };
     refuseOffsetPagination(parts.query);
     validate(parts);
-    return {
-      params: parts.params,
-      query: parts.query,
-      body: route.body === undefined ? undefined : parts.body,
+    return new RouteInput(
+      parts.params,
+      parts.query,
+      route.body === undefined ? undefined : parts.body,
       principal,
-      correlationUrn: traceOf(ctx).correlationUrn,
+      traceOf(ctx).correlationUrn,
       idempotencyKey,
-      log: (ctx.state as { log?: Logger }).log ?? this.fallbackLog,
       ctx,
-    };
+      this.fallbackLog,
+    );
   }
 
   private async parseBody(ctx: Context): Promise<void> {
@@ -373,6 +373,24 @@ class Stages {
         headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...problem.headers },
       };
     }
+  }
+}
+
+/** A handler's input; its logger is the request's (TracedState.log), made when first asked for. */
+class RouteInput implements HandlerInput {
+  constructor(
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly principal: Principal | undefined,
+    readonly correlationUrn: string,
+    readonly idempotencyKey: string | undefined,
+    readonly ctx: Context,
+    private readonly fallbackLog: Logger,
+  ) {}
+
+  get log(): Logger {
+    return (this.ctx.state as Partial<TracedState>).log ?? this.fallbackLog;
   }
 }
 

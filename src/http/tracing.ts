@@ -91,8 +91,26 @@ export interface TracedState {
    * A child of the configured logger bound to this request's trace; handlers get it as `input.log`
    * and hand it on. The trace travels explicitly rather than in an AsyncLocalStorage: on Node 20 an
    * enabled AsyncLocalStorage installs promise hooks that cost every request about a third of its CPU.
+   * Made on first use: most requests log nothing, and a child logger writes out its bindings.
    */
-  log: Logger | undefined;
+  readonly log: Logger | undefined;
+}
+
+/** The request's state as tracing starts it. */
+class RequestState implements TracedState {
+  private child: Logger | undefined;
+
+  constructor(
+    readonly trace: TraceContext,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  get log(): Logger | undefined {
+    if (this.child === undefined && this.logger !== undefined) {
+      this.child = this.logger.child({ traceId: this.trace.traceId, spanId: this.trace.spanId });
+    }
+    return this.child;
+  }
 }
 
 export function traceOf(ctx: Context): TraceContext {
@@ -112,8 +130,7 @@ export function tracing(options: { logger?: Logger } = {}): Middleware {
 /** What tracing() does before it calls on: for a middleware that does more around it. */
 export function traceRequest(ctx: Context, logger: Logger | undefined): void {
   const trace = startTrace(ctx.get("traceparent") || undefined);
-  const state = ctx.state as TracedState;
-  state.trace = trace;
-  state.log = logger?.child({ traceId: trace.traceId, spanId: trace.spanId });
+  // What an earlier middleware put in the state is kept.
+  ctx.state = Object.assign(new RequestState(trace, logger), ctx.state);
   ctx.set("traceparent", formatTraceparent(trace));
 }
