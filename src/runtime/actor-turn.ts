@@ -92,6 +92,11 @@ export class ActorTurn implements ActorContext {
   get isEmpty(): boolean {
     return this.stagedState.size === 0 && this.outbox.length === 0 && this.reminderChanges.length === 0;
   }
+
+  /** A look (ActorRuntime.look) only reads: one that staged anything fails, and none of it is kept. */
+  refuseChangesOfLook(method: string): void {
+    if (!this.isEmpty) throw new Error(`${this.actorType}.${method} changed the actor in a look`);
+  }
 }
 
 /** Actor results and arguments cross the actor boundary as JSON values in both runtimes. */

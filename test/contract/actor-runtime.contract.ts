@@ -108,6 +108,22 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       expect(await actors.invoke(CounterActor, "peek", "peekLog")).toEqual(["first", "second"]);
     });
 
+    it("answers a look from committed state, and fails a look that changes the actor, keeping nothing of it", async () => {
+      const delivered: DomainEvent[] = [];
+      const { actors, settle } = await start(({ actors, bus }) => {
+        actors.register(CounterActor);
+        recordEvents(bus, { name: "look-watch", topic }, delivered);
+      });
+      await actors.invoke(CounterActor, "look", "increment", {});
+      expect(await actors.look(CounterActor, "look", "get")).toBe(1);
+      await expect(actors.look(CounterActor, "look", "increment", { emit: true })).rejects.toThrow(
+        "CounterActor.increment changed the actor in a look",
+      );
+      expect(await actors.invoke(CounterActor, "look", "get")).toBe(1);
+      await settle();
+      expect(delivered).toHaveLength(0);
+    });
+
     it("publishes an outbox event once per committed turn, with a URN id and the envelope fields", async () => {
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {

@@ -71,9 +71,10 @@ export class DaprActorActivation {
       if (!isCallableActorMethod(this.instance, method)) {
         throw new Error(`${this.context.actorType} has no callable method ${method}`);
       }
-      const arg = detach((request as InvocationRequest | undefined)?.arg);
+      const { arg, look } = (request ?? {}) as InvocationRequest;
       const fn = this.instance[method] as (arg: unknown) => Promise<unknown>;
-      return { ok: true, value: await this.turn(() => fn.call(this.instance, arg)) };
+      const body = () => fn.call(this.instance, detach(arg));
+      return { ok: true, value: await this.turn(body, look ? method : undefined) };
     } catch (error) {
       return failedOutcome(error);
     }
@@ -86,14 +87,15 @@ export class DaprActorActivation {
     await this.turn(async () => this.instance.receiveReminder?.(payload.name, detach(payload.data)));
   }
 
-  private turn<T>(body: () => Promise<T>): Promise<T> {
+  /** `lookOf`: the method, when the turn is a look (ActorRuntime.look). */
+  private turn<T>(body: () => Promise<T>, lookOf?: string): Promise<T> {
     if (this.services.isClosing()) {
       return Promise.reject(new DomainError("unavailable", "shutting-down", "The service is shutting down"));
     }
-    return this.services.track(this.runTurn(body));
+    return this.services.track(this.runTurn(body, lookOf));
   }
 
-  private async runTurn<T>(body: () => Promise<T>): Promise<T> {
+  private async runTurn<T>(body: () => Promise<T>, lookOf?: string): Promise<T> {
     // Events a failed publish left behind go out before anything new happens (at least once).
     await this.flushOutbox();
     const turn = new ActorTurn(this.context.actorType, this.context.actorId, this.services.clock, (key, shared) =>
@@ -106,6 +108,7 @@ export class DaprActorActivation {
     } finally {
       this.context.current = undefined;
     }
+    if (lookOf !== undefined) turn.refuseChangesOfLook(lookOf);
     await this.commit(turn);
     await this.flushOutbox();
     return detach(result);

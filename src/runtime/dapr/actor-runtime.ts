@@ -97,18 +97,28 @@ export class DaprActorRuntime implements ActorRuntime {
     method: string,
     ...args: unknown[]
   ): Promise<any> {
-    const arg = args[0];
+    return this.call(actorClass, actorId, method, { arg: args[0] });
+  }
+
+  /**
+   * Dapr's actors are turn-based, with no read beside the turns: a look is a turn, marked so that
+   * the actor's side refuses it if it changed anything.
+   */
+  look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    return this.call(actorClass, actorId, method, { arg: args[0], look: true });
+  }
+
+  private async call(
+    actorClass: ActorClass<any>,
+    actorId: string,
+    method: string,
+    request: InvocationRequest,
+  ): Promise<any> {
     if (this.closing) throw new DomainError("unavailable", "shutting-down", "The service is shutting down");
     const path = `/v1.0/actors/${encodeURIComponent(actorTypeOf(actorClass))}/${encodeURIComponent(actorId)}/method/${encodeURIComponent(method)}`;
-    const request: InvocationRequest = { arg };
     const outcome = await this.sidecar.json<TurnOutcome>("POST", path, { body: request });
     if (!isTurnOutcome(outcome)) throw new Error(`${path} answered without a turn outcome`);
     return unwrapOutcome(outcome);
-  }
-
-  /** Dapr's actors are turn-based, with no read beside the turns: a look is a turn. */
-  look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
-    return this.invoke(actorClass, actorId, method, ...args);
   }
 
   /** Refuses new turns and waits for the ones running here; reminders stay with the sidecar. */

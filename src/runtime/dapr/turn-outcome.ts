@@ -6,6 +6,8 @@ import { DomainError, type DomainErrorShape } from "../../domain/domain-error.js
  */
 export interface InvocationRequest {
   arg?: unknown;
+  /** Set by ActorRuntime.look: the turn must change nothing, or it fails uncommitted. */
+  look?: true;
 }
 
 /**

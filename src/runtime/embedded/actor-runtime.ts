@@ -180,7 +180,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     }
     // A method that caught the overtaken read answered from it.
     if (overtaken) return { answered: false };
-    if (!turn.isEmpty) throw new Error(`${type}.${method} changed the actor in a look`);
+    turn.refuseChangesOfLook(method);
     return { answered: true, result: detach(result) };
   }
 
