@@ -103,6 +103,9 @@ interface WavePlanRun {
   progress: WaveProgress;
 }
 
+/** What a wave plans from, resolved before its airport's turn. */
+type Prepared = Extract<Awaited<ReturnType<AllocationWaves["prepared"]>>, { outcome: "prepared" }>;
+
 type WavePlanOutcome =
   | { outcome: "manual-review"; caseUrn: string; reason: string }
   | { outcome: "completed"; wave: WaveDocument; reviewItem?: ReviewItemRequestedData };
@@ -202,39 +205,55 @@ export class AllocationWaves {
     }
   }
 
+  /**
+   * What needs no turn runs before it: the policy, the groups' needs and the hotel search. The
+   * search may answer before waves ahead of this one record their rows; the turn's holds read
+   * (heldSince, from the answer's `searchedAt`) still subtracts them, as it does for a cached answer.
+   */
   private async plan(run: WavePlanRun): Promise<WavePlanOutcome> {
-    const { snapshot } = run;
-    const { tenant, flight } = snapshot.case;
-    return this.airportTurns.take(`${tenant}|${flight.origin}`, () => this.planAndRecord(run));
-  }
-
-  private async planAndRecord(run: WavePlanRun): Promise<WavePlanOutcome> {
     const { request, snapshot, progress } = run;
     const record = snapshot.case;
-    const planned = await this.planned(snapshot, progress);
-    if (planned.outcome === "no-policy") {
-      const { reason } = planned;
+    const prepared = await this.prepared(snapshot, progress);
+    if (prepared.outcome === "no-policy") {
+      const { reason } = prepared;
       await this.deps.cases.toManualReview(record.urn, { reason, correlationUrn: request.correlationUrn });
       return { outcome: "manual-review", caseUrn: record.urn, reason };
     }
-    const { policy, policyOverride, needs, stay, search, offers, plan, currency } = planned;
-    await progress.progress(0.8, `${plan.allocations.length} group(s) allocated`);
-
-    const wave = this.waveDocument({
-      ...run,
-      policy,
-      ...(policyOverride ? { policyOverride } : {}),
-      needs,
-      stay,
-      search,
-      hotels: offers.hotels,
-      plan,
-      currency,
-    });
-    await this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION).put(wave);
-    await this.recordAllocations(wave);
-    const reviewItem = wave.unallocated.length > 0 ? allocationFailed(wave, search) : undefined;
+    const { wave, documented } = await this.airportTurns.take(
+      `${record.tenant}|${record.flight.origin}`,
+      () => this.planAndRecord(run, prepared),
+    );
+    await documented;
+    await progress.progress(0.8, `${wave.allocations.length} group(s) allocated`);
+    const reviewItem = wave.unallocated.length > 0 ? allocationFailed(wave, prepared.search) : undefined;
     return { outcome: "completed", wave, ...(reviewItem ? { reviewItem } : {}) };
+  }
+
+  /**
+   * The airport's turn: read the holds, plan, record the allocation rows. The wave document is put
+   * alongside the rows and the turn ends once the rows are in, since later waves read only the rows.
+   * Either order is safe if the process dies between them: booking reads the wave document only
+   * after the case's WaveActor completes the wave, which waits for both (`documented`); a wave left
+   * running is taken over and re-run by the next start, and its rows (one per case and group)
+   * are overwritten or deleted then.
+   */
+  private async planAndRecord(
+    run: WavePlanRun,
+    prepared: Prepared,
+  ): Promise<{ wave: WaveDocument; documented: Promise<void> }> {
+    const { snapshot, progress } = run;
+    const { offers, plan } = await this.allocated(snapshot, prepared, progress);
+    const wave = this.waveDocument({ ...run, ...prepared, hotels: offers.hotels, plan });
+    const documented = this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION).put(wave);
+    // Awaited once the turn is over: a put that fails before then must not count as unhandled.
+    void documented.catch(() => undefined);
+    try {
+      await this.recordAllocations(wave);
+    } catch (error) {
+      await documented.catch(() => undefined);
+      throw error;
+    }
+    return { wave, documented };
   }
 
   /**
@@ -246,11 +265,14 @@ export class AllocationWaves {
   async preview(caseUrn: string, principal: OperatorPrincipal) {
     const { id } = caseRefOf(caseUrn);
     const snapshot = await this.snapshot(id, principal);
-    return this.planned({ ...snapshot, reservations: [] });
+    const whole = { ...snapshot, reservations: [] };
+    const prepared = await this.prepared(whole);
+    if (prepared.outcome === "no-policy") return prepared;
+    return { ...prepared, ...(await this.allocated(whole, prepared)), outcome: "planned" as const };
   }
 
-  /** The wave's plan: policy, the groups' needs, the search, the direct contracts and the engine. */
-  private async planned(snapshot: CaseSnapshot, progress?: WaveProgress) {
+  /** What a wave plans from, none of it read from the allocation rows: policy, needs, search. */
+  private async prepared(snapshot: CaseSnapshot, progress?: WaveProgress) {
     const record = snapshot.case;
     const airport = await this.airport(record.flight.origin);
     const resolved = await policyForCase(this.deps.policies, record);
@@ -303,6 +325,26 @@ export class AllocationWaves {
       checkOut: stay.checkOut,
       rooms: Math.min(...needs.groups.map((g) => g.rooms)),
     });
+    return {
+      outcome: "prepared" as const,
+      airport,
+      policy,
+      ...(policyOverride ? { policyOverride } : {}),
+      needs,
+      stay,
+      search,
+      currency,
+    };
+  }
+
+  /**
+   * The plan from what the other cases' waves hold now (read from their allocation rows): the
+   * direct contracts less their holds, the search's offers less the rooms allocated since it
+   * answered, and the engine.
+   */
+  private async allocated(snapshot: CaseSnapshot, prepared: Prepared, progress?: WaveProgress) {
+    const record = snapshot.case;
+    const { airport, policy, needs, stay, search, currency } = prepared;
     const contracts = await this.contractOffers(record.tenant, record.urn, airport.code, stay);
     await progress?.progress(
       0.5,
@@ -331,17 +373,7 @@ export class AllocationWaves {
       currency,
       rates,
     });
-    return {
-      outcome: "planned" as const,
-      policy,
-      ...(policyOverride ? { policyOverride } : {}),
-      needs,
-      stay,
-      search,
-      offers,
-      plan,
-      currency,
-    };
+    return { offers, plan };
   }
 
   private waveDocument(run: {
