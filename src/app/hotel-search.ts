@@ -3,7 +3,8 @@
  * enabled is asked at once; after the 2 s time-box the answer is whatever arrived, deduplicated,
  * with the vendors that did not answer named and why. Vendors that answer late are not waited for
  * (their calls finish in the background and are dropped). Answers are cached per tenant, airport,
- * dates and rooms; `invalidate(airport)` forces the next search to ask the vendors again.
+ * dates and rooms, and searches for the same ones at once share one answer; `invalidate(airport)`
+ * forces the next search to ask the vendors again.
  */
 import { type Hotel, dedupOffers } from "../domain/allocation/dedup.js";
 import type { HotelOffer } from "../domain/allocation/offer.js";
@@ -69,6 +70,11 @@ const AIRPORT_CODE = /^[A-Z]{3}$/;
 
 export class HotelSearch {
   private readonly cache = new Map<string, CachedAnswer>();
+  /**
+   * Searches under way, by the cache's key: a search for the same key meanwhile shares the answer
+   * instead of asking every vendor again (a meltdown's waves at one airport search at once).
+   */
+  private readonly asking = new Map<string, { airport: string; answer: Promise<HotelSearchResult> }>();
   private readonly timeBoxMs: number;
   private readonly cacheTtlMs: number;
   private readonly partialCacheTtlMs: number;
@@ -88,11 +94,35 @@ export class HotelSearch {
     const key = [query.tenant, request.airport, request.checkIn, request.checkOut, request.rooms].join("|");
     const cached = this.cache.get(key);
     if (cached && this.clock.now() < cached.expiresAt) return { ...cached.result, fromCache: true };
+    const under = this.asking.get(key);
+    if (under) return { ...(await under.answer), fromCache: true };
 
     const searchedAt = this.clock.now();
-    const outcomes = await this.gather(this.vendors.forTenant(query.tenant), request);
+    const asking = { airport: request.airport, answer: this.ask(query.tenant, request, searchedAt) };
+    this.asking.set(key, asking);
+    try {
+      const result = await asking.answer;
+      // An answer with no vendor at all is an outage, not a result worth reusing; nor is one an
+      // invalidation overtook while it was under way.
+      if (result.vendorsAnswered.length > 0 && this.asking.get(key) === asking) {
+        const ttl = result.vendorsMissing.length === 0 ? this.cacheTtlMs : this.partialCacheTtlMs;
+        this.dropExpired();
+        this.cache.set(key, { airport: request.airport, expiresAt: searchedAt + ttl, result });
+      }
+      return result;
+    } finally {
+      if (this.asking.get(key) === asking) this.asking.delete(key);
+    }
+  }
+
+  private async ask(
+    tenant: string,
+    request: HotelSearchRequest,
+    searchedAt: number,
+  ): Promise<HotelSearchResult> {
+    const outcomes = await this.gather(this.vendors.forTenant(tenant), request);
     const offers = outcomes.flatMap((outcome) => ("offers" in outcome ? outcome.offers : []));
-    const result: HotelSearchResult = {
+    return {
       hotels: dedupOffers(offers, (offer) => this.comparablePrice(offer)),
       vendorsAnswered: outcomes.filter((o) => "offers" in o).map((o) => o.vendor),
       vendorsMissing: outcomes.flatMap((o) =>
@@ -109,13 +139,6 @@ export class HotelSearch {
       searchedAt: new Date(searchedAt).toISOString(),
       fromCache: false,
     };
-    // An answer with no vendor at all is an outage, not a result worth reusing.
-    if (result.vendorsAnswered.length > 0) {
-      const ttl = result.vendorsMissing.length === 0 ? this.cacheTtlMs : this.partialCacheTtlMs;
-      this.dropExpired();
-      this.cache.set(key, { airport: request.airport, expiresAt: searchedAt + ttl, result });
-    }
-    return result;
   }
 
   /** Keeps the cache to live answers, so searches for ever-new dates do not grow it without bound. */
@@ -126,6 +149,8 @@ export class HotelSearch {
 
   /** Drops every cached answer for the airport (all tenants, dates and room counts); returns how many. */
   invalidate(airport: string): number {
+    for (const [key, asking] of this.asking)
+      if (asking.airport === airport.toUpperCase()) this.asking.delete(key);
     let dropped = 0;
     for (const [key, entry] of this.cache) {
       if (entry.airport === airport.toUpperCase()) {

@@ -219,6 +219,19 @@ describe("offer cache", () => {
     expect((await search.searchHotels(QUERY)).fromCache).toBe(false);
   });
 
+  it("asks the vendors once for searches of the same key made while one is under way", async () => {
+    const { search, searchesReaching } = setUp();
+    const [first, second] = await Promise.all([search.searchHotels(QUERY), search.searchHotels(QUERY)]);
+    const asked = searchesReaching.length;
+    expect(first.fromCache).toBe(false);
+    expect(second.fromCache).toBe(true);
+    expect(second.hotels).toEqual(first.hotels);
+
+    search.invalidate("JFK");
+    await search.searchHotels(QUERY);
+    expect(searchesReaching.length).toBe(asked * 2);
+  });
+
   it("keeps an answer missing a vendor only briefly, so the vendor is asked again soon", async () => {
     const { sims, search } = setUp();
     sims.byId["vendor-c"].failNext("rate-limited", 3);
