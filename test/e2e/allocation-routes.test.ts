@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BATCH_DUE_EVENT } from "../../src/domain/events/allocation.js";
-import { simulatorsOf } from "../support/container.js";
+import { hotelSearchOf, simulatorsOf } from "../support/container.js";
+import { ALLOCATIONS_COLLECTION } from "../../src/app/allocation/wave-documents.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { allocationPlatform, enc, ZX } from "./allocation-fixture.js";
 import { json } from "../support/responses.js";
@@ -80,6 +81,62 @@ describe("waves of several cases at one airport", () => {
       expect(roomsOf(after, hotelUrn, vendor), key).toBe(
         Math.max(0, roomsOf(before, hotelUrn, vendor) - rooms),
       );
+    }
+  });
+});
+
+describe("an airport's turn", () => {
+  it("lets a second wave search while the first one's turn is held on recording its rows", async () => {
+    const first = await waitingCase([["ECONOMY"]]);
+    const second = await waitingCase([["ECONOMY"]]);
+    const { documents } = p.t.platform.runtime;
+    const search = hotelSearchOf(p.t.platform);
+    const { collection } = documents;
+    const { searchHotels } = search;
+    let searches = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    search.searchHotels = (query) => {
+      searches++;
+      return searchHotels.call(search, query);
+    };
+    documents.collection = ((name: string) => {
+      const inner = collection.call(documents, name);
+      if (name !== ALLOCATIONS_COLLECTION) return inner;
+      return new Proxy(inner, {
+        get(target, property) {
+          if (property === "put") {
+            return async (doc: never) => {
+              held();
+              await released;
+              return target.put(doc);
+            };
+          }
+          const value = Reflect.get(target, property, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    }) as typeof documents.collection;
+    try {
+      const allocate = (urn: string) => p.t.call("POST", `/v1/cases/${enc(urn)}/allocate`, supervisor);
+      const firstWave = allocate(first.urn);
+      await holding;
+      const before = searches;
+      const secondWave = allocate(second.urn);
+      await vi.waitFor(() => expect(searches).toBe(before + 1));
+      release();
+      await json(await firstWave, 200);
+      await json(await secondWave, 200);
+    } finally {
+      release();
+      documents.collection = collection;
+      search.searchHotels = searchHotels;
     }
   });
 });
