@@ -126,7 +126,7 @@ export interface ProblemHandlingOptions {
 
 /**
  * Catches everything below it and answers with a problem; also answers 404 when nothing below
- * produced a response (unknown route). Install right after `tracing()`.
+ * produced a response (unknown route). Installed by httpConventions, once the trace has started.
  */
 export function problemHandling(options: ProblemHandlingOptions = {}): Middleware {
   const errorsUrl = options.errorsUrl ?? DEFAULT_ERRORS_URL;

@@ -4,7 +4,7 @@
  * correlation URN that problems name as `instance`, so support can follow one request end to end.
  */
 import { randomFillSync } from "node:crypto";
-import type { Context, Middleware, Next } from "koa";
+import type { Context } from "koa";
 import type { Logger } from "pino";
 
 export interface TraceContext {
@@ -119,15 +119,7 @@ export function traceOf(ctx: Context): TraceContext {
   return trace;
 }
 
-/** Starts or continues the trace, answers with `traceparent`, and hands the rest its trace and logger. */
-export function tracing(options: { logger?: Logger } = {}): Middleware {
-  return (ctx: Context, next: Next) => {
-    traceRequest(ctx, options.logger);
-    return next();
-  };
-}
-
-/** What tracing() does before it calls on: for a middleware that does more around it. */
+/** Starts or continues the trace, answers with `traceparent`, and gives the request its trace and logger. */
 export function traceRequest(ctx: Context, logger: Logger | undefined): void {
   const trace = startTrace(ctx.get("traceparent") || undefined);
   // What an earlier middleware put in the state is kept.

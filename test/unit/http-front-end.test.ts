@@ -5,8 +5,8 @@ import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "../../services/http-server.js";
 import { frontEnd } from "../../src/http/front-end.js";
-import { DEFAULT_ERRORS_URL, PROBLEM_CONTENT_TYPE, problemHandling } from "../../src/http/problem.js";
-import { tracing } from "../../src/http/tracing.js";
+import { DEFAULT_ERRORS_URL, PROBLEM_CONTENT_TYPE } from "../../src/http/problem.js";
+import { httpConventions } from "../../src/http/request-pipeline.js";
 
 /** A front end whose build is missing (no `npm run build:ui` yet): its host says so, not a 500. */
 describe("a front end that is not built", () => {
@@ -15,8 +15,7 @@ describe("a front end that is not built", () => {
   beforeAll(async () => {
     parent = await mkdtemp(join(tmpdir(), "front-end-"));
     const app = new Koa();
-    app.use(tracing());
-    app.use(problemHandling());
+    app.use(httpConventions());
     app.use(
       frontEnd({ folder: join(parent, "dist", "ui", "console"), base: "/console/", apiPaths: ["/v1/"] }),
     );

@@ -5,7 +5,7 @@ import {
   type CaseSnapshot,
 } from "../../../actors/CaseActor.js";
 import { caseNotFound } from "../../domain/case.js";
-import { parseUrn } from "../../domain/urn.js";
+import { caseIdOf } from "../../domain/demand-addresses.js";
 import type { Principal } from "../principals.js";
 import { assertCaseAccess } from "./case-access.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
@@ -14,24 +14,14 @@ import { CaseProjection } from "./case-projection.js";
 import { inject, injectable } from "tsyringe";
 import { TOKENS } from "../../runtime/tokens.js";
 
-const CANONICAL_PREFIX = "urn:case:";
-
 /**
  * A case URN in either form of spec 2 (`urn:case:<id>` or `urn:<namespace>:case:<id>`) as the case
  * actor's id and the canonical URN; 404 for anything else, since no such case can exist.
  */
 export function caseRefOf(caseUrn: string): { id: string; urn: string } {
-  // The canonical form (what sessions and events carry) is its own answer: no parse, on every read.
-  if (
-    caseUrn.startsWith(CANONICAL_PREFIX) &&
-    caseUrn.length > CANONICAL_PREFIX.length &&
-    !caseUrn.includes(":", CANONICAL_PREFIX.length)
-  ) {
-    return { id: caseUrn.slice(CANONICAL_PREFIX.length), urn: caseUrn };
-  }
-  const parsed = parseUrn(caseUrn, "case");
-  if (!parsed || Object.keys(parsed.attributes).length > 0) throw caseNotFound(caseUrn);
-  return { id: parsed.id, urn: `${CANONICAL_PREFIX}${parsed.id}` };
+  const id = caseIdOf(caseUrn);
+  if (id === undefined) throw caseNotFound(caseUrn);
+  return { id, urn: `urn:case:${id}` };
 }
 
 export interface CaseChangeRequest<R extends CaseChangeResult> {
