@@ -115,6 +115,7 @@ export interface DeferArgs extends ClaimedTurn {
 }
 
 export interface SettleArgs extends WaveGroups {
+  case: CaseRef;
   correlationUrn: string;
 }
 
@@ -276,10 +277,12 @@ export class BookingActor {
     return { state: "PENDING", ...this.turnOf(next) };
   }
 
-  /** Settles the wave once every allocated group is booked or failed (see `settleWave`). */
+  /**
+   * Settles the wave once every allocated group is booked or failed (see `settleWave`). It may open
+   * the case's ledger: a wave that allocated no group settles at once, with no claim made before.
+   */
   async settleWave(args: SettleArgs): Promise<SettleResult> {
-    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
-    if (!bookingCase) return { settled: false };
+    const bookingCase = await this.caseFor(args.case);
     const holding = new Set<string>();
     const bookings = new Map<string, GroupBooking>();
     const [previous] = await Promise.all([

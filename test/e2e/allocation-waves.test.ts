@@ -344,6 +344,40 @@ describe("no compliant hotel (ALLOCATION_FAILED)", () => {
     ]);
     expect(wave.totalCost).toEqual({ amountMinor: 0, currency: "GBP" });
   });
+
+  it("settles the booking of a wave that allocated no group: nothing booked, the groups in the ALLOCATION_FAILED item", async () => {
+    await p.activePolicy("VQ", "LHR", {
+      constraints: { minStars: 5, maxDistanceKm: 0.5 },
+      mode: "ON_DEMAND",
+      autoApproveDemand: true,
+      maxAutomaticRoomsPerWave: 300,
+    });
+    const { urn, groupIds } = await p.openCase("LHR", [["ECONOMY"], ["ECONOMY"]], "supervisor@vq.demo");
+    const completed = await p.eventOf("allocation.wave-completed", urn);
+    expect(completed.data).toMatchObject({ autoBook: true, allocations: [] });
+
+    const settled = await p.eventOf("booking.wave-settled", urn);
+    expect(settled.data).toEqual({
+      waveUrn: completed.data.waveUrn,
+      caseUrn: urn,
+      demandUrn: completed.data.demandUrn,
+      outcome: "FAILED",
+      roomsBooked: 0,
+      allGroupsBooked: false,
+      reviewItemUrn: null,
+    });
+    // The wave's own item names every group; booking, which tried none, asks for nothing more.
+    const requested = p.events.filter((e) => e.type === "review-item.requested" && e.caseUrn === urn);
+    expect(requested.map((e) => [e.data.category, [...e.data.affectedGroups].sort()])).toEqual([
+      ["ALLOCATION_FAILED", [...groupIds].sort()],
+    ]);
+    const ledger = await p.t.platform.runtime.actors.invoke(
+      DemandActor,
+      urn.slice("urn:case:".length),
+      "get",
+    );
+    expect(ledger?.demands.map((d) => [d.urn, d.state])).toEqual([[completed.data.demandUrn, "APPROVED"]]);
+  });
 });
 
 describe("no matching policy (POLICY_VIOLATION)", () => {

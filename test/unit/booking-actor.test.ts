@@ -426,6 +426,7 @@ for (const [runtime, start] of [
       await book("G1");
       const claim = await invoke("claim", claimOf("G2"));
       const settleArgs = {
+        case: CASE,
         waveUrn: WAVE,
         demandUrn: null,
         allocated: [

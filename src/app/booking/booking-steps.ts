@@ -123,6 +123,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
       .map((u) => ({ groupId: u.groupId, rooms: roomsNeededFor(groups.get(u.groupId)!) }));
     if (allocated.length + unallocated.length === 0) return;
     await this.deps.actors.invoke(BookingActor, caseRefOf(wave.caseUrn).id, "settleWave", {
+      case: caseRefFor(snapshot),
       waveUrn: wave._id,
       demandUrn: wave.demandUrn,
       allocated,
