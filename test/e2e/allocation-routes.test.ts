@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BATCH_DUE_EVENT } from "../../src/domain/events/allocation.js";
 import { hotelSearchOf, simulatorsOf } from "../support/container.js";
-import { ALLOCATIONS_COLLECTION } from "../../src/app/allocation/wave-documents.js";
+import {
+  ALLOCATIONS_COLLECTION,
+  type AllocationRow,
+  WAVES_COLLECTION,
+} from "../../src/app/allocation/wave-documents.js";
 import { type DomainEvent, topicFor } from "../../src/domain/domain-event.js";
 import { allocationPlatform, enc, ZX } from "./allocation-fixture.js";
 import { json } from "../support/responses.js";
@@ -138,6 +142,47 @@ describe("an airport's turn", () => {
       documents.collection = collection;
       search.searchHotels = searchHotels;
     }
+  });
+});
+
+describe("a wave whose document cannot be put", () => {
+  it("fails, and puts the case's allocation rows back as they were: none at first, then the last kept wave's", async () => {
+    const { urn } = await waitingCase([["ECONOMY"], ["ECONOMY"]]);
+    const { documents } = p.t.platform.runtime;
+    const { collection } = documents;
+    const rowsOfCase = async () =>
+      (await documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION).findAll({ caseUrn: urn })).sort(
+        (a, b) => a._id.localeCompare(b._id),
+      );
+    const allocate = () => p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn });
+    /** A wave run while the wave documents' store refuses every put. */
+    const allocateRefused = async () => {
+      documents.collection = ((name: string) => {
+        const inner = collection.call(documents, name);
+        if (name !== WAVES_COLLECTION) return inner;
+        return new Proxy(inner, {
+          get(target, property) {
+            if (property === "put") return async () => Promise.reject(new Error("store refused the put"));
+            const value = Reflect.get(target, property, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        });
+      }) as typeof documents.collection;
+      try {
+        return await allocate();
+      } finally {
+        documents.collection = collection;
+      }
+    };
+
+    expect((await allocateRefused()).status).toBe(500);
+    expect(await rowsOfCase()).toEqual([]);
+
+    const kept = await json(await allocate(), 201);
+    const rows = await rowsOfCase();
+    expect(rows.map((r) => r.waveUrn)).toEqual([kept.wave.urn, kept.wave.urn]);
+    expect((await allocateRefused()).status).toBe(500);
+    expect(await rowsOfCase()).toEqual(rows);
   });
 });
 

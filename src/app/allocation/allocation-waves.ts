@@ -40,6 +40,7 @@ import {
   type WavePolicyOverride,
   type WaveRankingInput,
   type WaveTrigger,
+  latestWaveOf,
   WAVES_COLLECTION,
 } from "./wave-documents.js";
 import { contractOffer, DIRECT_CONTRACT_PROVIDER, vendorOffersLessHeld, waveOffers } from "./wave-offers.js";
@@ -223,7 +224,17 @@ export class AllocationWaves {
       `${record.tenant}|${record.flight.origin}`,
       () => this.planAndRecord(run, prepared),
     );
-    await documented;
+    try {
+      await documented;
+    } catch (error) {
+      await this.restoreRows(wave).catch((restoreError: unknown) => {
+        throw new AggregateError(
+          [error, restoreError],
+          `Wave ${wave.urn} was not kept, nor its rows put back`,
+        );
+      });
+      throw error;
+    }
     await progress.progress(0.8, `${wave.allocations.length} group(s) allocated`);
     const reviewItem = wave.unallocated.length > 0 ? allocationFailed(wave, prepared.search) : undefined;
     return { outcome: "completed", wave, ...(reviewItem ? { reviewItem } : {}) };
@@ -235,7 +246,9 @@ export class AllocationWaves {
    * Either order is safe if the process dies between them: booking reads the wave document only
    * after the case's WaveActor completes the wave, which waits for both (`documented`); a wave left
    * running is taken over and re-run by the next start, and its rows (one per case and group)
-   * are overwritten or deleted then.
+   * are overwritten or deleted then. A put that fails while the process lives fails the wave, and
+   * nothing re-runs a failed wave but its trigger (a redelivered event, the next batch round; an
+   * operator's wave has none): its rows are put back first (`restoreRows`).
    */
   private async planAndRecord(
     run: WavePlanRun,
@@ -471,6 +484,24 @@ export class AllocationWaves {
         rows.deleteOne({ _id: allocationRowId(wave.caseUrn, groupId) }),
       ),
     ]);
+  }
+
+  /**
+   * The rows of a wave that was not kept, for its groups, back as the case's latest wave has them
+   * (none before the case's first wave): the rooms it recorded are no longer held from other cases.
+   * The case's WaveActor still holds the wave as running, so no other wave of the case writes them.
+   */
+  private async restoreRows(wave: WaveDocument): Promise<void> {
+    const latest = await latestWaveOf(this.deps.documents, wave.tenant, wave.caseUrn);
+    const rows = this.deps.documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION);
+    await Promise.all(
+      [...wave.allocations, ...wave.unallocated].map(({ groupId }) => {
+        const held = latest?.allocations.find((a) => a.groupId === groupId);
+        return latest && held
+          ? rows.put(allocationRow(latest, held))
+          : rows.deleteOne({ _id: allocationRowId(wave.caseUrn, groupId) });
+      }),
+    );
   }
 
   /** Contracts covering the stay, less the rooms other cases' waves already hold under them. */
