@@ -29,12 +29,13 @@ export function indexedCollection<T extends Doc>(
     deleteOne: whenIndexed((filter) => collection.deleteOne(filter)),
     deleteMany: whenIndexed((filter) => collection.deleteMany(filter)),
     findOne: whenIndexed((filter, options) => collection.findOne(filter, options)),
-    findOneFields: async (filter, fields, options) => {
+    peekOneFields: async (filter, fields, options) => {
       if (!ready) await indexed;
-      return collection.findOneFields(filter, fields, options);
+      return collection.peekOneFields(filter, fields, options);
     },
     find: whenIndexed((filter, options) => collection.find(filter, options)),
     findAll: whenIndexed((filter, options) => collection.findAll(filter, options)),
+    peekAll: whenIndexed((filter, options) => collection.peekAll(filter, options)),
     count: whenIndexed((filter) => collection.count(filter)),
     ensureIndex: (spec) => collection.ensureIndex(spec),
   };

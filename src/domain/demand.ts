@@ -1,5 +1,6 @@
 import { type PassengerGroup, REVIEW_PRIORITY_OF, type ReviewCategory, type ReviewPriority } from "./case.js";
 import { type AirportFreeze, freezeRejection } from "./airport-freeze.js";
+import type { DeepReadonly } from "./deep-readonly.js";
 import { DomainError } from "./domain-error.js";
 import type { Policy } from "./policy/policy.js";
 import { passengerTier } from "./policy/tiers.js";
@@ -216,7 +217,7 @@ function policyVersionOf(demand: Demand): { policyVersion?: number } {
  * (ceil of half), since the manifest does not say who may share a bed with whom. Adults, children
  * and infants are not told apart.
  */
-export function roomsNeededFor(group: Pick<PassengerGroup, "passengers">): number {
+export function roomsNeededFor(group: DeepReadonly<Pick<PassengerGroup, "passengers">>): number {
   const crew = group.passengers.filter((passenger) => passengerTier(passenger) === "CREW").length;
   return crew + Math.ceil((group.passengers.length - crew) / 2);
 }

@@ -5,6 +5,7 @@
  */
 import type { Context } from "koa";
 import type { Logger } from "pino";
+import type { DeepReadonly } from "../domain/deep-readonly.js";
 import type { Access } from "./access.js";
 import type {
   OperatorPrincipal,
@@ -91,8 +92,9 @@ export interface HandlerInput<A extends Access = Access, P = unknown, Q = unknow
   ctx: Context;
 }
 
+/** A body is only written out, so a handler may answer with values it may only look at (a peek). */
 type BodyFor<Spec> = Spec extends { readonly schema: infer S }
-  ? { body: Infer<S, object> }
+  ? { body: DeepReadonly<Infer<S, object>> }
   : { body?: unknown };
 
 /** One of the declared success responses, with a body of its declared schema. */

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../domain/deep-readonly.js";
 import type { NewDomainEvent } from "../domain/domain-event.js";
 import type { EventDataByType } from "../domain/events/catalogue.js";
 import type { Clock } from "./clock.js";
@@ -92,6 +93,17 @@ export interface ActorRuntime {
     method: M,
     ...arg: ActorArgs<A, M>
   ): Promise<ActorResult<A, M>>;
+  /**
+   * As look, for a caller that only reads the answer (a case read that shows the case): the answer
+   * may share the state the runtime holds instead of being copied for the caller, so it is
+   * read-only all the way down.
+   */
+  peek<A, M extends ActorMethod<A>>(
+    actorClass: ActorClass<A>,
+    actorId: string,
+    method: M,
+    ...arg: ActorArgs<A, M>
+  ): Promise<DeepReadonly<ActorResult<A, M>>>;
   /** Finishes running turns, flushes outboxes, stops reminders. */
   close(): Promise<void>;
 }

@@ -1,3 +1,5 @@
+import type { DeepReadonly } from "../domain/deep-readonly.js";
+
 /**
  * Queryable documents (case index, audit, event log, policies, catalog) in the MongoDB query
  * language, so the in-memory store and MongoDB answer the same queries the same way.
@@ -48,17 +50,23 @@ export interface DocumentCollection<T extends Doc> {
   findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | undefined>;
   /**
    * As findOne, with only `fields` (top-level) and `_id` of the match: a reader of a few small parts
-   * of a large document (a wave's allocations, not its ranking inputs) is handed no more.
+   * of a large document (a wave's allocations, not its ranking inputs) is handed no more. A peek:
+   * the parts may be the stored ones, not copies, so they are read-only.
    */
-  findOneFields<K extends keyof T & string>(
+  peekOneFields<K extends keyof T & string>(
     filter: Filter,
     fields: readonly K[],
     options?: { sort?: SortSpec },
-  ): Promise<Pick<T, K | "_id"> | undefined>;
+  ): Promise<DeepReadonly<Pick<T, K | "_id">> | undefined>;
   /** One page; the sort always ends with `_id` so that cursors are stable. */
   find(filter: Filter, options?: FindOptions): Promise<Page<T>>;
   /** Every match, for small result sets (internal use). */
   findAll(filter: Filter, options?: { sort?: SortSpec; limit?: number }): Promise<T[]>;
+  /**
+   * As findAll, for a reader that only looks at the matches (a case read showing its sub-cases): a
+   * peek, whose documents may be the stored ones, not copies, so they are read-only.
+   */
+  peekAll(filter: Filter, options?: { sort?: SortSpec; limit?: number }): Promise<readonly DeepReadonly<T>[]>;
   count(filter?: Filter): Promise<number>;
   ensureIndex(spec: IndexSpec): Promise<void>;
 }

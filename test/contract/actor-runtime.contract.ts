@@ -124,6 +124,19 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       expect(delivered).toHaveLength(0);
     });
 
+    it("answers a runtime peek as a look, and what it answered stays as it was read after later turns", async () => {
+      const { actors } = await start();
+      await actors.invoke(CounterActor, "runtime-peek", "appendLog", "first");
+      const peeked = await actors.peek(CounterActor, "runtime-peek", "peekLog");
+      expect(peeked).toEqual(await actors.look(CounterActor, "runtime-peek", "peekLog"));
+      await actors.invoke(CounterActor, "runtime-peek", "appendLog", "second");
+      expect(peeked).toEqual(["first"]);
+      expect(await actors.peek(CounterActor, "runtime-peek", "peekLog")).toEqual(["first", "second"]);
+      await expect(actors.peek(CounterActor, "runtime-peek", "increment", { emit: true })).rejects.toThrow(
+        "CounterActor.increment changed the actor in a look",
+      );
+    });
+
     it("publishes an outbox event once per committed turn, with a URN id and the envelope fields", async () => {
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {

@@ -178,16 +178,33 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect((await cases.get("c1"))?.tags).toEqual(["vip"]);
     });
 
-    it("finds one match with only the fields asked for, sorted as findOne sorts, as its own copy", async () => {
+    it("peeks at one match with only the fields asked for, sorted as findOne sorts", async () => {
       await cases.insert(caseDoc("c1", { priority: 1, passengers: [{ name: "Ann" }], note: "one" }));
       await cases.insert(caseDoc("c2", { priority: 2, passengers: [{ name: "Bo" }], note: "two" }));
-      const part = await cases.findOneFields({ airport: "FRA" }, ["passengers", "email"], {
+      const part = await cases.peekOneFields({ airport: "FRA" }, ["passengers", "email"], {
         sort: { priority: -1 },
       });
       expect(part).toEqual({ _id: "c2", passengers: [{ name: "Bo" }] });
-      part!.passengers![0]!.name = "changed";
-      expect((await cases.get("c2"))?.passengers).toEqual([{ name: "Bo" }]);
-      expect(await cases.findOneFields({ airport: "MUC" }, ["note"])).toBeUndefined();
+      expect(await cases.peekOneFields({ airport: "MUC" }, ["note"])).toBeUndefined();
+    });
+
+    it("peeks at what findAll finds, in its order, and what a peek holds stays as it was read", async () => {
+      await cases.insert(caseDoc("c1", { priority: 2, tags: ["vip"] }));
+      await cases.insert(caseDoc("c2", { priority: 1, tags: [] }));
+      await cases.insert(caseDoc("c3", { airport: "MUC", priority: 3 }));
+      const options = { sort: { priority: 1 } } as const;
+      const peeked = await cases.peekAll({ airport: "FRA" }, options);
+      expect(peeked).toEqual(await cases.findAll({ airport: "FRA" }, options));
+      const part = await cases.peekOneFields({ _id: "c1" }, ["tags", "status"]);
+
+      // A store may hand out what it holds: a later write must leave the peeked documents alone.
+      await cases.updateOne({ _id: "c1" }, { $set: { status: "CLOSED" }, $push: { tags: "late" } });
+      await cases.put(caseDoc("c2", { priority: 1, tags: ["replaced"] }));
+      expect(peeked.map((doc) => [doc._id, doc.status, doc.tags])).toEqual([
+        ["c2", "OPEN", []],
+        ["c1", "OPEN", ["vip"]],
+      ]);
+      expect(part).toEqual({ _id: "c1", tags: ["vip"], status: "OPEN" });
     });
 
     it("returns dates and nested arrays as they were written", async () => {

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { RankingClass } from "../../domain/allocation/ranking.js";
 import type { RankingInput, UnallocatedReason } from "../../domain/allocation/wave.js";
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
@@ -180,16 +181,19 @@ export function latestWaveOf<T extends Doc = WaveDocument>(
   return store.collection<T>(WAVES_COLLECTION).findOne({ tenant, caseUrn }, LATEST_FIRST);
 }
 
-/** Only `fields` of the latest wave of a case, for a reader that shows a few of its parts. */
+/**
+ * Only `fields` of the latest wave of a case, for a reader that shows a few of its parts: a peek,
+ * so the parts are read-only.
+ */
 export function latestWavePartOf<K extends keyof WaveDocument & string>(
   store: DocumentStore,
   tenant: string,
   caseUrn: string,
   fields: readonly K[],
-): Promise<Pick<WaveDocument, K | "_id"> | undefined> {
+): Promise<DeepReadonly<Pick<WaveDocument, K | "_id">> | undefined> {
   return store
     .collection<WaveDocument>(WAVES_COLLECTION)
-    .findOneFields({ tenant, caseUrn }, fields, LATEST_FIRST);
+    .peekOneFields({ tenant, caseUrn }, fields, LATEST_FIRST);
 }
 
 /** The wave as the API shows it: everything but the storage key and revision. */

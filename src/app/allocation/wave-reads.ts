@@ -1,5 +1,6 @@
 import { CaseActor } from "../../../actors/CaseActor.js";
 import { DomainError } from "../../domain/domain-error.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { OperatorPrincipal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
@@ -47,7 +48,7 @@ export class WaveReads {
     wave: WaveHotelsPart | undefined;
   }> {
     const { id, urn } = caseRefOf(caseUrn);
-    const snapshot = await this.actors.look(CaseActor, id, "snapshot");
+    const snapshot = await this.actors.peek(CaseActor, id, "snapshot");
     if (!snapshot) throw new DomainError("not-found", "case", `No case ${urn}`);
     assertCaseAccess(principal, snapshot.case);
     const wave = await latestWavePartOf(this.documents, snapshot.case.tenant, urn, WAVE_HOTELS_FIELDS);
@@ -56,7 +57,7 @@ export class WaveReads {
 }
 
 const WAVE_HOTELS_FIELDS = ["urn", "hotels", "allocations"] as const;
-type WaveHotelsPart = Pick<WaveDocument, (typeof WAVE_HOTELS_FIELDS)[number]>;
+type WaveHotelsPart = DeepReadonly<Pick<WaveDocument, (typeof WAVE_HOTELS_FIELDS)[number]>>;
 
 /**
  * GET /v1/hotels/cases/{urn}: the hotels the latest wave assigned, each with the groups it houses.
@@ -66,7 +67,7 @@ export function hotelsOfWave(wave: WaveHotelsPart | undefined) {
   const byUrn = new Map(wave.hotels.map((hotel) => [hotel.hotelUrn, hotel]));
   const hotels = new Map<
     string,
-    { hotel: WaveDocument["hotels"][number]; groups: WaveDocument["allocations"] }
+    { hotel: WaveHotelsPart["hotels"][number]; groups: WaveHotelsPart["allocations"][number][] }
   >();
   for (const allocation of wave.allocations) {
     const entry = hotels.get(allocation.hotelUrn);

@@ -1,5 +1,6 @@
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { CaseRecord } from "../../domain/case.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { OperatorPrincipal, Principal } from "../principals.js";
 import { assertAirport, assertTenant } from "../authorization.js";
@@ -37,7 +38,10 @@ export async function caseSnapshotFor(
 }
 
 /** Spec 5.4 and 4.2: the caller's tenant, and for an airport-scoped operator its airport. */
-export function assertCaseAccess(caller: Principal, record: CaseRecord): void {
+export function assertCaseAccess(
+  caller: Principal,
+  record: DeepReadonly<Pick<CaseRecord, "tenant" | "flight">>,
+): void {
   assertTenant(caller, record.tenant);
   if (caller.surface === "operator") assertAirport(caller, record.flight.origin);
 }

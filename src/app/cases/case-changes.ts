@@ -5,6 +5,7 @@ import {
   type CaseSnapshot,
 } from "../../../actors/CaseActor.js";
 import { caseNotFound } from "../../domain/case.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { caseIdOf } from "../../domain/demand-addresses.js";
 import type { Principal } from "../principals.js";
 import { assertCaseAccess } from "./case-access.js";
@@ -55,6 +56,18 @@ export class CaseChanges {
     const snapshot = await this.actors.look(CaseActor, id, "snapshot");
     if (!snapshot) throw caseNotFound(id);
     if (caller) assertCaseAccess(caller, snapshot.case);
+    return snapshot;
+  }
+
+  /**
+   * As snapshot, for a reader that only shows the case (ActorRuntime.peek): not copied for it, so
+   * a full flight's manifest is not copied on every read.
+   */
+  async peek(caseUrn: string, caller: Principal): Promise<DeepReadonly<CaseSnapshot>> {
+    const { id } = caseRefOf(caseUrn);
+    const snapshot = await this.actors.peek(CaseActor, id, "snapshot");
+    if (!snapshot) throw caseNotFound(id);
+    assertCaseAccess(caller, snapshot.case);
     return snapshot;
   }
 

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { CaseActor, type CaseSnapshot } from "../../../actors/CaseActor.js";
 import { caseNotFound, type PassengerGroup } from "../../domain/case.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { DomainError } from "../../domain/domain-error.js";
 import { disruptionCause, disruptionKind } from "../../domain/entitlements/disruption-cause.js";
 import {
@@ -80,7 +81,7 @@ export class CaseEntitlements {
   ) {}
 
   /** The case's entitlements, with the meal allowance of every tier its passengers travel in. */
-  async of(snapshot: CaseSnapshot): Promise<CaseEntitlementsView> {
+  async of(snapshot: DeepReadonly<CaseSnapshot>): Promise<CaseEntitlementsView> {
     const facts = await this.factsOfSnapshot(snapshot);
     return this.evaluate(facts, facts.groups);
   }
@@ -145,7 +146,7 @@ export class CaseEntitlements {
     };
   }
 
-  private async factsOfSnapshot(snapshot: CaseSnapshot): Promise<CaseFacts> {
+  private async factsOfSnapshot(snapshot: DeepReadonly<CaseSnapshot>): Promise<CaseFacts> {
     const { case: record } = snapshot;
     const kept = this.kept.get(record.urn);
     if (kept && kept.version === record.version) return kept;
@@ -163,7 +164,7 @@ export class CaseEntitlements {
     return facts;
   }
 
-  private async disruptionFacts(snapshot: CaseSnapshot): Promise<CaseFacts["facts"]> {
+  private async disruptionFacts(snapshot: DeepReadonly<CaseSnapshot>): Promise<CaseFacts["facts"]> {
     const { case: record, intake } = snapshot;
     const { flight } = record;
     const [departure, arrival, organization] = await Promise.all([
@@ -215,7 +216,7 @@ function policyFacts(policy: Policy | undefined): DisruptionFacts["policy"] {
 }
 
 /** A passenger without a known tier is allowed what ECONOMY is (see `mealAllowance`). */
-function tiersOf(group: PassengerGroup): CaseFacts["groups"][number] {
+function tiersOf(group: DeepReadonly<PassengerGroup>): CaseFacts["groups"][number] {
   return { id: group.id, tiers: group.passengers.map((p) => passengerTier(p) ?? "ECONOMY") };
 }
 

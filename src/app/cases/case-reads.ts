@@ -7,6 +7,7 @@ import type {
   PassengerGroup,
 } from "../../domain/case.js";
 import { priorityOf } from "../../domain/case-priority.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { ReservationRecord } from "../../domain/case-reservations.js";
 import { subCaseUrnFor } from "../../domain/sub-case.js";
 import { parseUrn } from "../../domain/urn.js";
@@ -118,16 +119,17 @@ export class CaseReads {
     @inject(CaseEntitlements) private readonly entitlements: CaseEntitlements,
   ) {}
 
-  async detail(caller: Principal, caseUrn: string, options: ReadOptions): Promise<CaseView> {
-    return this.view(await this.changes.snapshot(caseUrn, caller), options);
+  async detail(caller: Principal, caseUrn: string, options: ReadOptions): Promise<DeepReadonly<CaseView>> {
+    return this.view(await this.changes.peek(caseUrn, caller), options);
   }
 
-  async view(snapshot: CaseSnapshot, options: ReadOptions): Promise<CaseView> {
+  /** Only looks at the snapshot, and at the documents it reads (peeks): the view shares their parts. */
+  async view(snapshot: DeepReadonly<CaseSnapshot>, options: ReadOptions): Promise<DeepReadonly<CaseView>> {
     const { case: record } = snapshot;
     const [items, subCases, wave, entitlements] = await Promise.all([
       this.documents
         .collection<ReviewItemDocument>(COLLECTIONS.reviewItems)
-        .findAll({ caseUrn: record.urn }, { sort: { createdAt: 1 } }),
+        .peekAll({ caseUrn: record.urn }, { sort: { createdAt: 1 } }),
       this.activeSubCases(record.urn),
       this.latestWave(record.tenant, record.urn),
       this.entitlements.of(snapshot),
@@ -176,7 +178,7 @@ export class CaseReads {
           priorityRank: _rank,
           revision: _revision,
           ...item
-        }: ReviewItemDocument & {
+        }: DeepReadonly<ReviewItemDocument> & {
           priorityRank?: unknown;
           revision?: unknown;
         }) => item,
@@ -204,7 +206,7 @@ export class CaseReads {
    * sub-case index; a group whose sub-case is not indexed yet shows as an OPEN sub-case.
    */
   async manifest(caller: Principal, caseUrn: string, page: { limit: number; cursor?: string }) {
-    const snapshot = await this.changes.snapshot(caseUrn, caller);
+    const snapshot = await this.changes.peek(caseUrn, caller);
     const record = snapshot.case;
     const subCaseOf = new Map((await this.activeSubCases(record.urn)).map((s) => [s.groupId, s]));
     const local = new Set(snapshot.localResidentGroups);
@@ -230,7 +232,7 @@ export class CaseReads {
     page: { limit: number; cursor?: string },
     options: ReadOptions,
   ) {
-    const snapshot = await this.changes.snapshot(caseUrn, caller);
+    const snapshot = await this.changes.peek(caseUrn, caller);
     const passengers = snapshot.case.passengerGroups.flatMap((group) =>
       group.passengers.map((p) => passengerView(p, group, snapshot, options)),
     );
@@ -267,10 +269,10 @@ export class CaseReads {
     return this.documents.collection<CaseIndexEntry>(COLLECTIONS.cases);
   }
 
-  private async activeSubCases(caseUrn: string): Promise<SubCaseEntry[]> {
+  private async activeSubCases(caseUrn: string): Promise<readonly DeepReadonly<SubCaseEntry>[]> {
     return this.documents
       .collection<SubCaseEntry & { retiredAt?: string | null }>(COLLECTIONS.subCases)
-      .findAll({ caseUrn, retiredAt: null });
+      .peekAll({ caseUrn, retiredAt: null });
   }
 }
 
@@ -288,11 +290,11 @@ function summaryOf({ _id, passengerIds, revision, drill, ...entry }: CaseIndexEn
 }
 
 function passengerView(
-  passenger: Passenger,
-  group: PassengerGroup,
-  snapshot: CaseSnapshot,
+  passenger: DeepReadonly<Passenger>,
+  group: DeepReadonly<PassengerGroup>,
+  snapshot: DeepReadonly<CaseSnapshot>,
   options: ReadOptions,
-): PassengerView {
+): DeepReadonly<PassengerView> {
   const { contact, ...rest } = passenger;
   return {
     urn: `urn:passenger:${passenger.id}`,

@@ -1,5 +1,6 @@
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import type { PassengerGroup } from "../../domain/case.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { roomsNeededFor } from "../../domain/demand.js";
 import { passengerTier } from "../../domain/policy/tiers.js";
 import { planStays, type StayPlan } from "../../domain/reaccommodation.js";
@@ -39,7 +40,7 @@ const NO_BUFFERS = { earlyCheckInMinutes: 0, lateCheckoutMinutes: 0 };
  * are planned as if rebooked 24 hours later: one night. Groups that are local residents, or
  * already hold a confirmed reservation that the plan does not ask to rebook, are left out.
  */
-export function stayNeedsOf(snapshot: CaseSnapshot, utcOffsetMinutes: number): CaseStayNeeds {
+export function stayNeedsOf(snapshot: DeepReadonly<CaseSnapshot>, utcOffsetMinutes: number): CaseStayNeeds {
   const plan = snapshot.stayPlan ?? computedPlan(snapshot, utcOffsetMinutes);
   const housed = new Set(
     snapshot.reservations.filter((r) => HOUSING_STATUSES.has(r.status.toUpperCase())).map((r) => r.groupId),
@@ -70,7 +71,7 @@ function withNights(nights: { checkIn: string; checkOut: string }): WaveStay {
   };
 }
 
-function computedPlan(snapshot: CaseSnapshot, utcOffsetMinutes: number): StayPlan {
+function computedPlan(snapshot: DeepReadonly<CaseSnapshot>, utcOffsetMinutes: number): StayPlan {
   const { flight, nextFlight, passengerGroups } = snapshot.case;
   const nextDeparture =
     nextFlight?.scheduledDeparture ?? new Date(Date.parse(flight.scheduledDeparture) + DAY_MS).toISOString();
@@ -83,7 +84,7 @@ function computedPlan(snapshot: CaseSnapshot, utcOffsetMinutes: number): StayPla
   });
 }
 
-function groupTier(group: PassengerGroup): string {
+function groupTier(group: DeepReadonly<PassengerGroup>): string {
   const tiers = new Set(group.passengers.map((p) => passengerTier(p) ?? "UNKNOWN"));
   const [only] = tiers;
   return tiers.size === 1 ? only! : "MIXED";

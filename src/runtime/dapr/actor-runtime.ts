@@ -108,6 +108,11 @@ export class DaprActorRuntime implements ActorRuntime {
     return this.call(actorClass, actorId, method, { arg: args[0], look: true });
   }
 
+  /** The answer came over the wire: the caller's own, as a look's is. */
+  peek(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    return this.look(actorClass, actorId, method, ...args);
+  }
+
   private async call(
     actorClass: ActorClass<any>,
     actorId: string,

@@ -125,15 +125,33 @@ export class EmbeddedActorRuntime implements ActorRuntime {
    * the activation's instance and context belong to its queued turns. It reads the state as the
    * last commit left it when the look began, all of it, whatever commits end while it runs.
    */
-  async look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+  look(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    return this.lookAnswering(actorClass, actorId, method, args[0], detach);
+  }
+
+  /**
+   * A look whose answer is not copied: what the method answers with may be committed state, which
+   * no turn changes in place (a commit puts new values in `committed`), so it stays as it was read.
+   */
+  peek(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
+    return this.lookAnswering(actorClass, actorId, method, args[0], (result) => result);
+  }
+
+  private async lookAnswering(
+    actorClass: ActorClass<any>,
+    actorId: string,
+    method: string,
+    arg: unknown,
+    answer: (result: unknown) => unknown,
+  ): Promise<unknown> {
     for (;;) {
       // Activated again each time: the actor may have been deactivated, and activated anew since.
       const activation = this.activate(actorClass.name, actorId);
       if (!isCallableActorMethod(activation.instance, method)) {
         throw new Error(`${actorClass.name} has no callable method ${method}`);
       }
-      const looked = await this.lookOnce(activation, actorClass, method, args[0]);
-      if (looked.answered) return looked.result;
+      const looked = await this.lookOnce(activation, actorClass, method, arg);
+      if (looked.answered) return answer(looked.result);
       await activation.committing?.over;
     }
   }
@@ -186,7 +204,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     // A method that caught the overtaken read answered from it.
     if (overtaken) return { answered: false };
     turn.refuseChangesOfLook(method);
-    return { answered: true, result: detach(result) };
+    return { answered: true, result };
   }
 
   /**

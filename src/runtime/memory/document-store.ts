@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { copyOf } from "../plain-copy.js";
 import { Query } from "mingo";
 import type { AnyObject } from "mingo/types";
@@ -19,7 +20,9 @@ import { EqualityIndex, type IndexLookup, type Stored } from "./equality-index.j
 
 /**
  * Documents in Maps, queried and updated by mingo so that filters, sorts and update operators mean
- * what they mean in MongoDB. Documents are copied on the way in and out. Lookups by `_id` (alone,
+ * what they mean in MongoDB. Documents are copied on the way in and out, but for a peek: a stored
+ * document is never changed in place (a write stores a new one), so a reader that only looks at it
+ * may hold it as it is. Lookups by `_id` (alone,
  * `$eq` or `$in`) read the Map instead of testing every document, and equality on the leading
  * fields of an index declared with `ensureIndex` reads that index, so such queries cost what they
  * match however large a collection grows (the audit trail gains an entry on every partner read,
@@ -120,16 +123,16 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return found && copyOf(found);
   }
 
-  async findOneFields<K extends keyof T & string>(
+  async peekOneFields<K extends keyof T & string>(
     filter: Filter,
     fields: readonly K[],
     { sort }: { sort?: SortSpec } = {},
-  ): Promise<Pick<T, K | "_id"> | undefined> {
+  ): Promise<DeepReadonly<Pick<T, K | "_id">> | undefined> {
     const [found] = this.select(filter, { sort, limit: 1 });
     if (!found) return undefined;
     const part = { _id: found._id } as Pick<T, K | "_id">;
-    for (const field of fields) if (found[field] !== undefined) part[field] = copyOf(found[field]);
-    return part;
+    for (const field of fields) if (found[field] !== undefined) part[field] = found[field];
+    return part as DeepReadonly<Pick<T, K | "_id">>;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
@@ -143,6 +146,13 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
 
   async findAll(filter: Filter, options: { sort?: SortSpec; limit?: number } = {}): Promise<T[]> {
     return this.select(filter, options).map((doc) => copyOf(doc));
+  }
+
+  async peekAll(
+    filter: Filter,
+    options: { sort?: SortSpec; limit?: number } = {},
+  ): Promise<readonly DeepReadonly<T>[]> {
+    return this.select(filter, options) as DeepReadonly<T>[];
   }
 
   async count(filter: Filter = {}): Promise<number> {

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import {
   type Collection,
   type Db,
@@ -107,16 +108,17 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.asDoc(found);
   }
 
-  async findOneFields<K extends keyof T & string>(
+  /** The driver's answer is this reader's own: nothing to copy. */
+  async peekOneFields<K extends keyof T & string>(
     filter: Filter,
     fields: readonly K[],
     options: { sort?: SortSpec } = {},
-  ): Promise<Pick<T, K | "_id"> | undefined> {
+  ): Promise<DeepReadonly<Pick<T, K | "_id">> | undefined> {
     const found = await this.collection.findOne(mongoFilter(filter), {
       projection: Object.fromEntries(fields.map((field) => [field, 1])),
       ...(options.sort ? { sort: stableSort(options.sort) } : {}),
     });
-    return found === null ? undefined : (found as unknown as Pick<T, K | "_id">);
+    return found === null ? undefined : (found as unknown as DeepReadonly<Pick<T, K | "_id">>);
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
@@ -132,6 +134,14 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     if (options.sort) cursor = cursor.sort(stableSort(options.sort));
     if (options.limit) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as T[];
+  }
+
+  /** The driver's answer is this reader's own: nothing to copy. */
+  async peekAll(
+    filter: Filter,
+    options?: { sort?: SortSpec; limit?: number },
+  ): Promise<readonly DeepReadonly<T>[]> {
+    return (await this.findAll(filter, options)) as unknown as DeepReadonly<T>[];
   }
 
   async count(filter: Filter = {}): Promise<number> {

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { ErrorReply } from "redis";
@@ -482,12 +483,12 @@ class RedisDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.memory.findOne(filter, options);
   }
 
-  findOneFields<K extends keyof T & string>(
+  peekOneFields<K extends keyof T & string>(
     filter: Filter,
     fields: readonly K[],
     options?: { sort?: SortSpec },
-  ): Promise<Pick<T, K | "_id"> | undefined> {
-    return this.memory.findOneFields(filter, fields, options);
+  ): Promise<DeepReadonly<Pick<T, K | "_id">> | undefined> {
+    return this.memory.peekOneFields(filter, fields, options);
   }
 
   find(filter: Filter, options?: FindOptions): Promise<Page<T>> {
@@ -496,6 +497,13 @@ class RedisDocumentCollection<T extends Doc> implements DocumentCollection<T> {
 
   findAll(filter: Filter, options?: { sort?: SortSpec; limit?: number }): Promise<T[]> {
     return this.memory.findAll(filter, options);
+  }
+
+  peekAll(
+    filter: Filter,
+    options?: { sort?: SortSpec; limit?: number },
+  ): Promise<readonly DeepReadonly<T>[]> {
+    return this.memory.peekAll(filter, options);
   }
 
   count(filter?: Filter): Promise<number> {
