@@ -23,7 +23,7 @@ import { emailChannel } from "../services/notifications/email-channel.js";
 import { notificationsModule } from "../services/notifications/module.js";
 import { partnerApiModule } from "../services/partner-api/module.js";
 import { providerChannel } from "../services/notifications/provider-channel.js";
-import { SmtpSink } from "../services/notifications/smtp-sink.js";
+import { SmtpSink, type SunkMessage } from "../services/notifications/smtp-sink.js";
 import {
   DEMO_MESSAGE_PROVIDERS,
   type MessageProviderId,
@@ -333,11 +333,16 @@ async function notificationChannels(
       ? undefined
       : await SmtpSink.start({
           port: config.smtpSinkPort,
-          onMessage: (m) =>
-            logger.info(
-              { to: m.envelope.to, subject: m.subject, text: m.text },
-              "e-mail kept by the SMTP sink",
-            ),
+          // Only a log that prints it asks the sink to parse each message as it arrives.
+          ...(logger.isLevelEnabled("info")
+            ? {
+                onMessage: (m: SunkMessage) =>
+                  logger.info(
+                    { to: m.envelope.to, subject: m.subject, text: m.text },
+                    "e-mail kept by the SMTP sink",
+                  ),
+              }
+            : {}),
         });
   const smtpUrl = config.smtpUrl ?? sink?.url;
   const email = smtpUrl ? emailChannel({ smtpUrl, from: config.mailFrom }) : undefined;

@@ -1,7 +1,12 @@
 /**
  * The embedded default's mail server: a real SMTP server (the smtp-server package) on this
- * machine that takes every message and keeps the latest ones in memory, parsed, for the demo and
- * the tests to read. Nothing leaves the machine. `SMTP_URL` sends to a real relay instead.
+ * machine that takes every message and keeps the latest ones in memory, for the demo and the tests
+ * to read. Nothing leaves the machine. `SMTP_URL` sends to a real relay instead.
+ *
+ * A message is kept as the bytes that arrived and parsed when it is first read (or at once for an
+ * `onMessage` listener): a saga run sends a passenger a message that, on a service nobody reads the
+ * sink of, no one ever reads, and parsing each as it came cost the run more than the rest of its
+ * SMTP exchange on the sink's side.
  */
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
@@ -34,18 +39,29 @@ const PARSE_OPTIONS = {
   skipImageLinks: true,
 } as const;
 
+/** A message as it arrived: its envelope and bytes, and once read, its parse. */
+interface ArrivedMessage {
+  envelope: SunkMessage["envelope"];
+  raw: Buffer;
+  receivedAt: string;
+  parsed?: Promise<SunkMessage>;
+}
+
 export class SmtpSink {
-  private readonly kept: SunkMessage[] = [];
+  private readonly kept: ArrivedMessage[] = [];
   private readonly waiting = new Set<() => void>();
 
   /** Use `SmtpSink.start`. */
   constructor(
     private readonly server: SMTPServer,
     readonly url: string,
-    private readonly onMessage: (message: SunkMessage) => void,
+    private readonly onMessage: ((message: SunkMessage) => void) | undefined,
   ) {}
 
-  /** Listens on 127.0.0.1 (`port` 0: a free port); `smtp://127.0.0.1:<port>` is where to send. */
+  /**
+   * Listens on 127.0.0.1 (`port` 0: a free port); `smtp://127.0.0.1:<port>` is where to send.
+   * `onMessage` hears each message as it arrives, parsed.
+   */
   static async start(
     options: { port?: number; onMessage?: (message: SunkMessage) => void } = {},
   ): Promise<SmtpSink> {
@@ -60,23 +76,20 @@ export class SmtpSink {
       logger: false,
       size: MAX_MESSAGE_BYTES,
       onData(stream, session, callback) {
-        simpleParser(stream, PARSE_OPTIONS).then(
-          (parsed) => {
-            sink?.keep({
-              envelope: {
-                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-                to: session.envelope.rcptTo.map((r) => r.address),
-              },
-              subject: parsed.subject ?? "",
-              text: parsed.text ?? "",
-              messageId: parsed.messageId ?? null,
-              notificationUrn: headerText(parsed.headers.get("x-notification-urn")),
-              receivedAt: new Date().toISOString(),
-            });
-            callback();
-          },
-          (error: Error) => callback(error),
-        );
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.once("error", callback);
+        stream.once("end", () => {
+          sink?.keep({
+            envelope: {
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+              to: session.envelope.rcptTo.map((r) => r.address),
+            },
+            raw: Buffer.concat(chunks),
+            receivedAt: new Date().toISOString(),
+          });
+          callback();
+        });
       },
     });
     await new Promise<void>((resolve, reject) => {
@@ -84,36 +97,42 @@ export class SmtpSink {
       server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
     });
     const { port } = server.server.address() as AddressInfo;
-    sink = new SmtpSink(server, `smtp://127.0.0.1:${port}`, options.onMessage ?? (() => {}));
+    sink = new SmtpSink(server, `smtp://127.0.0.1:${port}`, options.onMessage);
     return sink;
   }
 
   /** What the sink received, oldest first. */
-  messages(): SunkMessage[] {
-    return [...this.kept];
+  messages(): Promise<SunkMessage[]> {
+    return Promise.all(this.kept.map((arrived) => parsedOf(arrived)));
   }
 
   /** Resolves with the first kept message `match` accepts, now or once it arrives. */
-  async waitFor(match: (message: SunkMessage) => boolean, timeoutMs = 5_000): Promise<SunkMessage> {
-    const found = () => this.kept.find(match);
-    const now = found();
-    if (now) return now;
+  waitFor(match: (message: SunkMessage) => boolean, timeoutMs = 5_000): Promise<SunkMessage> {
     return new Promise((resolve, reject) => {
-      const check = () => {
-        const message = found();
-        if (!message) return;
-        cleanup();
-        resolve(message);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`no matching message reached the SMTP sink within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const cleanup = () => {
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         this.waiting.delete(check);
+        outcome();
       };
+      const check = () => {
+        this.messages().then(
+          (messages) => {
+            const message = messages.find(match);
+            if (message) settle(() => resolve(message));
+          },
+          (error: unknown) => settle(() => reject(error)),
+        );
+      };
+      const timer = setTimeout(
+        () =>
+          settle(() => reject(new Error(`no matching message reached the SMTP sink within ${timeoutMs} ms`))),
+        timeoutMs,
+      );
       this.waiting.add(check);
+      check();
     });
   }
 
@@ -121,12 +140,26 @@ export class SmtpSink {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private keep(message: SunkMessage): void {
-    this.kept.push(message);
+  private keep(arrived: ArrivedMessage): void {
+    this.kept.push(arrived);
     if (this.kept.length > SMTP_SINK_CAPACITY) this.kept.splice(0, this.kept.length - SMTP_SINK_CAPACITY);
-    this.onMessage(message);
+    const onMessage = this.onMessage;
+    if (onMessage) parsedOf(arrived).then(onMessage, () => undefined);
     for (const check of [...this.waiting]) check();
   }
+}
+
+/** The message's parse, made once, on its first read. */
+function parsedOf(arrived: ArrivedMessage): Promise<SunkMessage> {
+  arrived.parsed ??= simpleParser(arrived.raw, PARSE_OPTIONS).then((parsed) => ({
+    envelope: arrived.envelope,
+    subject: parsed.subject ?? "",
+    text: parsed.text ?? "",
+    messageId: parsed.messageId ?? null,
+    notificationUrn: headerText(parsed.headers.get("x-notification-urn")),
+    receivedAt: arrived.receivedAt,
+  }));
+  return arrived.parsed;
 }
 
 function headerText(value: unknown): string | null {

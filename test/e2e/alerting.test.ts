@@ -62,8 +62,8 @@ const alertAudit = async (after: Record<string, unknown>, entityUrn?: string): P
   ).items.filter((e) =>
     Object.entries(after).every(([key, value]) => (e.after as Record<string, unknown>)[key] === value),
   );
-const mailsTo = (address: string, subject: string): SunkMessage[] =>
-  sink.messages().filter((m) => m.envelope.to.includes(address) && m.subject.includes(subject));
+const mailsTo = async (address: string, subject: string): Promise<SunkMessage[]> =>
+  (await sink.messages()).filter((m) => m.envelope.to.includes(address) && m.subject.includes(subject));
 
 const openCase = () => openOneGroupCase(t, supervisor, "alert");
 const requestItem = (caseUrn: string) => requestReviewItem(t, caseUrn, "PAYMENT_FAILED", clock.now());
@@ -123,7 +123,7 @@ describe("SLA breach paging (spec 3.5)", () => {
     expect(
       receiver.ofType("alert.raised").filter((r) => r.headers["x-svc-event-urn"] === alertUrn),
     ).toHaveLength(1);
-    expect(sink.messages().filter((m) => m.notificationUrn === alertUrn)).toHaveLength(1);
+    expect((await sink.messages()).filter((m) => m.notificationUrn === alertUrn)).toHaveLength(1);
     expect(await alertAudit({ alertUrn })).toHaveLength(1);
   });
 });
@@ -148,9 +148,9 @@ describe("PNR-login hard limit (spec 8.1)", () => {
     expect(mail.text).toContain("10 login attempts");
     expect(await attempt(11)).toBe(429);
     await expect.poll(async () => (await alertAudit({ kind: "passenger.login-locked" })).length).toBe(1);
-    expect(mailsTo("integrations@skyhub.demo", "PNR login locked")).toHaveLength(1);
+    expect(await mailsTo("integrations@skyhub.demo", "PNR login locked")).toHaveLength(1);
     // Vesper Airways' partner hears nothing of Zephyr Air's passengers.
-    expect(mailsTo("ops@tripdesk.demo", "PNR login locked")).toHaveLength(0);
+    expect(await mailsTo("ops@tripdesk.demo", "PNR login locked")).toHaveLength(0);
   });
 });
 
@@ -184,7 +184,7 @@ describe("wallet issuance paused (spec 7)", () => {
         .filter((r) => (r.body as unknown as { kind: string }).kind === "wallet.issuance-paused");
     await expect.poll(() => walletPages().length).toBe(1);
     await expect.poll(async () => (await alertAudit({ kind: "wallet.issuance-paused" })).length).toBe(1);
-    expect(mailsTo("oncall@zx.demo", "Wallet card issuance paused")).toHaveLength(1);
+    expect(await mailsTo("oncall@zx.demo", "Wallet card issuance paused")).toHaveLength(1);
     const pauses = await t.platform.audit.query({ tenant: ZX, action: "wallet.issuance-pause", limit: 10 });
     expect(pauses.items).toHaveLength(1);
     await t.platform.container.resolve(WalletIssuancePause).resume(ZX);

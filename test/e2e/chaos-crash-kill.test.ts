@@ -353,12 +353,12 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
     const hotels = simulatorsOf(vendorSim.platform).all;
     const wallet = vendorSim.platform.container.resolve(WalletIssuerSimulator);
     const rides = vendorSim.platform.container.resolve(RideProviderSimulator);
-    const fingerprint = () =>
+    const fingerprint = async () =>
       JSON.stringify([
         hotels.map((h) => h.backend.changesSince(-1).length),
         wallet.issuedCards().map((c) => [c.loaded, c.status]),
         rides.booked().map((r) => r.status),
-        smtp.messages().length,
+        (await smtp.messages()).length,
         receiver.received.length,
       ]);
     // Booking's own view, from the actors' state in Redis: a group stays BOOKING while its claim holds.
@@ -385,7 +385,7 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       return [...deliveries.values()].filter((d) => d.value.status === "RETRYING").length;
     };
     const lastRestart = Date.now();
-    let last = fingerprint();
+    let last = await fingerprint();
     let stillSince = Date.now();
     let booking = await claimed();
     let retrying = await retryingDeliveries();
@@ -397,7 +397,7 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       await pause(500);
       booking = await claimed();
       retrying = await retryingDeliveries();
-      const now = `${fingerprint()} ${booking.length} ${retrying}`;
+      const now = `${await fingerprint()} ${booking.length} ${retrying}`;
       if (now !== last) [last, stillSince] = [now, Date.now()];
     }
     await state.close();
@@ -412,7 +412,7 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
       `chaos run: ${KILLS} kills, ${DECLINES} declines (${decliners.map((d) => d.lastName).join(", ")}), restarts ${Math.round(restarts.reduce((a, b) => a + b, 0) / restarts.length)} ms on average, ` +
         `${Math.round((Date.now() - began) / 1000)} s in all; quiescent ${quiescent ? `${quiescenceMs} ms` : "never (bounded wait ran out)"} after the last restart; ` +
         `${ledger.length} hotel ledger entries, ` +
-        `${wallet.issuedCards().length} cards, ${rides.booked().length} rides, ${smtp.messages().length} e-mails, ` +
+        `${wallet.issuedCards().length} cards, ${rides.booked().length} rides, ${(await smtp.messages()).length} e-mails, ` +
         `${receiver.received.length} webhook deliveries`,
     );
 
@@ -486,7 +486,7 @@ describe.skipIf(!redis.reachable)("crash safety: the whole flow under SIGKILL, o
 
     // 4. Every passenger notified once per template: repeated sends carry the same notification URN
     //    (the receiver's dedupe key), and every housed passenger got the offer.
-    const mails = smtp.messages();
+    const mails = await smtp.messages();
     for (const passenger of passengers) {
       const mine = mails.filter((m) => m.envelope.to.includes(passenger.email));
       for (const [subject, sends] of countBy(mine, (m) => m.subject)) {

@@ -91,7 +91,9 @@ describe("e-mail through the SMTP sink", () => {
     expect(third).toEqual({ ...first, replayed: true });
     expect([first.replayed, second.replayed].sort()).toEqual([false, true]);
     await sink.waitFor((m) => m.envelope.to.includes("notify-email-dedupe@example.com"));
-    const sent = sink.messages().filter((m) => m.envelope.to.includes("notify-email-dedupe@example.com"));
+    const sent = (await sink.messages()).filter((m) =>
+      m.envelope.to.includes("notify-email-dedupe@example.com"),
+    );
     expect(sent).toHaveLength(1);
   });
 
@@ -101,7 +103,7 @@ describe("e-mail through the SMTP sink", () => {
     await notifier.notify(offer(caseUrn, "saga-link"));
     await notifier.notify(offer(caseUrn, "reminder-link", "offer-reminder"));
     await sink.waitFor((m) => m.envelope.to.includes(to) && m.subject.includes("please answer"));
-    const [first, reminder] = sink.messages().filter((m) => m.envelope.to.includes(to));
+    const [first, reminder] = (await sink.messages()).filter((m) => m.envelope.to.includes(to));
 
     // Zephyr's own passenger host (spec 1): zx.localhost on the passenger port.
     const zephyrSite = new URL(t.platform.config.passengerBaseUrl);
