@@ -59,30 +59,39 @@ export function passengerStreamOf(event: EventOf<PassengerStreamType>): string |
 
 /** The event as the group's passengers receive it. */
 export function passengerStreamMessage(event: EventOf<PassengerStreamType>): PassengerStreamMessage {
-  const data: Record<string, unknown> = { ...(event.data as object) };
-  const message = (payload: Record<string, unknown>): PassengerStreamMessage => ({
-    id: event.id,
-    at: event.occurredAt,
-    event: event.type,
-    data: { ...payload, at: event.occurredAt },
-  });
+  // Read, never changed: every message's data is a new object (streamMessage).
+  const data = (event.data ?? {}) as unknown as Record<string, unknown>;
   if (event.type.startsWith("subcase.")) {
     const payload: Record<string, unknown> = {};
     for (const field of SUB_CASE_FIELDS) if (field in data) payload[field] = data[field];
     for (const field of ["offer", "answer"]) if (data[field] !== undefined) payload[field] = data[field];
-    return message(payload);
+    return streamMessage(event, payload);
   }
   if (event.type.startsWith("transport.")) {
     // The leg as GET /v1/me/transport shows it: not who asked for it, the fare or the provider's ids.
     const { segment } = data as unknown as TransportSegmentEventData;
     const [leg] = passengerTransportView([segment]).legs;
-    return message(
-      leg ? { ...leg } : { segmentUrn: segment.urn, direction: segment.direction, status: segment.status },
+    return streamMessage(
+      event,
+      leg ?? { segmentUrn: segment.urn, direction: segment.direction, status: segment.status },
     );
   }
   if (event.type === "notification.dispatched") {
     const { recipient: _address, ...notification } = data;
-    return message(notification);
+    return streamMessage(event, notification);
   }
-  return message(data);
+  return streamMessage(event, data);
+}
+
+/** The SSE message of the event with `payload` (copied) and when the event happened as its data. */
+function streamMessage(
+  event: EventOf<PassengerStreamType>,
+  payload: object,
+): PassengerStreamMessage {
+  return {
+    id: event.id,
+    at: event.occurredAt,
+    event: event.type,
+    data: { ...payload, at: event.occurredAt },
+  };
 }

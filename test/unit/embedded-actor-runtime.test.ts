@@ -394,6 +394,21 @@ describe("embedded event bus", () => {
     expect(seen).toEqual(["case.opened"]);
   });
 
+  it("delivers to a subscription made after events of its type went out, from the next one on", async () => {
+    const bus = new EmbeddedEventBus({ clock: new ManualClock() });
+    const seen: string[] = [];
+    const recorder = (name: string) => async (e: DomainEvent) => {
+      seen.push(`${name}:${e.id}`);
+      return "SUCCESS" as const;
+    };
+    bus.subscribe({ name: "first", topic: "t", types: ["case.opened"], handler: recorder("first") });
+    const base = { tenant: TEST_TENANT, occurredAt: "", correlationUrn: "", data: {}, type: "case.opened" };
+    await bus.publish("t", { ...base, id: "urn:event:a" });
+    bus.subscribe({ name: "second", topic: "t", types: ["case.opened"], handler: recorder("second") });
+    await bus.publish("t", { ...base, id: "urn:event:b" });
+    expect(seen).toEqual(["first:urn:event:a", "first:urn:event:b", "second:urn:event:b"]);
+  });
+
   it("refuses duplicate subscription names", () => {
     const bus = new EmbeddedEventBus({ clock: new ManualClock() });
     const sub = { name: "dup", topic: "t", handler: async () => "SUCCESS" as const };

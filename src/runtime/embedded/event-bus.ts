@@ -29,6 +29,12 @@ export interface EmbeddedEventBusOptions {
  */
 export class EmbeddedEventBus implements EventBus {
   private readonly subscriptions = new Map<string, Subscription[]>();
+  /**
+   * Per topic and event type, the subscriptions that take it, found on the first publish of the
+   * pair: a tenant's topic has dozens of subscriptions, each with its list of types, and every
+   * event of a saga's steps went through them all.
+   */
+  private readonly routes = new Map<string, Map<string, Subscription[]>>();
   private readonly names = new Set<string>();
   private readonly retry: RetryPolicy;
   private readonly random: () => number;
@@ -53,18 +59,15 @@ export class EmbeddedEventBus implements EventBus {
     const list = this.subscriptions.get(subscription.topic) ?? [];
     list.push(subscription);
     this.subscriptions.set(subscription.topic, list);
+    this.routes.delete(subscription.topic);
   }
 
   async publish(topic: string, event: DomainEvent): Promise<void> {
     if (this.closed) throw new EventBusClosedError();
-    const deliveries: Promise<void>[] = [];
     // Subscriptions that do not take this type acknowledge it at once: no delivery to track.
-    for (const subscription of this.subscriptions.get(topic) ?? []) {
-      if (!subscription.types || subscription.types.includes(event.type)) {
-        deliveries.push(this.deliver(subscription, event));
-      }
-    }
-    if (deliveries.length === 0) return;
+    const takers = this.takersOf(topic, event.type);
+    if (takers.length === 0) return;
+    const deliveries = takers.map((subscription) => this.deliver(subscription, event));
     await this.track(
       deliveries.length === 1 ? deliveries[0]! : Promise.all(deliveries).then(() => undefined),
     );
@@ -75,6 +78,22 @@ export class EmbeddedEventBus implements EventBus {
     for (const timer of this.timers) timer.cancel();
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  private takersOf(topic: string, type: string): Subscription[] {
+    let byType = this.routes.get(topic);
+    if (!byType) {
+      byType = new Map();
+      this.routes.set(topic, byType);
+    }
+    let takers = byType.get(type);
+    if (!takers) {
+      takers = (this.subscriptions.get(topic) ?? []).filter(
+        (subscription) => !subscription.types || subscription.types.includes(type),
+      );
+      byType.set(type, takers);
+    }
+    return takers;
   }
 
   private track(delivery: Promise<void>): Promise<void> {
