@@ -398,7 +398,7 @@ export class CaseActor {
    * back to the flow.
    */
   private raise(
-    existing: RaisedReviewItem[],
+    existing: readonly RaisedReviewItem[],
     drafts: ReviewItemDraft[],
     record: CaseRecord,
     correlationUrn: string,
@@ -453,8 +453,13 @@ export class CaseActor {
     return new Date(this.context.clock.now());
   }
 
+  /**
+   * The stored case itself (peek), not a copy: the decisions of src/domain never change their
+   * inputs, they build a new record sharing the unchanged parts. A full flight's case reports a
+   * reservation per group, and copying the case in each of those turns made a flight quadratic.
+   */
   private async requireCase(): Promise<CaseRecord> {
-    const record = await this.get();
+    const record = await this.context.state.peek<CaseRecord>(KEYS.case);
     if (!record) throw caseNotFound(this.context.actorId);
     return record;
   }
@@ -483,21 +488,22 @@ export class CaseActor {
     };
   }
 
-  private async reservations(): Promise<Record<string, ReservationRecord>> {
-    return (await this.context.state.get<Record<string, ReservationRecord>>(KEYS.reservations)) ?? {};
+  // What is kept beside the case is looked at (peek) too, for the same pure decisions.
+  private async reservations(): Promise<Readonly<Record<string, ReservationRecord>>> {
+    return (await this.context.state.peek<Record<string, ReservationRecord>>(KEYS.reservations)) ?? {};
   }
 
-  private async localResidents(): Promise<string[]> {
-    return (await this.context.state.get<string[]>(KEYS.localResidents)) ?? [];
+  private async localResidents(): Promise<readonly string[]> {
+    return (await this.context.state.peek<string[]>(KEYS.localResidents)) ?? [];
   }
 
   /** PNRs of passengers their groups do not carry (see `pnrsApartFromGroups`). */
-  private async pnrsApart(): Promise<Record<string, string>> {
-    return (await this.context.state.get<Record<string, string>>(KEYS.passengerPnrs)) ?? {};
+  private async pnrsApart(): Promise<Readonly<Record<string, string>>> {
+    return (await this.context.state.peek<Record<string, string>>(KEYS.passengerPnrs)) ?? {};
   }
 
-  private async reviewItems(): Promise<RaisedReviewItem[]> {
-    return (await this.context.state.get<RaisedReviewItem[]>(KEYS.reviewItems)) ?? [];
+  private async reviewItems(): Promise<readonly RaisedReviewItem[]> {
+    return (await this.context.state.peek<RaisedReviewItem[]>(KEYS.reviewItems)) ?? [];
   }
 }
 

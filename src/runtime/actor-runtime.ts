@@ -14,11 +14,13 @@ export interface ActorState {
   /** A copy of the value: the turn may change it and still throw, leaving the committed value as it was. */
   get<T>(key: string): Promise<T | undefined>;
   /**
-   * The value itself, not a copy: for a turn that only looks at a large value and answers with a
-   * small part of it (a full flight's case for one group). The turn must neither change it nor
-   * stage it; what the turn answers is copied for its caller either way.
+   * The value itself, not a copy: for a turn that only looks at a large value, answers with a
+   * small part of it (a full flight's case for one group) or decides with pure functions (a new
+   * value built from it that shares its unchanged parts). The turn must change no part of it;
+   * what the turn answers is copied for its caller either way.
    */
   peek<T>(key: string): Promise<T | undefined>;
+  /** Stages the value; once the turn is over it is the actor's state, and nothing may change it. */
   set(key: string, value: unknown): void;
   delete(key: string): void;
 }

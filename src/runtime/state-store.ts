@@ -1,6 +1,10 @@
 /**
  * Key/value state with ETag optimistic concurrency and atomic multi-key transactions: the shape of
  * a Dapr state store, so actor and workflow state moves between runtimes unchanged.
+ *
+ * A value handed to `set` or `transact` becomes the store's: the caller must not change it, nor any
+ * part of it, afterwards (a store in process keeps it as it is, without a copy). What `get` and
+ * `getMany` answer is the caller's own copy.
  */
 export interface StateEntry<T = unknown> {
   key: string;

@@ -179,15 +179,24 @@ function describeStateStore(name: string, openHarness: () => Promise<StateStoreH
       expect(await store.keys("nothing:")).toEqual([]);
     });
 
-    it("keeps its own copy of values, both written and read", async () => {
+    it("answers reads of a value handed to it with copies the reader may change", async () => {
       const written = { legs: [{ flight: "LH400" }] };
       await store.set("k", written);
-      written.legs[0]!.flight = "changed by caller";
+      await store.transact([{ operation: "upsert", key: "t", value: written }]);
 
-      const read = await store.get<typeof written>("k");
-      read!.value.legs.push({ flight: "added by reader" });
+      for (const key of ["k", "t"]) {
+        const read = await store.get<typeof written>(key);
+        expect(read?.value).toEqual({ legs: [{ flight: "LH400" }] });
+        expect(read?.value).not.toBe(written);
+        expect(read?.value.legs).not.toBe(written.legs);
+        read!.value.legs[0]!.flight = "changed by reader";
+        read!.value.legs.push({ flight: "added by reader" });
+        const [many] = (await store.getMany<typeof written>([key])).values();
+        many!.value.legs.pop();
 
-      expect((await store.get("k"))?.value).toEqual({ legs: [{ flight: "LH400" }] });
+        expect((await store.get(key))?.value).toEqual({ legs: [{ flight: "LH400" }] });
+      }
+      expect(written).toEqual({ legs: [{ flight: "LH400" }] });
     });
   });
 }

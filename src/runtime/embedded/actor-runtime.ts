@@ -381,6 +381,9 @@ export class EmbeddedActorRuntime implements ActorRuntime {
       }),
     };
     try {
+      // The store takes the staged values as they are (StateStore), and so does `committed`: the
+      // turn is over, and neither the runtime nor a later turn changes a committed value (reads
+      // get copies; a peek only looks).
       await this.options.store.transact(operations);
       // All of the commit's values at once, in a new map if a look holds the old one (it keeps it
       // whole); else in place: the map holds every key the actor has read (a wallet card's seen

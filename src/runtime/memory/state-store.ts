@@ -12,9 +12,11 @@ interface StoredValue {
 }
 
 /**
- * State in a Map, copied on the way in and out so callers never share objects with the store.
- * ETags come from one counter for the whole store, so a key deleted and written again never gets
- * back an ETag a caller may still hold.
+ * State in a Map. A written value is kept as it is, being the store's once handed over
+ * (StateStore): the actor runtime keeps the values it commits too, unchanged, and copying them on
+ * the way in cost a full flight's case on every turn that changed it. Reads answer copies, so a
+ * reader's changes never reach the store. ETags come from one counter for the whole store, so a
+ * key deleted and written again never gets back an ETag a caller may still hold.
  */
 export class MemoryStateStore implements ScannableStateStore {
   private readonly entries = new Map<string, StoredValue>();
@@ -53,21 +55,20 @@ export class MemoryStateStore implements ScannableStateStore {
 
   async close(): Promise<void> {}
 
-  /** Checks every ETag and copies every value before changing anything, so a failure changes nothing. */
+  /** Checks every ETag before changing anything, so a failure changes nothing. */
   private apply(operations: StateOperation[]): string[] {
     for (const op of operations) {
       if (op.etag !== undefined && this.entries.get(op.key)?.etag !== op.etag) {
         throw new EtagMismatchError(op.key);
       }
     }
-    const values = operations.map((op) => (op.operation === "upsert" ? copyOf(op.value) : undefined));
-    return operations.map((op, i) => {
+    return operations.map((op) => {
       if (op.operation === "delete") {
         this.entries.delete(op.key);
         return "";
       }
       const etag = String(++this.lastEtag);
-      this.entries.set(op.key, { value: values[i], etag });
+      this.entries.set(op.key, { value: op.value, etag });
       return etag;
     });
   }
