@@ -225,6 +225,16 @@ const METHODS_WITH_BODIES: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"
 
 const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Content-Type header texts whose verdict (BodyMedia) is remembered. */
+const MEDIA_TYPES_REMEMBERED = 100;
+
+/** What a request body's Content-Type says. */
+interface BodyMedia {
+  json: boolean;
+  /** Lower case; "" when the type names none. */
+  charset: string;
+}
+
 /** The request with its JSON body, and the raw text a signed callback's signature covers. */
 type ParsedRequest = Context["request"] & { body?: unknown; rawBody?: string };
 
@@ -235,6 +245,7 @@ class Stages {
   private readonly bodyLimit: number;
   private readonly errorsUrl: string;
   private readonly fallbackLog: Logger;
+  private readonly media = new Map<string, BodyMedia>();
 
   constructor(private readonly deps: RouteDeps) {
     this.rateLimiter = new RateLimiter(deps.counters, deps.clock, deps.rateLimits);
@@ -326,7 +337,8 @@ class Stages {
     // The JSON parser reads bodies of these methods only; others reach the handler without one.
     if (!METHODS_WITH_BODIES.has(ctx.method)) return;
     const declaresBody = Number(ctx.get("Content-Length") || 0) > 0 || ctx.get("Transfer-Encoding") !== "";
-    if (declaresBody && !ctx.is("json")) {
+    const media = declaresBody ? this.mediaOf(ctx) : undefined;
+    if (media && !media.json) {
       throw new ProblemError({
         status: 415,
         category: "invalid",
@@ -335,8 +347,8 @@ class Stages {
       });
     }
     // RFC 8259: JSON exchanged between systems is UTF-8; another declared charset is not guessed at.
-    const charset = ctx.request.charset.toLowerCase();
-    if (declaresBody && charset !== "" && charset !== "utf-8" && charset !== "utf8") {
+    const charset = media?.charset ?? "";
+    if (charset !== "" && charset !== "utf-8" && charset !== "utf8") {
       throw new ProblemError({
         status: 415,
         category: "invalid",
@@ -352,6 +364,22 @@ class Stages {
     const { parsed, raw } = await readJsonBody(ctx.req, this.bodyLimit);
     (ctx.request as ParsedRequest).body = parsed;
     (ctx.request as ParsedRequest).rawBody = raw;
+  }
+
+  /**
+   * What the Content-Type of a request with a body says: JSON or not, and its charset in lower case.
+   * Both follow from the header's text alone, and clients send the same few texts again and again:
+   * the answers for the most recent ones are kept instead of parsing the header twice per request.
+   */
+  private mediaOf(ctx: Context): BodyMedia {
+    const header = ctx.get("Content-Type");
+    let media = this.media.get(header);
+    if (media === undefined) {
+      media = { json: Boolean(ctx.is("json")), charset: ctx.request.charset.toLowerCase() };
+      if (this.media.size >= MEDIA_TYPES_REMEMBERED) this.media.delete(this.media.keys().next().value!);
+      this.media.set(header, media);
+    }
+    return media;
   }
 
   /** Runs the handler; a refusal below 500 becomes the response itself, so idempotency can keep it. */

@@ -21,6 +21,21 @@ describe("copyOf", () => {
     expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ polluted: true });
   });
 
+  it("copies own members only: what an enumerable member of Object.prototype lends stays lent", () => {
+    const lent = { value: { shared: true }, enumerable: true, configurable: true, writable: true };
+    Object.defineProperty(Object.prototype, "lentMember", lent);
+    Object.defineProperty(Object.prototype, "lentFunction", { ...lent, value: () => 1 });
+    let copy: { a: { b: number } };
+    try {
+      copy = copyOf({ a: { b: 1 } });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).lentMember;
+      delete (Object.prototype as Record<string, unknown>).lentFunction;
+    }
+    expect(Object.keys(copy)).toEqual(["a"]);
+    expect(Object.keys(copy.a)).toEqual(["b"]);
+  });
+
   it("copies objects with many members as they are", () => {
     const wide = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, { i }]));
     const copy = copyOf(wide);

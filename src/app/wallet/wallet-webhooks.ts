@@ -72,17 +72,23 @@ export class WalletWebhooks {
   ) {}
 
   async receive(vendor: string, webhook: SignedWalletWebhook): Promise<WalletWebhookOutcome> {
-    const accounts = (await this.tenantsOf()).flatMap((tenant) => {
+    const now = this.clock.now();
+    // The first of the issuer's tenants whose secret verifies, without a list of them per event.
+    let issuerKnown = false;
+    let signer: { tenant: string; secret: string } | undefined;
+    for (const tenant of await this.tenantsOf()) {
       const account = this.issuers.accountOf(tenant);
-      return account?.vendor === vendor ? [{ tenant, secret: account.webhookSecret }] : [];
-    });
-    if (accounts.length === 0) {
+      if (account?.vendor !== vendor) continue;
+      issuerKnown = true;
+      const secret = account.webhookSecret;
+      if (verifyHmacSignature(secret, webhook.signature, webhook.timestamp, webhook.rawBody, now)) {
+        signer = { tenant, secret };
+        break;
+      }
+    }
+    if (!issuerKnown) {
       throw new DomainError("not-found", "wallet-issuer", `No wallet issuer "${vendor}"`);
     }
-    const now = this.clock.now();
-    const signer = accounts.find(({ secret }) =>
-      verifyHmacSignature(secret, webhook.signature, webhook.timestamp, webhook.rawBody, now),
-    );
     if (!signer) return { outcome: "bad-signature" };
     const { body } = webhook;
     const entry = await this.cardOf(vendor, body.card_id);
