@@ -17,6 +17,11 @@ export function passengerEventSubscriptions(
   context: () => ModuleContext,
   tenants: readonly string[],
 ): EventSubscription[] {
+  // Both are singletons: resolved on the first event, not looked up in the container on each one.
+  let cache: OfferCache | undefined;
+  let streams: PassengerEventStreams | undefined;
+  const offerCache = () => (cache ??= context().container.resolve(OfferCache));
+  const passengerStreams = () => (streams ??= context().container.resolve(PassengerEventStreams));
   return tenants.flatMap((tenant) => [
     eventSubscription({
       name: `passenger-api.event-streams.${topicFor({ tenant })}`,
@@ -26,8 +31,8 @@ export function passengerEventSubscriptions(
       replicas: "every",
       log: () => context().logger,
       handle: (event) => {
-        context().container.resolve(OfferCache).purge(event);
-        return context().container.resolve(PassengerEventStreams).fanOut(event);
+        offerCache().purge(event);
+        return passengerStreams().fanOut(event);
       },
     }),
     eventSubscription({
@@ -37,7 +42,7 @@ export function passengerEventSubscriptions(
       onFailure: "retry-with-backoff",
       replicas: "every",
       log: () => context().logger,
-      handle: async (event) => context().container.resolve(OfferCache).purge(event),
+      handle: async (event) => offerCache().purge(event),
     }),
   ]);
 }
