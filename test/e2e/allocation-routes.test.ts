@@ -18,7 +18,8 @@ let p: Awaited<ReturnType<typeof allocationPlatform>>;
 let supervisor: string;
 
 beforeAll(async () => {
-  p = await allocationPlatform();
+  // Waves planned on the worker thread here (WAVE_PLANNER), in process in the other allocation tests.
+  p = await allocationPlatform({ WAVE_PLANNER: "worker" });
   await p.activePolicy("ZX", "ORD", {
     constraints: { minStars: 3, maxDistanceKm: 25 },
     mode: "BATCH",
