@@ -145,13 +145,6 @@ export interface Config {
    * OpenAI-compatible endpoint; unset, the agent ranks by its rules only.
    */
   agentLlm: { url: string; model: string; apiKey: string | undefined } | undefined;
-  /**
-   * Where allocation waves are planned (WAVE_PLANNER): `in-process`, on the thread serving requests;
-   * `worker`, a worker thread. The worker takes the plan's CPU work off that thread, but the plan is
-   * copied back to it, and at a meltdown's size (spec 8.2) the copy blocks it for about 60% of the
-   * plan's time while each plan takes twice as long, so it is not the default.
-   */
-  wavePlanner: "in-process" | "worker";
   build: string;
   apiVersion: string;
   region: string;
@@ -337,7 +330,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           apiKey: env.AGENT_LLM_API_KEY || undefined,
         }
       : undefined,
-    wavePlanner: oneOf(env.WAVE_PLANNER, ["in-process", "worker"] as const, "in-process", "WAVE_PLANNER"),
     build: env.BUILD_ID || "dev",
     apiVersion: "v1",
     region: env.REGION || "local",

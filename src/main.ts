@@ -33,8 +33,6 @@ import { policiesModule } from "../services/policies/module.js";
 import { subCasesModule } from "../services/sub-cases/module.js";
 import { TesseractContractReader } from "./vendors/tesseract-contract-reader.js";
 import { httpWebhookTransport } from "../services/webhooks/http-webhook-transport.js";
-import { IN_PROCESS_WAVE_PLANNER } from "../services/hotels/in-process-wave-planner.js";
-import { threadedWavePlanner } from "../services/hotels/threaded-wave-planner.js";
 import { webhooksModule } from "../services/webhooks/module.js";
 import { transportModule } from "../services/transport/module.js";
 import { RideProviderSimulator } from "../services/vendor-sim/ride-provider.js";
@@ -548,8 +546,6 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
   platform.register(TOKENS.vendorSimulators, { useValue: simulators });
   platform.register(TOKENS.vendors, { useValue: hotelVendors(config, clock, simulators) });
   platform.register(TOKENS.exchangeRates, { useValue: PLATFORM_EXCHANGE_RATES });
-  const wavePlanner = config.wavePlanner === "worker" ? threadedWavePlanner() : undefined;
-  platform.register(TOKENS.wavePlanner, { useValue: wavePlanner ?? IN_PROCESS_WAVE_PLANNER });
   platform.register(TOKENS.bookingCards, { useValue: demoBookingCards() });
   platform.register(TOKENS.bookingSettings, { useValue: DEFAULT_BOOKING_SETTINGS });
   platform.register(TOKENS.incarnation, {
@@ -700,7 +696,6 @@ export async function startPlatform(config: Config, overrides: PlatformOverrides
         await runtime.close();
         await notifications.close();
         await webhookTransport.close();
-        await wavePlanner?.close();
         await contractReader.close();
       })();
       return closing;

@@ -75,7 +75,6 @@ export function registerAllocationUseCases(container: DependencyContainer): void
           policies: c.resolve(PolicyIndex),
           search: c.resolve(HotelSearch),
           exchangeRates: c.resolve(TOKENS.exchangeRates),
-          planner: c.resolve(TOKENS.wavePlanner),
           contracts: c.resolve(ContractBook),
           catalog: c.resolve(HotelCatalogIndex),
           cases: c.resolve(CaseStatusCommands),

@@ -36,8 +36,6 @@ export const TOKENS = {
   vendorSimulators: Symbol.for("VendorSimulators"),
   /** The exchange-rate table waves and searches convert prices with. */
   exchangeRates: Symbol.for("ExchangeRates"),
-  /** Where waves are planned: on a worker thread or in process (src/app/allocation/wave-planner.ts). */
-  wavePlanner: Symbol.for("WavePlanner"),
   /** The card each tenant books with, when it pays by card (spec 4.3). */
   bookingCards: Symbol.for("BookingCards"),
   /** Booking retry settings; the defaults apply when none is bound. */

@@ -9,12 +9,9 @@ export const ZX = "urn:airline:ZX";
 export const VQ = "urn:airline:VQ";
 export const enc = encodeURIComponent;
 
-/**
- * A platform with every event of both demo airlines recorded, and helpers for the allocation tests;
- * `env` adds to its configuration.
- */
-export async function allocationPlatform(env: Record<string, string> = {}) {
-  const t: TestPlatform = await startTestPlatform({ env });
+/** A platform with every event of both demo airlines recorded, and helpers for the allocation tests. */
+export async function allocationPlatform() {
+  const t: TestPlatform = await startTestPlatform();
   const events: DomainEvent<any>[] = [];
   for (const tenant of [ZX, VQ]) {
     recordEvents(t.platform.runtime.bus, { name: `test-spy.${tenant}`, topic: topicFor({ tenant }) }, events);

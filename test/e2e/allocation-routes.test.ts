@@ -18,8 +18,7 @@ let p: Awaited<ReturnType<typeof allocationPlatform>>;
 let supervisor: string;
 
 beforeAll(async () => {
-  // Waves planned on the worker thread here (WAVE_PLANNER), in process in the other allocation tests.
-  p = await allocationPlatform({ WAVE_PLANNER: "worker" });
+  p = await allocationPlatform();
   await p.activePolicy("ZX", "ORD", {
     constraints: { minStars: 3, maxDistanceKm: 25 },
     mode: "BATCH",

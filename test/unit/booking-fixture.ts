@@ -35,7 +35,6 @@ import { urn } from "../../src/domain/urn.js";
 import { CaseRevocations } from "../../src/passenger-identity/case-revocations.js";
 import { DocumentPassengerDirectory } from "../../src/passenger-identity/document-passenger-directory.js";
 import { moduleContainer } from "../support/container.js";
-import { IN_PROCESS_WAVE_PLANNER } from "../../services/hotels/in-process-wave-planner.js";
 import { ManualClock, settle } from "../../src/runtime/clock.js";
 import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
@@ -198,7 +197,6 @@ export async function startBookingHarness(
     logger,
     vendors,
     exchangeRates: SIMULATOR_EXCHANGE_RATES,
-    wavePlanner: IN_PROCESS_WAVE_PLANNER,
     passengerLogins: new DocumentPassengerDirectory(documents),
     caseRevocations: new CaseRevocations(documents),
     bookingCards: () => undefined,

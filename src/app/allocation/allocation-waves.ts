@@ -5,7 +5,7 @@ import { WaveActor, type WaveOutcome } from "../../../actors/WaveActor.js";
 import type { ReviewItemRequestedData } from "../../domain/events/review-item.js";
 import type { HotelOffer } from "../../domain/allocation/offer.js";
 import { verdictsAbout } from "../../domain/allocation/ranking.js";
-import type { WavePlan } from "../../domain/allocation/wave.js";
+import { planWave, type WavePlan } from "../../domain/allocation/wave.js";
 import { assertCaseOpen } from "../../domain/case-lifecycle.js";
 import type { Demand } from "../../domain/demand.js";
 import { DomainError } from "../../domain/domain-error.js";
@@ -16,7 +16,6 @@ import { type Airport, airportByCode, type Directory } from "../directory.js";
 import type { ActorRuntime } from "../../runtime/actor-runtime.js";
 import type { Clock } from "../../runtime/clock.js";
 import { AirportTurns } from "./airport-turns.js";
-import type { WavePlanner } from "./wave-planner.js";
 import type { DocumentStore } from "../../runtime/document-store.js";
 import type { EventBus } from "../../runtime/event-bus.js";
 import { assertCaseAccess } from "../cases/case-access.js";
@@ -57,8 +56,6 @@ export interface AllocationWavesDeps {
   policies: PolicyIndex;
   search: HotelSearch;
   exchangeRates: ExchangeRates;
-  /** Where the plan's CPU work runs (this thread or another); the airport's turn waits for it. */
-  planner: WavePlanner;
   contracts: ContractBook;
   catalog: HotelCatalogIndex;
   cases: Pick<CaseStatusCommands, "toManualReview">;
@@ -381,7 +378,7 @@ export class AllocationWaves {
       currency,
       rates,
     });
-    const plan = await this.deps.planner.plan({
+    const plan = planWave({
       groups: needs.groups.map((g) => ({ ...g, nights: stay.nights })),
       offers: offers.offers,
       policy: wavePolicy(policy),
