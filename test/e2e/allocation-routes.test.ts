@@ -186,6 +186,51 @@ describe("a wave whose document cannot be put", () => {
   });
 });
 
+describe("a wave one of whose rows cannot be put", () => {
+  it("fails, and leaves neither its document nor its rows: the case's are as the last kept wave left them", async () => {
+    const { urn } = await waitingCase([["ECONOMY"], ["ECONOMY"]]);
+    const { documents } = p.t.platform.runtime;
+    const { collection } = documents;
+    const ofCase = async (name: string) =>
+      (await documents.collection(name).findAll({ caseUrn: urn })).sort((a, b) => a._id.localeCompare(b._id));
+    const allocate = () => p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn });
+    /** A wave run while the store refuses the put of its second allocation row, and only that one. */
+    const allocateRefused = async () => {
+      let puts = 0;
+      documents.collection = ((name: string) => {
+        const inner = collection.call(documents, name);
+        if (name !== ALLOCATIONS_COLLECTION) return inner;
+        return new Proxy(inner, {
+          get(target, property) {
+            if (property === "put") {
+              return async (row: AllocationRow) =>
+                ++puts === 2 ? Promise.reject(new Error("store refused the put")) : target.put(row);
+            }
+            const value = Reflect.get(target, property, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        });
+      }) as typeof documents.collection;
+      try {
+        return await allocate();
+      } finally {
+        documents.collection = collection;
+      }
+    };
+
+    expect((await allocateRefused()).status).toBe(500);
+    expect(await ofCase(ALLOCATIONS_COLLECTION)).toEqual([]);
+    expect(await ofCase(WAVES_COLLECTION)).toEqual([]);
+
+    const kept = await json(await allocate(), 201);
+    const rows = await ofCase(ALLOCATIONS_COLLECTION);
+    expect(rows.map((r: any) => r.waveUrn)).toEqual([kept.wave.urn, kept.wave.urn]);
+    expect((await allocateRefused()).status).toBe(500);
+    expect(await ofCase(ALLOCATIONS_COLLECTION)).toEqual(rows);
+    expect((await ofCase(WAVES_COLLECTION)).map((w) => w._id)).toEqual([kept.wave.urn]);
+  });
+});
+
 describe("POST /v1/cases/{urn}/allocate and POST /v1/allocation/allocate", () => {
   it("runs a wave for the case's approved demand, without booking it", async () => {
     const { urn, demandUrn, groupIds } = await waitingCase();

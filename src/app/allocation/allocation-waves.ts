@@ -220,12 +220,11 @@ export class AllocationWaves {
       await this.deps.cases.toManualReview(record.urn, { reason, correlationUrn: request.correlationUrn });
       return { outcome: "manual-review", caseUrn: record.urn, reason };
     }
-    const { wave, documented } = await this.airportTurns.take(
-      `${record.tenant}|${record.flight.origin}`,
-      () => this.planAndRecord(run, prepared),
+    const { wave, kept } = await this.airportTurns.take(`${record.tenant}|${record.flight.origin}`, () =>
+      this.planAndRecord(run, prepared),
     );
     try {
-      await documented;
+      await kept;
     } catch (error) {
       await this.restoreRows(wave).catch((restoreError: unknown) => {
         throw new AggregateError(
@@ -244,29 +243,38 @@ export class AllocationWaves {
    * The airport's turn: read the holds, plan, record the allocation rows. The wave document is put
    * alongside the rows and the turn ends once the rows are in, since later waves read only the rows.
    * Either order is safe if the process dies between them: booking reads the wave document only
-   * after the case's WaveActor completes the wave, which waits for both (`documented`); a wave left
+   * after the case's WaveActor completes the wave, which waits for both (`kept`); a wave left
    * running is taken over and re-run by the next start, and its rows (one per case and group)
    * are overwritten or deleted then. A put that fails while the process lives fails the wave, and
    * nothing re-runs a failed wave but its trigger (a redelivered event, the next batch round; an
-   * operator's wave has none): its rows are put back first (`restoreRows`).
+   * operator's wave has none): its rows are put back first (`restoreRows`). When a row is what
+   * failed, the wave's document is deleted first, if it went in: a failed wave is not the case's
+   * latest, for `restoreRows` as for booking and reruns.
    */
   private async planAndRecord(
     run: WavePlanRun,
     prepared: Prepared,
-  ): Promise<{ wave: WaveDocument; documented: Promise<void> }> {
+  ): Promise<{ wave: WaveDocument; kept: Promise<void> }> {
     const { snapshot, progress } = run;
     const { offers, plan } = await this.allocated(snapshot, prepared, progress);
     const wave = this.waveDocument({ ...run, ...prepared, hotels: offers.hotels, plan });
-    const documented = this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION).put(wave);
+    const waves = this.deps.documents.collection<WaveDocument>(WAVES_COLLECTION);
+    const documented = waves.put(wave);
     // Awaited once the turn is over: a put that fails before then must not count as unhandled.
     void documented.catch(() => undefined);
     try {
       await this.recordAllocations(wave);
     } catch (error) {
-      await documented.catch(() => undefined);
-      throw error;
+      const unkept = documented
+        .then(
+          () => waves.deleteOne({ _id: wave._id }),
+          () => undefined,
+        )
+        .then(() => Promise.reject(error));
+      void unkept.catch(() => undefined);
+      return { wave, kept: unkept };
     }
-    return { wave, documented };
+    return { wave, kept: documented };
   }
 
   /**
@@ -475,15 +483,21 @@ export class AllocationWaves {
     };
   }
 
-  /** One row per group of the wave: its allocation, or none when the wave left it without a hotel. */
+  /**
+   * One row per group of the wave: its allocation, or none when the wave left it without a hotel.
+   * Fails once every write has settled, so that rows put back (`restoreRows`) are not overwritten
+   * by a put still on its way.
+   */
   private async recordAllocations(wave: WaveDocument): Promise<void> {
     const rows = this.deps.documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION);
-    await Promise.all([
+    const written = await Promise.allSettled([
       ...wave.allocations.map((allocation) => rows.put(allocationRow(wave, allocation))),
       ...wave.unallocated.map(({ groupId }) =>
         rows.deleteOne({ _id: allocationRowId(wave.caseUrn, groupId) }),
       ),
     ]);
+    const failed = written.find((write) => write.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /**
