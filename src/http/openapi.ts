@@ -85,7 +85,7 @@ const STANDARD_PROBLEMS: Record<string, string> = {
   "429": "Rate limit exceeded; Retry-After gives the seconds to wait",
   "500": "Unexpected failure; quote the problem's instance to support",
   "503":
-    "A downstream domain is unavailable (circuit open); `failedDomain` names it; do not retry automatically",
+    "A downstream domain is unavailable (`unavailable/circuit-open`: `failedDomain` names it; do not retry automatically), or the service's data store is (`unavailable/store`); Retry-After gives the seconds to wait",
 };
 
 export function buildOpenApiDocument(

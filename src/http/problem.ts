@@ -9,6 +9,7 @@ import type { Context, Middleware, Next } from "koa";
 import type { Logger } from "pino";
 import { DomainError, type DomainErrorKind } from "../domain/domain-error.js";
 import { InvalidCursorError } from "../runtime/document-store.js";
+import { StoreUnavailableError } from "../runtime/store-unavailable-error.js";
 import { ProblemError } from "./errors.js";
 import { CircuitOpenError } from "../vendors/circuit-open-error.js";
 import { traceOf } from "./tracing.js";
@@ -40,6 +41,9 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
 /** Seconds a client should wait after a 503 from an open circuit (spec part 7). */
 const CIRCUIT_OPEN_RETRY_AFTER_SECONDS = 30;
 
+/** Seconds a client should wait after a 503 for a store outage: Redis reconnects every 2 s at most. */
+const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 const RESERVED_MEMBERS = new Set(["type", "title", "status", "detail", "instance"]);
 
 /** Any thrown value as the ProblemError that describes it; unknown errors become a bare 500. */
@@ -66,6 +70,16 @@ export function asProblemError(error: unknown): ProblemError {
       detail: error.message,
       extensions: { failedDomain: error.failedDomain },
       headers: { "Retry-After": String(CIRCUIT_OPEN_RETRY_AFTER_SECONDS) },
+    });
+  }
+  if (error instanceof StoreUnavailableError) {
+    // The driver's message (hosts, ports) stays in the log.
+    return new ProblemError({
+      status: 503,
+      category: "unavailable",
+      code: "store",
+      detail: `The service's data store is unavailable; retry after ${STORE_UNAVAILABLE_RETRY_AFTER_SECONDS} s`,
+      headers: { "Retry-After": String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
     });
   }
   if (error instanceof InvalidCursorError) {

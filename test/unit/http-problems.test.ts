@@ -5,6 +5,7 @@ import { DomainError, type DomainErrorKind } from "../../src/domain/domain-error
 import type { Principal } from "../../src/app/principals.js";
 import { UnauthorizedError } from "../../src/http/errors.js";
 import { CircuitOpenError } from "../../src/vendors/circuit-open-error.js";
+import { StoreUnavailableError } from "../../src/runtime/store-unavailable-error.js";
 import type { Authenticate } from "../../src/http/request-pipeline.js";
 import { pageQuery } from "../../src/http/pagination.js";
 import { defineRoute } from "../../src/http/route.js";
@@ -163,6 +164,18 @@ const routes = [
     responses: { 200: { description: "never" } },
     handler: () => {
       throw new CircuitOpenError("booking");
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/store-down",
+    operationId: "storeDown",
+    summary: "Store down",
+    tags: ["Test"],
+    access: operator,
+    responses: { 200: { description: "never" } },
+    handler: () => {
+      throw new StoreUnavailableError({ cause: new Error("connect ECONNREFUSED 10.0.0.7:6379 (secret)") });
     },
   }),
   defineRoute({
@@ -403,6 +416,17 @@ describe("problem responses", () => {
     const problem = expectProblem(response, 503, "unavailable/circuit-open");
     expect(problem.failedDomain).toBe("booking");
     expect(response.headers.get("retry-after")).toBe("30");
+  });
+
+  it("answers a store outage with 503 unavailable/store and Retry-After, without the driver's message, and logs it", async () => {
+    const response = await call("GET", "/v1/store-down");
+    const problem = expectProblem(response, 503, "unavailable/store");
+    expect(Object.keys(problem).sort()).toEqual(["detail", "instance", "status", "title", "type"]);
+    expect(response.headers.get("retry-after")).toBe("5");
+    expect(response.text).not.toMatch(/secret|ECONNREFUSED|6379/);
+    const traceId = TRACEPARENT.exec(response.headers.get("traceparent")!)![1];
+    const logged = logLines.find((line) => line.msg === "request failed" && line.traceId === traceId);
+    expect(logged?.err).toMatchObject({ message: expect.stringContaining("ECONNREFUSED") });
   });
 
   it("answers a missing or expired token with 401 and the reason in WWW-Authenticate", async () => {

@@ -5,7 +5,13 @@ import {
   type Document,
   type Filter as MongoFilter,
   MongoClient,
+  MongoClientClosedError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerClosedError,
   MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
   type UpdateFilter,
 } from "mongodb";
 import { pageQuery, stableSort, toPage } from "../document-cursor.js";
@@ -20,6 +26,7 @@ import {
   type Page,
   type SortSpec,
 } from "../document-store.js";
+import { StoreUnavailableError } from "../store-unavailable-error.js";
 
 const DUPLICATE_KEY = 11000;
 
@@ -56,13 +63,13 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   constructor(private readonly collection: Collection<StoredDoc>) {}
 
   async insert(doc: T): Promise<void> {
-    await this.translatingDuplicates(() => this.collection.insertOne(doc));
+    await this.translating(() => this.collection.insertOne(doc));
   }
 
   async insertIfAbsent(doc: T): Promise<boolean> {
     const { _id, ...fields } = doc;
     try {
-      const result = await this.translatingDuplicates(() =>
+      const result = await this.translating(() =>
         this.collection.updateOne({ _id }, { $setOnInsert: fields }, { upsert: true }),
       );
       return result.upsertedCount === 1;
@@ -74,17 +81,15 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   }
 
   async put(doc: T): Promise<void> {
-    await this.translatingDuplicates(() =>
-      this.collection.replaceOne({ _id: doc._id }, doc, { upsert: true }),
-    );
+    await this.translating(() => this.collection.replaceOne({ _id: doc._id }, doc, { upsert: true }));
   }
 
   async get(id: string): Promise<T | undefined> {
-    return this.asDoc(await this.collection.findOne({ _id: id }));
+    return this.asDoc(await this.translating(() => this.collection.findOne({ _id: id })));
   }
 
   async updateOne(filter: Filter, update: Record<string, unknown>): Promise<T | undefined> {
-    const updated = await this.translatingDuplicates(() =>
+    const updated = await this.translating(() =>
       this.collection.findOneAndUpdate(mongoFilter(filter), update as UpdateFilter<StoredDoc>, {
         returnDocument: "after",
       }),
@@ -93,17 +98,16 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<boolean> {
-    return (await this.collection.deleteOne(mongoFilter(filter))).deletedCount === 1;
+    return (await this.translating(() => this.collection.deleteOne(mongoFilter(filter)))).deletedCount === 1;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return (await this.collection.deleteMany(mongoFilter(filter))).deletedCount;
+    return (await this.translating(() => this.collection.deleteMany(mongoFilter(filter)))).deletedCount;
   }
 
   async findOne(filter: Filter, options: { sort?: SortSpec } = {}): Promise<T | undefined> {
-    const found = await this.collection.findOne(
-      mongoFilter(filter),
-      options.sort ? { sort: stableSort(options.sort) } : {},
+    const found = await this.translating(() =>
+      this.collection.findOne(mongoFilter(filter), options.sort ? { sort: stableSort(options.sort) } : {}),
     );
     return this.asDoc(found);
   }
@@ -114,18 +118,22 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     fields: readonly K[],
     options: { sort?: SortSpec } = {},
   ): Promise<DeepReadonly<Pick<T, K | "_id">> | undefined> {
-    const found = await this.collection.findOne(mongoFilter(filter), {
-      projection: Object.fromEntries(fields.map((field) => [field, 1])),
-      ...(options.sort ? { sort: stableSort(options.sort) } : {}),
-    });
+    const found = await this.translating(() =>
+      this.collection.findOne(mongoFilter(filter), {
+        projection: Object.fromEntries(fields.map((field) => [field, 1])),
+        ...(options.sort ? { sort: stableSort(options.sort) } : {}),
+      }),
+    );
     return found === null ? undefined : (found as unknown as DeepReadonly<Pick<T, K | "_id">>);
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
     const query = pageQuery(filter, options);
-    const fetched = await this.collection
-      .find(mongoFilter(query.filter), { sort: query.sort, limit: query.fetchLimit })
-      .toArray();
+    const fetched = await this.translating(() =>
+      this.collection
+        .find(mongoFilter(query.filter), { sort: query.sort, limit: query.fetchLimit })
+        .toArray(),
+    );
     return toPage(fetched as unknown as T[], query);
   }
 
@@ -133,7 +141,7 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     let cursor = this.collection.find(mongoFilter(filter));
     if (options.sort) cursor = cursor.sort(stableSort(options.sort));
     if (options.limit) cursor = cursor.limit(options.limit);
-    return (await cursor.toArray()) as unknown as T[];
+    return (await this.translating(() => cursor.toArray())) as unknown as T[];
   }
 
   /** The driver's answer is this reader's own: nothing to copy. */
@@ -145,11 +153,11 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
   }
 
   async count(filter: Filter = {}): Promise<number> {
-    return this.collection.countDocuments(mongoFilter(filter));
+    return this.translating(() => this.collection.countDocuments(mongoFilter(filter)));
   }
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
-    await this.translatingDuplicates(() =>
+    await this.translating(() =>
       this.collection.createIndex(spec.keys, {
         unique: spec.unique ?? false,
         ...(spec.name ? { name: spec.name } : {}),
@@ -161,16 +169,30 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return found === null ? undefined : (found as T);
   }
 
-  private async translatingDuplicates<R>(write: () => Promise<R>): Promise<R> {
+  /** Runs a driver call, its failure as the port says: a duplicate key, the store unavailable. */
+  private async translating<R>(call: () => Promise<R>): Promise<R> {
     try {
-      return await write();
+      return await call();
     } catch (error) {
       if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
         throw new DuplicateKeyError(this.collection.collectionName, duplicateKeyOf(error));
       }
+      if (unavailable(error)) throw new StoreUnavailableError({ cause: error });
       throw error;
     }
   }
+}
+
+/** Failures of reaching MongoDB (network, no server to select, client closed), not of the operation. */
+function unavailable(error: unknown): boolean {
+  return (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoServerClosedError ||
+    error instanceof MongoClientClosedError
+  );
 }
 
 function mongoFilter(filter: Filter): MongoFilter<StoredDoc> {

@@ -57,25 +57,29 @@ export class RedisCounterStore extends RedisStore implements CounterStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    return (await this.client.get(this.valuePrefix + key)) ?? undefined;
+    return (await this.command((client) => client.get(this.valuePrefix + key))) ?? undefined;
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.set(this.valuePrefix + key, value, {
-      condition: "NX",
-      expiration: { type: "PX", value: wholeTtlMs(ttlMs) },
-    });
+    const reply = await this.command((client) =>
+      client.set(this.valuePrefix + key, value, {
+        condition: "NX",
+        expiration: { type: "PX", value: wholeTtlMs(ttlMs) },
+      }),
+    );
     return reply === "OK";
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.client.set(this.valuePrefix + key, value, {
-      expiration: { type: "PX", value: wholeTtlMs(ttlMs) },
-    });
+    await this.command((client) =>
+      client.set(this.valuePrefix + key, value, {
+        expiration: { type: "PX", value: wholeTtlMs(ttlMs) },
+      }),
+    );
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.del([this.valuePrefix + key, this.bucketPrefix + key]);
+    await this.command((client) => client.del([this.valuePrefix + key, this.bucketPrefix + key]));
   }
 
   async takeToken(

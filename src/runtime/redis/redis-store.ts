@@ -1,4 +1,9 @@
-import { type RedisClient, type RedisConnectOptions, connectRedis } from "./redis-connection.js";
+import {
+  type RedisClient,
+  type RedisConnectOptions,
+  connectRedis,
+  redisFailure,
+} from "./redis-connection.js";
 
 export interface RedisStoreOptions {
   client: RedisClient;
@@ -30,6 +35,15 @@ export abstract class RedisStore {
     const store = new this({ client: await connectRedis(options), prefix: options.prefix });
     store.ownsClient = true;
     return store;
+  }
+
+  /** Sends a command of this store, failing as a Redis store does (`redisFailure`). */
+  protected async command<R>(send: (client: RedisClient) => Promise<R>): Promise<R> {
+    try {
+      return await send(this.client);
+    } catch (error) {
+      throw redisFailure(error);
+    }
   }
 
   async close(): Promise<void> {

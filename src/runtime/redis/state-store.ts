@@ -7,6 +7,7 @@ import {
 } from "../state-store.js";
 import { keysStartingWith } from "./key-pattern.js";
 import { LuaScript } from "./lua-script.js";
+import { redisFailure } from "./redis-connection.js";
 import { RedisStore } from "./redis-store.js";
 import { BATCH_BYTES, TurnBatches } from "./turn-batch.js";
 
@@ -171,15 +172,17 @@ export class RedisStateStore extends RedisStore implements ScannableStateStore {
   }
 
   async keys(prefix: string): Promise<string[]> {
-    const found = new Set<string>();
-    // SCAN may return a key more than once while the keyspace is being resized.
-    for await (const batch of this.client.scanIterator({
-      MATCH: keysStartingWith(this.valuePrefix + prefix),
-      COUNT: 500,
-    })) {
-      for (const key of batch) found.add(String(key).slice(this.valuePrefix.length));
-    }
-    return [...found];
+    return this.command(async (client) => {
+      const found = new Set<string>();
+      // SCAN may return a key more than once while the keyspace is being resized.
+      for await (const batch of client.scanIterator({
+        MATCH: keysStartingWith(this.valuePrefix + prefix),
+        COUNT: 500,
+      })) {
+        for (const key of batch) found.add(String(key).slice(this.valuePrefix.length));
+      }
+      return [...found];
+    });
   }
 
   /** Returns the new ETag of each operation, "" for deletes. */
@@ -225,7 +228,7 @@ export class RedisStateStore extends RedisStore implements ScannableStateStore {
     }
     requests.forEach((request, i) => {
       const [status, ...rest] = replies[i] as unknown[];
-      if (status === "error") request.reject(new ErrorReply(String(rest[0])));
+      if (status === "error") request.reject(redisFailure(new ErrorReply(String(rest[0]))));
       else request.resolve([status, ...rest]);
     });
   }
