@@ -10,6 +10,10 @@ export interface Subscription {
   topic: string;
   /** Only events of these types reach the handler (others are acknowledged); all when absent. */
   types?: string[];
+  /**
+   * A throw counts as RETRY, except one that isStoreUnavailable: the embedded bus waits that out
+   * without counting it (src/runtime/subscription-policy.ts).
+   */
   handler(event: DomainEvent): Promise<DeliveryResult>;
   /**
    * Where the bus publishes an event the subscription DROPs, and in process one whose retries ran

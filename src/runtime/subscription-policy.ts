@@ -1,6 +1,7 @@
 import type { DomainEvent } from "../domain/domain-event.js";
 import { type EventOf, type EventType, eventTopic } from "../domain/events/catalogue.js";
 import type { DeliveryResult, Subscription } from "./event-bus.js";
+import { isStoreUnavailable } from "./store-unavailable-error.js";
 
 /**
  * What a handler's failure leads to; every subscription declares one. This is where the delivery
@@ -19,6 +20,12 @@ import type { DeliveryResult, Subscription } from "./event-bus.js";
  *   first RETRY is dead-lettered.
  * - `dead-letter`: the subscription answers DROP at the first failure: the event is dead-lettered
  *   at once (`dropped`) and never retried.
+ *
+ * Whatever the policy, a handler that fails because a store is unavailable (isStoreUnavailable:
+ * Redis or MongoDB restarting) has not failed the event: the subscription throws that error to the
+ * bus instead of answering. In process the bus then waits the outage out, trying again with a
+ * capped backoff without counting the tries against the 8 deliveries, and never dead-letters the
+ * event for it; under Dapr a throw is a RETRY, and daprd's policy counts it.
  *
  * Whatever the policy, an event the handler refuses (it throws `EventRefused`, or an error its
  * `refuses` recognises) is DROPped: retrying cannot change the answer, and a refused event is
@@ -98,6 +105,8 @@ export class EventSubscription<T extends EventType = EventType> implements Subsc
       await declaration.handle(event as EventOf<T>);
       return "SUCCESS";
     } catch (error) {
+      // Not the event's failure: the bus waits the outage out and delivers it again (src/runtime/event-bus.ts).
+      if (isStoreUnavailable(error)) throw error;
       const refused = error instanceof EventRefused || declaration.refuses?.(error) === true;
       const retry = !refused && declaration.onFailure === "retry-with-backoff";
       declaration.log().warn(

@@ -8,7 +8,9 @@ import {
   DocumentDeadLetters,
 } from "../../src/runtime/dead-letters.js";
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
+import { EventBusClosedError } from "../../src/runtime/event-bus.js";
 import { MemoryDocumentStore } from "../../src/runtime/memory/document-store.js";
+import { StoreUnavailableError } from "../../src/runtime/store-unavailable-error.js";
 import {
   EventRefused,
   type EventSubscription,
@@ -100,6 +102,16 @@ describe("the subscription policy", () => {
     ]);
   });
 
+  it("throws a store outage to the bus, whatever the policy, instead of answering RETRY or DROP", async () => {
+    for (const policy of ["retry-with-backoff", "dead-letter"] as const) {
+      const outage = new StoreUnavailableError({ cause: new Error("connect ECONNREFUSED") });
+      const subscription = subscriptionThat(async () => {
+        throw outage;
+      }, policy);
+      await expect(subscription.handler(rerunRequested("urn:event:1"))).rejects.toBe(outage);
+    }
+  });
+
   it("accepts only catalogue event types and their data (checked by the typecheck)", () => {
     const declaration = {
       name: "test.types",
@@ -183,6 +195,56 @@ describe("dead letters on the embedded bus", () => {
     expect(await store.count(TENANT)).toBe(2);
     expect(reported.map((r) => r.count)).toEqual([1, 2]);
     expect(await store.count("urn:airline:VQ")).toBe(0);
+  });
+
+  const outage = () => new StoreUnavailableError({ cause: new Error("The client is closed") });
+
+  it("waits a store outage out past the attempts, for either policy, and delivers the event once the store is back", async () => {
+    for (const policy of ["retry-with-backoff", "dead-letter"] as const) {
+      let calls = 0;
+      // Three attempts in all: the store is away for ten tries more than that.
+      const { clock, store, reported, bus, topic } = setUp(async () => {
+        if (++calls <= 13) throw outage();
+      }, policy);
+      let delivered = false;
+      const published = bus.publish(topic, rerunRequested("urn:event:1")).then(() => {
+        delivered = true;
+      });
+      // 100, 200, 400, 800, 1600 ms, then 2 s between tries: 13 failures take 3.1 s + 8 x 2 s.
+      await clock.advance(19_000);
+      expect([calls, delivered]).toEqual([13, false]);
+      await clock.advance(100);
+      await published;
+      expect(calls).toBe(14);
+      expect(await store.count(TENANT)).toBe(0);
+      expect(reported).toEqual([]);
+    }
+  });
+
+  it("counts only the failures that are not an outage against the attempts", async () => {
+    let calls = 0;
+    const { clock, store, bus, topic } = setUp(async () => {
+      calls++;
+      throw calls % 3 === 0 ? new Error("vendor down") : outage();
+    });
+    const published = bus.publish(topic, rerunRequested("urn:event:1"));
+    await clock.advance(60_000);
+    await published;
+    expect(calls).toBe(9);
+    expect((await store.list(TENANT, {})).items.map((l) => l.reason)).toEqual(["retries-exhausted"]);
+  });
+
+  it("abandons a delivery waiting out an outage when the bus closes, leaving no timer", async () => {
+    const { clock, store, bus, topic } = setUp(async () => {
+      throw outage();
+    });
+    const published = bus.publish(topic, rerunRequested("urn:event:1"));
+    await clock.advance(30_000);
+    expect(clock.pendingTimers()).toBe(1);
+    await bus.close();
+    await expect(published).rejects.toBeInstanceOf(EventBusClosedError);
+    expect(clock.pendingTimers()).toBe(0);
+    expect(await store.count(TENANT)).toBe(0);
   });
 
   it("dead-letters the first failure under a dead-letter policy", async () => {

@@ -10,6 +10,7 @@ import {
   defaultRetryPolicy,
   retryDelay,
 } from "../event-bus.js";
+import { isStoreUnavailable, storeOutageWaitMs } from "../store-unavailable-error.js";
 
 export interface EmbeddedEventBusOptions {
   clock: Clock;
@@ -22,7 +23,9 @@ export interface EmbeddedEventBusOptions {
 
 /**
  * In-process pub/sub with Dapr's delivery contract: at least once per subscription, redelivery
- * with backoff on RETRY (or a throw), dead letter on DROP or when retries run out.
+ * with backoff on RETRY (or a throw), dead letter on DROP or when retries run out. A store outage
+ * (a throw that isStoreUnavailable) is waited out and retried for as long as it lasts, never
+ * dead-lettered.
  *
  * There is no broker to hold events, so `publish` resolves only once every subscriber has settled
  * the event: the actor outbox keeps an event until then and republishes it after a restart.
@@ -101,22 +104,35 @@ export class EmbeddedEventBus implements EventBus {
     return delivery.finally(() => this.inFlight.delete(delivery));
   }
 
+  /**
+   * Delivers until the subscription settles the event. A failure because a store is unavailable
+   * is no attempt of the event's: it is tried again after `storeOutageWaitMs`, however long the
+   * outage lasts, and only the other failures count against `retry.maxAttempts`.
+   */
   private async deliver(subscription: Subscription, event: DomainEvent): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, outage = 0; ; ) {
       let result: DeliveryResult;
       try {
         result = await subscription.handler(event);
       } catch (error) {
         this.options.onError?.(error, subscription.name, event);
+        if (isStoreUnavailable(error)) {
+          await this.waitOrAbandon(storeOutageWaitMs(++outage));
+          continue;
+        }
         result = "RETRY";
       }
+      outage = 0;
       if (result === "SUCCESS") return;
       if (result === "DROP") return this.deadLetter(subscription, event, "dropped");
       if (attempt >= this.retry.maxAttempts) return this.deadLetter(subscription, event, "retries-exhausted");
-      const waited = await this.wait(retryDelay(this.retry, attempt, this.random));
-      // A closed bus abandons the delivery; the publisher's outbox still holds the event.
-      if (!waited) throw new EventBusClosedError();
+      await this.waitOrAbandon(retryDelay(this.retry, attempt++, this.random));
     }
+  }
+
+  /** Waits `ms`; a closed bus abandons the delivery instead, and the publisher's outbox still holds the event. */
+  private async waitOrAbandon(ms: number): Promise<void> {
+    if (!(await this.wait(ms))) throw new EventBusClosedError();
   }
 
   private wait(ms: number): Promise<boolean> {

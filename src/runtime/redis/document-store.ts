@@ -13,6 +13,7 @@ import type {
   SortSpec,
 } from "../document-store.js";
 import { MemoryDocumentStore } from "../memory/document-store.js";
+import { storeOutageWaitMs } from "../store-unavailable-error.js";
 import { keysStartingWith } from "./key-pattern.js";
 import { LuaScript } from "./lua-script.js";
 import { type RedisClient, type RedisConnectOptions, connectRedis } from "./redis-connection.js";
@@ -304,7 +305,7 @@ export class RedisDocumentStore implements DocumentStore {
           failed = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         }
         this.onError(new Error(`a document write failed, retrying: ${failed}`));
-        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2_000)));
+        await new Promise((resolve) => setTimeout(resolve, storeOutageWaitMs(attempt + 1)));
       }
     } finally {
       for (const [slot, latest] of changes) if (--latest.commands === 0) this.inFlight.delete(slot);
