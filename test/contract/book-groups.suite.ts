@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../../src/domain/domain-error.js";
 import { settle } from "../../src/runtime/clock.js";
+import { StoreUnavailableError } from "../../src/runtime/store-unavailable-error.js";
 import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 import {
   BOOK_GROUPS_WORKFLOW,
@@ -163,6 +164,29 @@ export function bookGroupsContract(runtime: string, create: WorkflowEngineFactor
       expect(steps.settled).toEqual([]);
     });
 
+    it("waits a store outage out past the attempts, counting only the other failures", async () => {
+      // Ten outages beyond the 5 attempts, then 4 failures of the vendor: the fifth call books.
+      steps.loaded = loadOf([toBook("G1")]);
+      steps.answers.G1 = [
+        ...Array.from({ length: 10 }, () => "outage" as const),
+        ...Array.from({ length: 4 }, () => "throw" as const),
+      ];
+      const id = await start("wave-6");
+      const state = await completeWithClock(id, 2_000);
+      expect(state.runtimeStatus).toBe("COMPLETED");
+      expect(state.output).toEqual({ caseUrn: settleOrder.caseUrn, groups: [booked("G1")] });
+      expect(steps.started).toHaveLength(15);
+
+      // Five failures of the vendor, an outage before each: the run fails after the fifth.
+      steps.loaded = loadOf([toBook("G2")]);
+      steps.answers.G2 = Array.from({ length: 5 }, () => ["outage", "throw"] as const).flat();
+      const second = await start("wave-7");
+      const failed = await completeWithClock(second, 2_000);
+      expect(failed.runtimeStatus).toBe("FAILED");
+      expect(failed.failure?.message).toContain("vendor timed out for G2");
+      expect(steps.started.filter((g) => g === "G2")).toHaveLength(10);
+    });
+
     it("answers the load step's refusal and books nothing", async () => {
       steps.refusal = new DomainError("not-found", "wave", "No wave urn:wave:missing");
       const id = await start("wave-missing");
@@ -185,7 +209,8 @@ function booked(groupId: string): GroupStatus {
   return { groupId, state: "BOOKED", reservationUrn: `urn:reservation:${groupId}` };
 }
 
-type Answer = "BOOKED" | "PENDING" | "throw";
+/** `outage`: the store is unavailable; `throw`: any other failure. */
+type Answer = "BOOKED" | "PENDING" | "throw" | "outage";
 
 /** Booking steps that book nothing: they record calls and answer from a script per group. */
 class FakeSteps implements BookGroupsSteps<string, string> {
@@ -217,6 +242,7 @@ class FakeSteps implements BookGroupsSteps<string, string> {
       if (this.hold) await new Promise<void>((resolve) => this.gates.set(groupId, resolve));
       const answer = this.answers[groupId]?.shift() ?? "BOOKED";
       if (answer === "throw") throw new Error(`vendor timed out for ${groupId}`);
+      if (answer === "outage") throw new StoreUnavailableError({ cause: new Error("The client is closed") });
       return answer === "BOOKED" ? booked(groupId) : { groupId, state: "PENDING", reservationUrn: null };
     } finally {
       this.inFlight[lane]!--;

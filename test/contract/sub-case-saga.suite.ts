@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { StoreUnavailableError } from "../../src/runtime/store-unavailable-error.js";
 import { WorkflowRegistry, type WorkflowState } from "../../src/runtime/workflow-engine.js";
 import {
   type HeldAnswer,
@@ -180,6 +181,18 @@ export function subCaseSagaContract(runtime: string, create: WorkflowEngineFacto
       expect(progressOf(state).lastError).toContain("provider down for notify-passenger");
     });
 
+    it("waits a store outage out past the attempts, counting only the other failures", async () => {
+      // Ten outages beyond the 5 attempts, then 4 failures of the vendor: the fifth call works.
+      steps.outages["issue-voucher"] = 10;
+      steps.throws["issue-voucher"] = 4;
+      const id = await start();
+      await advanceUntil(id, 2_000, (s) => progressOf(s).phase === "awaiting-answer");
+      expect(steps.calls.filter((c) => c === "issue-voucher")).toHaveLength(15);
+      expect(progressOf((await sut.engine.get(id))!).steps.map((s) => s.state)).toEqual(
+        FORWARD.map(() => "COMPLETED"),
+      );
+    });
+
     it("at the deadline with no answer, keeps the offer, alerts an operator, and still takes a later answer", async () => {
       steps.nextDepartureAt = null;
       const id = await start();
@@ -266,6 +279,8 @@ class FakeSteps implements SubCaseSagaSteps {
   undoRefusals: Record<string, StepRefusal> = {};
   /** How many more times a step throws before it works. */
   throws: Record<string, number> = {};
+  /** How many more times a step finds the store unavailable, before it throws or works. */
+  outages: Record<string, number> = {};
 
   constructor(private readonly now: () => number) {
     this.nextDepartureAt = new Date(now() + 8 * HOUR).toISOString();
@@ -280,6 +295,10 @@ class FakeSteps implements SubCaseSagaSteps {
 
   async runStep(step: string, _call: StepCall): Promise<StepOutcome> {
     this.calls.push(step);
+    if ((this.outages[step] ?? 0) > 0) {
+      this.outages[step]!--;
+      throw new StoreUnavailableError({ cause: new Error("The client is closed") });
+    }
     if ((this.throws[step] ?? 0) > 0) {
       this.throws[step]!--;
       throw new Error(`provider down for ${step}`);

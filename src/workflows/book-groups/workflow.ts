@@ -1,5 +1,5 @@
 import type { Task, WorkflowContext } from "@dapr/dapr";
-import { ACTIVITY_RETRY, callWithRetry, retryIntervalMs, sleep } from "../activity-retry.js";
+import { ACTIVITY_RETRY, callWithRetry, FIRST_TRY, nextTry, sleep, type Tries } from "../activity-retry.js";
 import { BOOK_GROUPS_ACTIVITIES } from "./activities.js";
 import type {
   BookGroupsInput,
@@ -53,7 +53,7 @@ export async function* bookGroups(
 
 interface Slot {
   index: number;
-  attempt: number;
+  tries: Tries;
   /** The task is the timer before the next attempt, not the attempt. */
   waiting: boolean;
 }
@@ -61,9 +61,9 @@ interface Slot {
 /**
  * Books every group: one queue per lane (vendor) in the planned order, each worked off `limit` at
  * a time, all lanes at once; the statuses in the planned order. A booking that throws is tried
- * again after the retry policy's wait; one that runs out of attempts stops every lane from
- * starting more, and is thrown once the bookings under way are done, so a redelivery never races
- * bookings still in flight.
+ * again after the retry policy's wait (a store outage without counting, `nextTry`); one that runs
+ * out of attempts stops every lane from starting more, and is thrown once the bookings under way
+ * are done, so a redelivery never races bookings still in flight.
  */
 async function* bookInLanes(
   ctx: WorkflowContext,
@@ -79,15 +79,15 @@ async function* bookInLanes(
   });
   const inFlight = new Map<Task<unknown>, Slot>();
   let failure: { error: unknown } | undefined;
-  const attempt = (index: number, attempt: number) =>
+  const attempt = (index: number, tries: Tries) =>
     inFlight.set(ctx.callActivity(BOOK_GROUPS_ACTIVITIES.book, planned[index]!.order), {
       index,
-      attempt,
+      tries,
       waiting: false,
     });
   const startNext = (lane: string) => {
     const index = lanes.get(lane)!.shift();
-    if (index !== undefined && !failure) attempt(index, 1);
+    if (index !== undefined && !failure) attempt(index, FIRST_TRY);
   };
   for (const [lane, queue] of lanes) {
     const width = Math.max(1, Math.min(limit, queue.length));
@@ -98,13 +98,17 @@ async function* bookInLanes(
     const slot = inFlight.get(done)!;
     inFlight.delete(done);
     if (slot.waiting) {
-      attempt(slot.index, slot.attempt + 1);
-    } else if (!done.isFailed) {
+      attempt(slot.index, slot.tries);
+      continue;
+    }
+    if (!done.isFailed) {
       statuses[slot.index] = done.getResult() as GroupStatus;
       startNext(planned[slot.index]!.lane);
-    } else if (slot.attempt < ACTIVITY_RETRY.maxAttempts && !failure) {
-      const wait = sleep(ctx, retryIntervalMs(ACTIVITY_RETRY, slot.attempt));
-      inFlight.set(wait, { ...slot, waiting: true });
+      continue;
+    }
+    const next = failure ? undefined : nextTry(ACTIVITY_RETRY, slot.tries, done.getException());
+    if (next) {
+      inFlight.set(sleep(ctx, next.waitMs), { index: slot.index, tries: next.tries, waiting: true });
     } else {
       failure ??= { error: done.getException() };
       // Waits before another attempt are abandoned; bookings under way are waited for.
