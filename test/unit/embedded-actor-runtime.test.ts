@@ -7,6 +7,7 @@ import { EmbeddedActorRuntime } from "../../src/runtime/embedded/actor-runtime.j
 import { EmbeddedEventBus } from "../../src/runtime/embedded/event-bus.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
 import type { StateOperation } from "../../src/runtime/state-store.js";
+import { StoreUnavailableError } from "../../src/runtime/store-unavailable-error.js";
 import { CounterActor, TEST_TENANT } from "../support/test-actors.js";
 
 const topic = topicFor({ tenant: TEST_TENANT });
@@ -159,6 +160,34 @@ describe("embedded actor runtime", () => {
       "late:alarm@3000",
     ]);
     expect(clock.pendingTimers()).toBe(otherTimers);
+    await actors.close();
+  });
+
+  it("fires a reminder whose turn found the store unavailable again soon, however long the outage", async () => {
+    const clock = new ManualClock();
+    const bus = new EmbeddedEventBus({ clock });
+    const actors = new EmbeddedActorRuntime({ store: new MemoryStateStore(), bus, clock });
+    let outages = 20;
+    const fired: number[] = [];
+    class AlarmActor {
+      constructor(private readonly context: ActorContext<Record<string, unknown>>) {}
+      async set(): Promise<void> {
+        await this.context.reminders.set("alarm", { dueInMs: 1_000 });
+      }
+      async receiveReminder(): Promise<void> {
+        if (outages-- > 0) throw new StoreUnavailableError({ cause: new Error("The client is closed") });
+        fired.push(clock.now() - start);
+      }
+    }
+    const start = clock.now();
+    actors.register(AlarmActor);
+    await actors.start();
+    await actors.invoke(AlarmActor, "a", "set");
+    // 100, 200, 400, 800, 1600 ms, then 2 s between the tries: 20 failures take 3.1 s + 15 x 2 s.
+    await clock.advance(1_000 + 33_000);
+    expect(fired).toEqual([]);
+    await clock.advance(100);
+    expect(fired).toEqual([34_100]);
     await actors.close();
   });
 

@@ -6,6 +6,7 @@ import { ActorTurn, TurnBoundContext, detach, detachKeeping, isCallableActorMeth
 import type { Clock, TimerHandle } from "../clock.js";
 import { type EventBus, EventBusClosedError } from "../event-bus.js";
 import type { ScannableStateStore, StateOperation } from "../state-store.js";
+import { isStoreUnavailable, storeOutageWaitMs } from "../store-unavailable-error.js";
 import { ReminderSchedule } from "./reminder-schedule.js";
 import { SerialMailbox } from "./serial-mailbox.js";
 
@@ -20,7 +21,10 @@ export interface EmbeddedActorRuntimeOptions {
    * Default 20,000.
    */
   maxActivations?: number;
-  /** Delay before a reminder whose turn threw fires again. Default 5 s. */
+  /**
+   * Delay before a reminder whose turn threw fires again, times its failures in a row (up to 12).
+   * Default 5 s. A turn that found the store unavailable fires again after `storeOutageWaitMs`.
+   */
   reminderRetryMs?: number;
   onError?: (error: unknown, where: string) => void;
 }
@@ -449,12 +453,11 @@ export class EmbeddedActorRuntime implements ActorRuntime {
       this.options.onError?.(error, `reminder ${key}`);
       const failures = (this.reminderFailures.get(key) ?? 0) + 1;
       this.reminderFailures.set(key, failures);
-      this.armReminder(
-        type,
-        id,
-        name,
-        this.options.clock.now() + this.reminderRetryMs * Math.min(failures, 12),
-      );
+      // A store outage is waited out at a short backoff: the reminder fires soon after it ends.
+      const waitMs = isStoreUnavailable(error)
+        ? storeOutageWaitMs(failures)
+        : this.reminderRetryMs * Math.min(failures, 12);
+      this.armReminder(type, id, name, this.options.clock.now() + waitMs);
     }
   }
 
