@@ -52,6 +52,11 @@ interface CaseFacts {
   groups: { id: string; tiers: Tier[] }[];
   /** Evaluations of these facts by policy (URN and version, or none): a policy's rules change with its version. */
   evaluations: Map<string, Entitlements>;
+  /**
+   * The whole case's view under the policies it was evaluated under (their keys, general policy
+   * first): the same object while neither the case nor a policy changes, so a reader can tell.
+   */
+  whole?: { policies: string; view: CaseEntitlementsView };
 }
 
 /** Case versions whose facts are kept; the oldest goes first. */
@@ -80,10 +85,16 @@ export class CaseEntitlements {
     @inject(CaseChanges) private readonly cases: CaseChanges,
   ) {}
 
-  /** The case's entitlements, with the meal allowance of every tier its passengers travel in. */
-  async of(snapshot: DeepReadonly<CaseSnapshot>): Promise<CaseEntitlementsView> {
+  /**
+   * The case's entitlements, with the meal allowance of every tier its passengers travel in: the
+   * same object as the last time while the case's version and its policies' versions are the
+   * same, so it is read-only.
+   */
+  async of(snapshot: DeepReadonly<CaseSnapshot>): Promise<DeepReadonly<CaseEntitlementsView>> {
     const facts = await this.factsOfSnapshot(snapshot);
-    return this.evaluate(facts, facts.groups);
+    const { policies, view } = await this.evaluate(facts, facts.groups);
+    if (facts.whole?.policies !== policies) facts.whole = { policies, view };
+    return facts.whole.view;
   }
 
   /**
@@ -92,10 +103,12 @@ export class CaseEntitlements {
    */
   async ofGroupInCase(caller: Principal, caseUrn: string, groupId: string): Promise<CaseEntitlementsView> {
     const facts = await this.factsOfCurrent(caseUrn, caller);
-    return this.evaluate(
-      facts,
-      facts.groups.filter((g) => g.id === groupId),
-    );
+    return (
+      await this.evaluate(
+        facts,
+        facts.groups.filter((g) => g.id === groupId),
+      )
+    ).view;
   }
 
   /**
@@ -106,7 +119,7 @@ export class CaseEntitlements {
   async groupMealAllowance(caseUrn: string, groupId: string): Promise<Money | undefined> {
     const facts = await this.factsOfCurrent(caseUrn);
     const group = facts.groups.filter((g) => g.id === groupId);
-    return (await this.evaluate(facts, group)).groups[0]?.amount ?? undefined;
+    return (await this.evaluate(facts, group)).view.groups[0]?.amount ?? undefined;
   }
 
   /**
@@ -124,13 +137,18 @@ export class CaseEntitlements {
       : this.factsOfSnapshot(await this.cases.snapshot(urn, caller));
   }
 
+  /** The view of `groups`, and the keys of the policies it was evaluated under (see `policyKey`). */
   private async evaluate(
     caseFacts: CaseFacts,
     groups: readonly CaseFacts["groups"][number][],
-  ): Promise<CaseEntitlementsView> {
+  ): Promise<{ policies: string; view: CaseEntitlementsView }> {
     const { tenant, airport } = caseFacts;
     const tiers = [...new Set(groups.flatMap((g) => g.tiers))];
-    const [general, ...perTier] = await this.policies.resolveEach(tenant, airport, [undefined, ...tiers]);
+    const resolved = await this.policies.resolveEach(tenant, airport, [undefined, ...tiers]);
+    const policies = resolved.map(policyKey).join(" ");
+    const kept = caseFacts.whole;
+    if (kept && kept.policies === policies && groups === caseFacts.groups) return kept;
+    const [general, ...perTier] = resolved;
     const evaluation = evaluatedUnder(caseFacts, general);
     const byTier = new Map<Tier, TierMealAllowance | undefined>(
       tiers.map((tier, i) => [
@@ -140,9 +158,12 @@ export class CaseEntitlements {
     );
     const known = [...byTier.values()].filter((entry): entry is TierMealAllowance => !!entry);
     return {
-      ...evaluation,
-      mealAllowance: { ...evaluation.mealAllowance, perTier: known },
-      groups: groups.map((group) => ({ groupId: group.id, amount: groupTotal(group.tiers, byTier) })),
+      policies,
+      view: {
+        ...evaluation,
+        mealAllowance: { ...evaluation.mealAllowance, perTier: known },
+        groups: groups.map((group) => ({ groupId: group.id, amount: groupTotal(group.tiers, byTier) })),
+      },
     };
   }
 
@@ -191,13 +212,18 @@ export class CaseEntitlements {
 
 /** The evaluation of a case's facts under a policy, evaluated once per policy version. */
 function evaluatedUnder(caseFacts: CaseFacts, policy: Policy | undefined): Entitlements {
-  const key = policy ? `${policy.urn}@${policy.version}` : "";
+  const key = policyKey(policy);
   let evaluation = caseFacts.evaluations.get(key);
   if (!evaluation) {
     evaluation = evaluateEntitlements({ ...caseFacts.facts, policy: policyFacts(policy) });
     caseFacts.evaluations.set(key, evaluation);
   }
   return evaluation;
+}
+
+/** A policy's rules change with its version: its URN and version name them (none: the empty key). */
+function policyKey(policy: Policy | undefined): string {
+  return policy ? `${policy.urn}@${policy.version}` : "";
 }
 
 function airportFacts(code: string, airport: Airport | undefined): AirportFacts {
