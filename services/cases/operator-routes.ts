@@ -1,6 +1,7 @@
 import { admins, operators } from "../../src/http/access.js";
 import type { CaseDeclaration } from "../../src/app/cases/intake.js";
 import { pageAnswer, pageQuery } from "../../src/http/pagination.js";
+import { serialisedOnce } from "../../src/http/serialised-body.js";
 import {
   type AuditSubject,
   defineRoute,
@@ -75,7 +76,10 @@ export function operatorCaseRoutes(cases: CaseUseCases) {
 
   const detail = async (input: Input & { params: { caseUrn: string } }) => ({
     status: 200 as const,
-    body: await cases.reads.detail(input.principal, input.params.caseUrn, { withContacts: true }),
+    // A case read again unchanged is the same view (CaseReads.view): its JSON is written once.
+    body: serialisedOnce(
+      await cases.reads.detail(input.principal, input.params.caseUrn, { withContacts: true }),
+    ),
   });
   const close = (input: Input & { params: { caseUrn: string }; body: { reason: string } }) =>
     changedCase(

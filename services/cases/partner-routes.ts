@@ -3,6 +3,7 @@ import { PARTNER_WRITE_BOUNDS } from "../../src/app/partner-write-bounds.js";
 import { priorityOf } from "../../src/domain/case-priority.js";
 import { tooManyRequests } from "../../src/http/rate-limit.js";
 import { defineRoute } from "../../src/http/route.js";
+import { serialisedOnce } from "../../src/http/serialised-body.js";
 import { caseUrnParams, timestampSchema, urnOf } from "../../src/http/schemas/common.js";
 import {
   casePageSchema,
@@ -94,7 +95,8 @@ export function partnerCaseRoutes(cases: CaseUseCases) {
       responses: { 200: { description: "The case", schema: caseSchema } },
       handler: async ({ principal, params }) => ({
         status: 200,
-        body: await cases.reads.detail(principal, params.caseUrn, partnerView),
+        // A case read again unchanged is the same view (CaseReads.view): its JSON is written once.
+        body: serialisedOnce(await cases.reads.detail(principal, params.caseUrn, partnerView)),
       }),
     }),
     defineRoute({

@@ -1,7 +1,7 @@
 /**
  * Response bodies already written out as JSON, by the body they are of: a body a handler hands
- * out unchanged, read after read (the offer OfferCache keeps), is serialised once instead of on
- * every response. Only for values that are never changed once built.
+ * out unchanged, read after read (the offer OfferCache keeps, a case detail CaseReads keeps), is
+ * serialised once instead of on every response. Only for values that are never changed once built.
  */
 const serialised = new WeakMap<object, Buffer>();
 

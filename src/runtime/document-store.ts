@@ -64,7 +64,9 @@ export interface DocumentCollection<T extends Doc> {
   findAll(filter: Filter, options?: { sort?: SortSpec; limit?: number }): Promise<T[]>;
   /**
    * As findAll, for a reader that only looks at the matches (a case read showing its sub-cases): a
-   * peek, whose documents may be the stored ones, not copies, so they are read-only.
+   * peek, whose documents may be the stored ones, not copies, so they are read-only. A store
+   * replaces a document it changes rather than changing it: a document handed out again as the
+   * same object is unchanged.
    */
   peekAll(filter: Filter, options?: { sort?: SortSpec; limit?: number }): Promise<readonly DeepReadonly<T>[]>;
   count(filter?: Filter): Promise<number>;

@@ -134,7 +134,7 @@ async function fullCase() {
       latestWavePartOf(documents, waveTenant, waveCase, ["allocations", "totalCost", "savingsVsMarket"]),
     { of: async () => entitlements } as unknown as CaseEntitlements,
   );
-  return { actors, reads };
+  return { actors, reads, documents, id };
 }
 
 describe("the case detail (GET /v1/cases/{urn})", () => {
@@ -285,3 +285,77 @@ const STAY_PLAN = {
     },
   ],
 };
+
+describe("a case read again", () => {
+  const caller = operatorPrincipal("AIRPORT_OPERATOR", { airport: "JFK" });
+  const read = (reads: CaseReads, withContacts = true) => reads.detail(caller, caseUrn, { withContacts });
+
+  it("unchanged, answers the view it built the last time (its JSON is then written once)", async () => {
+    const { actors, reads } = await fullCase();
+    const first = await read(reads);
+    expect(await read(reads)).toBe(first);
+    // The partner's view, without contacts, is a view of its own.
+    const partners = await read(reads, false);
+    expect(partners).not.toBe(first);
+    expect(await read(reads, false)).toBe(partners);
+    expect(await read(reads)).toBe(first);
+    await actors.close();
+  });
+
+  it("after the case, a sub-case, a review item or the wave changed, answers what changed", async () => {
+    const { actors, reads, documents, id } = await fullCase();
+    const first = await read(reads);
+
+    await actors.invoke(CaseActor, id, "recordReservationStatus", {
+      reservationUrn: "urn:reservation:r2",
+      groupId: "XYZ789",
+      status: "CONFIRMED",
+      checkIn: "2026-11-21",
+      checkOut: "2026-11-23",
+      correlationUrn,
+    });
+    const afterCase = await read(reads);
+    expect(afterCase.version).toBe(first.version + 1);
+    expect(afterCase.reservations.map((r) => r.reservationUrn)).toEqual([
+      "urn:reservation:r1",
+      "urn:reservation:r2",
+    ]);
+
+    await documents
+      .collection<LooseDoc>(COLLECTIONS.subCases)
+      .updateOne({ _id: subCaseUrnFor(caseUrn, "ABC123") }, { $set: { status: "CHECKED_IN" } });
+    const afterSubCase = await read(reads);
+    expect(afterSubCase.passengerGroups[0]?.operationalStatus).toBe("CHECKED_IN");
+
+    await documents.collection<LooseDoc>(COLLECTIONS.reviewItems).insert({
+      _id: "urn:review-item:3",
+      urn: "urn:review-item:3",
+      caseUrn,
+      tenant,
+      airport: "JFK",
+      category: "NO_AVAILABILITY",
+      createdAt: "2026-11-21T23:30:00.000Z",
+    });
+    const afterItem = await read(reads);
+    expect(afterItem.manualReviewItems.map((item) => item.urn)).toEqual([
+      "urn:review-item:1",
+      "urn:review-item:2",
+      "urn:review-item:3",
+    ]);
+
+    await documents.collection<LooseDoc>(WAVES_COLLECTION).insert({
+      _id: "urn:wave:w2",
+      urn: "urn:wave:w2",
+      tenant,
+      caseUrn,
+      sequence: 2,
+      allocations: [],
+      totalCost: usd(0),
+      savingsVsMarket: null,
+    });
+    const afterWave = await read(reads);
+    expect(afterWave.wave).toEqual({ urn: "urn:wave:w2", allocations: [], totalCost: usd(0), savingsVsMarket: null });
+    expect(await read(reads)).toBe(afterWave);
+    await actors.close();
+  });
+});

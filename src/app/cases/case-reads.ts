@@ -100,10 +100,26 @@ export type LatestWaveLookup = (
   | undefined
 >;
 
+type LatestWave = Awaited<ReturnType<LatestWaveLookup>>;
+
 /** What the partner surface shows: case state and manifest, without passengers' contact details. */
 export interface ReadOptions {
   withContacts: boolean;
 }
+
+/** A case detail as it was last built, with what it was built from (see CaseReads.view). */
+interface BuiltDetail {
+  /** Every change to a case bumps its version (`revised`): the snapshot's parts are those of this version. */
+  version: number;
+  items: readonly unknown[];
+  subCases: readonly unknown[];
+  wave: LatestWave;
+  entitlements: unknown;
+  view: DeepReadonly<CaseView>;
+}
+
+/** Case details kept, by case and whether they show contacts; the oldest goes first. */
+const KEPT_DETAILS = 100;
 
 /**
  * Case reads. The case detail comes from the case actor (the authority) joined with the review
@@ -112,6 +128,8 @@ export interface ReadOptions {
  */
 @injectable()
 export class CaseReads {
+  private readonly built = new Map<string, BuiltDetail>();
+
   constructor(
     @inject(CaseChanges) private readonly changes: CaseChanges,
     @inject(TOKENS.documents) private readonly documents: DocumentStore,
@@ -123,7 +141,13 @@ export class CaseReads {
     return this.view(await this.changes.peek(caseUrn, caller), options);
   }
 
-  /** Only looks at the snapshot, and at the documents it reads (peeks): the view shares their parts. */
+  /**
+   * Only looks at the snapshot, and at the documents it reads (peeks): the view shares their parts,
+   * so it is read-only. A case read again unchanged (the same version, the same documents: a peek
+   * hands out the stored ones, which a store replaces rather than changes, and the same
+   * entitlements) is answered with the view built the last time, the very object, so that its JSON
+   * is written once (serialisedOnce) rather than on every read of a full flight's case.
+   */
   async view(snapshot: DeepReadonly<CaseSnapshot>, options: ReadOptions): Promise<DeepReadonly<CaseView>> {
     const { case: record } = snapshot;
     const [items, subCases, wave, entitlements] = await Promise.all([
@@ -134,6 +158,34 @@ export class CaseReads {
       this.latestWave(record.tenant, record.urn),
       this.entitlements.of(snapshot),
     ]);
+    const key = `${record.urn} ${options.withContacts}`;
+    const built = this.built.get(key);
+    if (
+      built &&
+      built.version === record.version &&
+      built.entitlements === entitlements &&
+      sameWave(built.wave, wave) &&
+      sameElements(built.items, items) &&
+      sameElements(built.subCases, subCases)
+    ) {
+      return built.view;
+    }
+    const view = this.build(snapshot, options, items, subCases, wave, entitlements);
+    this.built.delete(key);
+    this.built.set(key, { version: record.version, items, subCases, wave, entitlements, view });
+    if (this.built.size > KEPT_DETAILS) this.built.delete(this.built.keys().next().value as string);
+    return view;
+  }
+
+  private build(
+    snapshot: DeepReadonly<CaseSnapshot>,
+    options: ReadOptions,
+    items: readonly DeepReadonly<ReviewItemDocument>[],
+    subCases: readonly DeepReadonly<SubCaseEntry>[],
+    wave: LatestWave,
+    entitlements: DeepReadonly<CaseEntitlementsView>,
+  ): DeepReadonly<CaseView> {
+    const { case: record } = snapshot;
     const local = new Set(snapshot.localResidentGroups);
     const subCaseOf = new Map(subCases.map((s) => [s.groupId, s]));
     return {
@@ -274,6 +326,24 @@ export class CaseReads {
       .collection<SubCaseEntry & { retiredAt?: string | null }>(COLLECTIONS.subCases)
       .peekAll({ caseUrn, retiredAt: null });
   }
+}
+
+/** The same documents, in the same order: a store replaces a document it changes (DocumentStore.peekAll). */
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((element, i) => element === b[i]);
+}
+
+/** The same wave and the same parts of it (a peek hands out the stored parts, not copies). */
+function sameWave(a: LatestWave, b: LatestWave): boolean {
+  return (
+    a === b ||
+    (a !== undefined &&
+      b !== undefined &&
+      a._id === b._id &&
+      a.allocations === b.allocations &&
+      a.totalCost === b.totalCost &&
+      a.savingsVsMarket === b.savingsVsMarket)
+  );
 }
 
 /** Timestamps are stored as `toISOString()`; bounds are normalised the same way to compare as text. */
