@@ -39,8 +39,13 @@ export class ReviewQueueIndex {
     this.documents = store.collection<ReviewQueueEntry>(COLLECTIONS.reviewItems);
   }
 
-  ensureIndexes(): Promise<void> {
-    return this.documents.ensureIndex({ keys: { tenant: 1, priorityRank: 1, createdAt: 1 } });
+  /**
+   * The queue's order, and a case's items in the order they were raised (the case detail and the
+   * case's fulfilment read them by case, which otherwise tests every item of every tenant).
+   */
+  async ensureIndexes(): Promise<void> {
+    await this.documents.ensureIndex({ keys: { tenant: 1, priorityRank: 1, createdAt: 1 } });
+    await this.documents.ensureIndex({ keys: { caseUrn: 1, createdAt: 1 } });
   }
 
   /**
