@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { WorkflowContext } from "@dapr/dapr";
 import { ManualClock } from "../../src/runtime/clock.js";
+import { EmbeddedWorkflowEngine } from "../../src/runtime/embedded/workflow-engine.js";
 import {
   WorkflowBackend,
   WorkflowInstanceNotFoundError,
@@ -11,7 +13,9 @@ import { InstanceStore } from "../../src/runtime/embedded/workflow/instance-stor
 import type { StoredInstance } from "../../src/runtime/embedded/workflow/stored-instance.js";
 import type { OrchestrationWorkItem, WorkItem } from "../../src/runtime/embedded/workflow/work-items.js";
 import { MemoryStateStore } from "../../src/runtime/memory/state-store.js";
-import type { StateStore } from "../../src/runtime/state-store.js";
+import type { StateEntry, StateOperation, StateStore } from "../../src/runtime/state-store.js";
+import { StoreUnavailableError } from "../../src/runtime/store-unavailable-error.js";
+import { WorkflowRegistry } from "../../src/runtime/workflow-engine.js";
 
 const EventType = pb.HistoryEvent.EventtypeCase;
 
@@ -25,6 +29,30 @@ class CollectingSink {
     const index = this.items.findIndex((item) => item.kind === kind);
     if (index < 0) throw new Error(`no ${kind} work item was delivered`);
     return this.items.splice(index, 1)[0] as Extract<WorkItem, { kind: K }>;
+  }
+}
+
+/** A state store that can be taken down: while `down`, it fails every call as Redis restarting does. */
+class OutageStore extends MemoryStateStore {
+  down = false;
+  private check(): void {
+    if (this.down) throw new StoreUnavailableError({ cause: new Error("The client is closed") });
+  }
+  override async get<T>(key: string): Promise<StateEntry<T> | undefined> {
+    this.check();
+    return super.get<T>(key);
+  }
+  override async getMany<T>(keys: string[]): Promise<Map<string, StateEntry<T>>> {
+    this.check();
+    return super.getMany<T>(keys);
+  }
+  override async set(key: string, value: unknown, options?: { etag?: string }): Promise<string> {
+    this.check();
+    return super.set(key, value, options);
+  }
+  override async transact(operations: StateOperation[]): Promise<void> {
+    this.check();
+    return super.transact(operations);
   }
 }
 
@@ -289,6 +317,89 @@ describe("WorkflowBackend", () => {
     const fired = second.sink.take("orchestration").newEvents.at(-1)?.getTimerfired();
     expect(fired?.getTimerid()).toBe(1);
     expect(fired?.getFireat()?.toDate()).toEqual(fireAt);
+  });
+
+  describe("while the state store is unavailable", () => {
+    it("fires a timer that came due during the outage once the store is back", async () => {
+      const store = new OutageStore();
+      const clock = new ManualClock();
+      const { backend, sink } = await open(store, clock);
+      await backend.createInstance({ name: "saga", instanceId: "i-9" });
+      await backend.completeOrchestration(
+        sink.take("orchestration"),
+        step(ph.newCreateTimerAction(1, new Date(clock.now() + 30_000))),
+      );
+      store.down = true;
+      await clock.advance(90_000);
+      expect(sink.items).toEqual([]);
+      store.down = false;
+      await clock.advance(2_000);
+      expect(sink.take("orchestration").newEvents.at(-1)?.getTimerfired()?.getTimerid()).toBe(1);
+    });
+
+    it("commits a step and an activity's result once the store is back, however long it was away", async () => {
+      const store = new OutageStore();
+      const clock = new ManualClock();
+      const { backend, sink } = await open(store, clock);
+      await backend.createInstance({ name: "saga", instanceId: "i-10" });
+      await backend.completeOrchestration(sink.take("orchestration"), step(scheduleActivity(1, "reserve")));
+      const activity = sink.take("activity");
+      store.down = true;
+      let stepped = false;
+      const activityDone = backend.completeActivity(activity, { ok: true, result: '"seat"' });
+      // The result goes straight into the next step, unsaved; that step's commit meets the outage.
+      const carrying = await waitForItem(sink, "orchestration");
+      const committed = backend.completeOrchestration(carrying, step(complete("done"))).then(() => {
+        stepped = true;
+      });
+      await activityDone;
+      await clock.advance(60_000);
+      expect(stepped).toBe(false);
+      store.down = false;
+      await clock.advance(2_000);
+      await committed;
+      const record = await stored(store, "i-10");
+      expect(record.status).toBe("COMPLETED");
+      expect(record.output).toBe('"done"');
+    });
+
+    it("lets the engine close while an activity's result waits for the store", async () => {
+      const store = new OutageStore();
+      const clock = new ManualClock();
+      let ran!: () => void;
+      const activityRan = new Promise<void>((resolve) => {
+        ran = resolve;
+      });
+      const registry = new WorkflowRegistry()
+        .addActivity(async () => {
+          store.down = true;
+          ran();
+          return "seat";
+        }, "reserve")
+        .addWorkflow(async function* saga(ctx: WorkflowContext) {
+          return yield ctx.callActivity("reserve");
+        }, "saga");
+      const engine = new EmbeddedWorkflowEngine({ registry, store, clock, onError: () => {} });
+      await engine.start();
+      await engine.schedule("saga", undefined, { instanceId: "i-12" });
+      await activityRan;
+      await clock.advance(10_000);
+      await engine.close();
+      expect(clock.pendingTimers()).toBe(0);
+    });
+
+    it("gives up waiting when shutdown begins, leaving no timer", async () => {
+      const store = new OutageStore();
+      const clock = new ManualClock();
+      const { backend, sink } = await open(store, clock);
+      await backend.createInstance({ name: "saga", instanceId: "i-11" });
+      store.down = true;
+      const committed = backend.completeOrchestration(sink.take("orchestration"), step(complete("done")));
+      await clock.advance(10_000);
+      await backend.close();
+      await expect(committed).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(clock.pendingTimers()).toBe(0);
+    });
   });
 });
 

@@ -83,6 +83,7 @@ export class EmbeddedWorkflowEngine implements WorkflowEngine {
   /** Lets running work finish and commit first, so a later start over the same store resumes cleanly. */
   async close(): Promise<void> {
     this.backend.detach();
+    this.backend.stopOutageWaits();
     await this.worker.close();
     await this.backend.close();
   }

@@ -1,5 +1,6 @@
 import { type Clock, systemClock, type TimerHandle } from "../../clock.js";
 import { EtagMismatchError, type ScannableStateStore, type StateStore } from "../../state-store.js";
+import { isStoreUnavailable, storeOutageWaitMs } from "../../store-unavailable-error.js";
 import {
   type ActivityOutcome,
   failureDetails,
@@ -80,6 +81,9 @@ export class WorkflowBackend {
   private readonly timers = new Map<string, Map<number, TimerHandle>>();
   private readonly watchers = new Map<string, Set<Watcher>>();
   private readonly undelivered: WorkItem[] = [];
+  /** Background work waiting out a store outage (`outlasting`): stopOutageWaits() ends the waits. */
+  private readonly outageWaits = new Set<() => void>();
+  private stopping = false;
   private sink: WorkItemSink | undefined;
   private started = false;
   private closed = false;
@@ -90,7 +94,8 @@ export class WorkflowBackend {
     armTimer: (instanceId, executionId, timerId, fireAt) =>
       this.armTimer(instanceId, executionId, timerId, fireAt),
     cancelTimers: (instanceId) => this.cancelTimers(instanceId),
-    sendEvent: (instanceId, name, input) => this.raiseEvent(instanceId, name, input).catch(this.onError),
+    sendEvent: (instanceId, name, input) =>
+      this.outlasting(() => this.raiseEvent(instanceId, name, input)).catch(this.onError),
     dispatch: (view) => this.dispatch(view),
     requestDispatch: (instanceId) => this.requestDispatch(instanceId),
   };
@@ -114,6 +119,16 @@ export class WorkflowBackend {
     this.sink = undefined;
   }
 
+  /**
+   * Shutdown has begun: background work waiting out a store outage gives up now, with the outage's
+   * error, so the workers can end (the next start picks the instances up again). Call it before
+   * closing the worker; close() calls it too.
+   */
+  stopOutageWaits(): void {
+    this.stopping = true;
+    for (const stop of this.outageWaits) stop();
+  }
+
   /** Picks up unfinished instances left in the store: re-arms their timers and re-issues their pending work. */
   async start(): Promise<void> {
     if (this.started) return;
@@ -132,6 +147,7 @@ export class WorkflowBackend {
     this.closed = true;
     this.sink = undefined;
     for (const instanceId of this.timers.keys()) this.cancelTimers(instanceId);
+    this.stopOutageWaits();
     for (const [instanceId, watchers] of this.watchers) {
       for (const watcher of watchers)
         watcher.fail(new Error(`Workflow backend closed while waiting for ${instanceId}`));
@@ -257,34 +273,36 @@ export class WorkflowBackend {
   ): Promise<CommittedStep | undefined> {
     const instanceId = item.instanceId;
     try {
-      return await this.mutate<CommittedStep | undefined>(instanceId, async (current) => {
-        const record = current?.view.record;
-        if (!current || !record || isFinished(record)) {
-          return { result: undefined, after: () => this.inFlight.delete(instanceId) };
-        }
-        if (record.turn !== item.turn || record.executionId !== item.executionId) {
-          // Another process stepped this instance meanwhile: re-read it before stepping again.
+      return await this.outlasting(() =>
+        this.mutate<CommittedStep | undefined>(instanceId, async (current) => {
+          const record = current?.view.record;
+          if (!current || !record || isFinished(record)) {
+            return { result: undefined, after: () => this.inFlight.delete(instanceId) };
+          }
+          if (record.turn !== item.turn || record.executionId !== item.executionId) {
+            // Another process stepped this instance meanwhile: re-read it before stepping again.
+            return {
+              result: undefined,
+              after: () => {
+                this.inFlight.delete(instanceId);
+                this.cache.delete(instanceId);
+                this.saveUnsaved(item);
+                this.requestDispatch(instanceId);
+              },
+            };
+          }
+          const step = await new StepPlanner(this.stepEnvironment, current.view, item, this.clock.now()).plan(
+            result,
+          );
           return {
-            result: undefined,
+            ...step,
             after: () => {
               this.inFlight.delete(instanceId);
-              this.cache.delete(instanceId);
-              this.saveUnsaved(item);
-              this.requestDispatch(instanceId);
+              step.after();
             },
           };
-        }
-        const step = await new StepPlanner(this.stepEnvironment, current.view, item, this.clock.now()).plan(
-          result,
-        );
-        return {
-          ...step,
-          after: () => {
-            this.inFlight.delete(instanceId);
-            step.after();
-          },
-        };
-      });
+        }),
+      );
     } catch (error) {
       // Left in flight, the instance would never step again in this process; a restart retries it
       // (and re-runs the activities whose results this step carried unsaved).
@@ -299,19 +317,21 @@ export class WorkflowBackend {
    * commit re-runs the activity, which activities must tolerate anyway (delivery is at least once).
    */
   completeActivity(item: ActivityWorkItem, outcome: ActivityOutcome): Promise<void> {
-    return this.mutate(item.instanceId, (current) => {
-      const view = runningExecution(current, item.executionId);
-      if (!view || !(item.taskId in view.record.activities)) return { result: undefined };
-      const event = outcome.ok
-        ? taskCompleted(item.taskId, outcome.result)
-        : taskFailed(item.taskId, outcome.failure);
-      if (this.canStepNow(item.instanceId)) {
-        return { result: undefined, after: () => this.dispatch(view, [{ taskId: item.taskId, event }]) };
-      }
-      const { [item.taskId]: _done, ...activities } = view.record.activities;
-      const next = view.withInbox([event], { activities }, this.clock.now());
-      return { result: undefined, next, after: () => this.dispatch(next) };
-    });
+    return this.outlasting(() =>
+      this.mutate(item.instanceId, (current) => {
+        const view = runningExecution(current, item.executionId);
+        if (!view || !(item.taskId in view.record.activities)) return { result: undefined };
+        const event = outcome.ok
+          ? taskCompleted(item.taskId, outcome.result)
+          : taskFailed(item.taskId, outcome.failure);
+        if (this.canStepNow(item.instanceId)) {
+          return { result: undefined, after: () => this.dispatch(view, [{ taskId: item.taskId, event }]) };
+        }
+        const { [item.taskId]: _done, ...activities } = view.record.activities;
+        const next = view.withInbox([event], { activities }, this.clock.now());
+        return { result: undefined, next, after: () => this.dispatch(next) };
+      }),
+    );
   }
 
   /** Gives a delivered item back (its worker went away or stopped) so it is delivered again. */
@@ -405,40 +425,44 @@ export class WorkflowBackend {
   /** Stores in the inbox the results a dropped step carried, unless they no longer matter. */
   private saveUnsaved(item: OrchestrationWorkItem): void {
     if (item.unsaved.length === 0 || this.closed) return;
-    this.mutate(item.instanceId, (current) => {
-      const view = runningExecution(current, item.executionId);
-      const pending = item.unsaved.filter((result) => view && result.taskId in view.record.activities);
-      if (!view || pending.length === 0) return { result: undefined };
-      const activities = { ...view.record.activities };
-      for (const result of pending) delete activities[result.taskId];
-      const next = view.withInbox(
-        pending.map((result) => result.event),
-        { activities },
-        this.clock.now(),
-      );
-      return { result: undefined, next, after: () => this.dispatch(next) };
-    }).catch(this.onError);
+    this.outlasting(() =>
+      this.mutate(item.instanceId, (current) => {
+        const view = runningExecution(current, item.executionId);
+        const pending = item.unsaved.filter((result) => view && result.taskId in view.record.activities);
+        if (!view || pending.length === 0) return { result: undefined };
+        const activities = { ...view.record.activities };
+        for (const result of pending) delete activities[result.taskId];
+        const next = view.withInbox(
+          pending.map((result) => result.event),
+          { activities },
+          this.clock.now(),
+        );
+        return { result: undefined, next, after: () => this.dispatch(next) };
+      }),
+    ).catch(this.onError);
   }
 
   /** Dispatches an instance this operation does not hold the lock of. */
   private requestDispatch(instanceId: string): void {
     if (this.closed) return;
-    this.locks
-      .run(instanceId, async () => {
+    this.outlasting(() =>
+      this.locks.run(instanceId, async () => {
         const current = await this.load(instanceId);
         if (current) this.dispatch(current.view);
-      })
-      .catch(this.onError);
+      }),
+    ).catch(this.onError);
   }
 
   private fireTimer(instanceId: string, executionId: string, timerId: number, fireAt: number): Promise<void> {
-    return this.mutate(instanceId, (current) => {
-      const view = runningExecution(current, executionId);
-      if (!view || !(timerId in view.record.timers)) return { result: undefined };
-      const { [timerId]: _fired, ...timers } = view.record.timers;
-      const next = view.withInbox([timerFired(timerId, fireAt)], { timers }, this.clock.now());
-      return { result: undefined, next, after: () => this.dispatch(next) };
-    });
+    return this.outlasting(() =>
+      this.mutate(instanceId, (current) => {
+        const view = runningExecution(current, executionId);
+        if (!view || !(timerId in view.record.timers)) return { result: undefined };
+        const { [timerId]: _fired, ...timers } = view.record.timers;
+        const next = view.withInbox([timerFired(timerId, fireAt)], { timers }, this.clock.now());
+        return { result: undefined, next, after: () => this.dispatch(next) };
+      }),
+    );
   }
 
   private resume(instanceId: string): Promise<void> {
@@ -465,6 +489,40 @@ export class WorkflowBackend {
   private flush(): void {
     if (!this.sink || !this.started) return;
     for (const item of this.undelivered.splice(0)) this.sink.deliver(item);
+  }
+
+  /**
+   * Runs background work (no request waits on it: a timer firing, an activity's or a step's result,
+   * a dispatch) again while it fails for a store outage, after `storeOutageWaitMs`, for as long as
+   * the outage lasts: given up, it would be lost until the next start, and the instance stuck.
+   * Each run plans afresh from the state it reads, as an ETag conflict does. Requests (create, raise,
+   * terminate) fail at once instead, so that they answer 503. Shutdown ends the wait with the error.
+   */
+  private outlasting<T>(work: () => Promise<T>): Promise<T> {
+    // The hot path adds one promise: the retries start only from a failure.
+    return work().catch((error: unknown) => this.retryAfterOutage(error, work, 1));
+  }
+
+  private async retryAfterOutage<T>(error: unknown, work: () => Promise<T>, outage: number): Promise<T> {
+    if (!isStoreUnavailable(error) || !(await this.outageWait(storeOutageWaitMs(outage)))) throw error;
+    return work().catch((next: unknown) => this.retryAfterOutage(next, work, outage + 1));
+  }
+
+  /** Resolves true after `ms`, or false at once if shutdown has begun or begins meanwhile. */
+  private outageWait(ms: number): Promise<boolean> {
+    if (this.stopping) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const stop = () => {
+        timer.cancel();
+        this.outageWaits.delete(stop);
+        resolve(false);
+      };
+      const timer = this.clock.setTimer(() => {
+        this.outageWaits.delete(stop);
+        resolve(true);
+      }, ms);
+      this.outageWaits.add(stop);
+    });
   }
 
   /**
