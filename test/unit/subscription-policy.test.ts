@@ -234,6 +234,26 @@ describe("dead letters on the embedded bus", () => {
     expect((await store.list(TENANT, {})).items.map((l) => l.reason)).toEqual(["retries-exhausted"]);
   });
 
+  it("keeps a dead letter once the document store is back, however long it was away", async () => {
+    const { clock, store, reported, bus, topic } = setUp(async () => {
+      throw new EventRefused("no such case");
+    });
+    let outages = 20;
+    const record = store.record.bind(store);
+    store.record = async (letter, at) => {
+      if (outages-- > 0) throw outage();
+      return record(letter, at);
+    };
+    const published = bus.publish(topic, rerunRequested("urn:event:1"));
+    // 100, 200, 400, 800, 1600 ms, then 2 s between the tries: 20 failures take 3.1 s + 15 x 2 s.
+    await clock.advance(33_000);
+    expect(await store.count(TENANT)).toBe(0);
+    await clock.advance(100);
+    await published;
+    expect((await store.list(TENANT, {})).items.map((l) => l.reason)).toEqual(["dropped"]);
+    expect(reported.map((r) => r.count)).toEqual([1]);
+  });
+
   it("abandons a delivery waiting out an outage when the bus closes, leaving no timer", async () => {
     const { clock, store, bus, topic } = setUp(async () => {
       throw outage();

@@ -153,12 +153,18 @@ export class EmbeddedEventBus implements EventBus {
   }
 
   private async deadLetter(subscription: Subscription, event: DomainEvent, reason: DeadLetter["reason"]) {
-    await this.options.deadLetters?.receive({
-      subscription: subscription.name,
-      topic: subscription.topic,
-      event,
-      reason,
-    });
+    const letter = { subscription: subscription.name, topic: subscription.topic, event, reason };
+    // The office keeps letters in the document store: an outage of it is waited out as a handler's is.
+    for (let outage = 1; ; outage++) {
+      try {
+        await this.options.deadLetters?.receive(letter);
+        break;
+      } catch (error) {
+        if (!isStoreUnavailable(error)) throw error;
+        this.options.onError?.(error, subscription.name, event);
+        await this.waitOrAbandon(storeOutageWaitMs(outage));
+      }
+    }
     const topic = subscription.deadLetterTopic ?? `${subscription.topic}.dead-letter`;
     if ((this.subscriptions.get(topic) ?? []).length === 0) {
       if (!this.options.deadLetters) {
