@@ -25,6 +25,7 @@ export function indexedCollection<T extends Doc>(
     insertIfAbsent: whenIndexed((doc) => collection.insertIfAbsent(doc)),
     put: whenIndexed((doc) => collection.put(doc)),
     get: whenIndexed((id) => collection.get(id)),
+    peek: whenIndexed((id) => collection.peek(id)),
     updateOne: whenIndexed((filter, update) => collection.updateOne(filter, update)),
     deleteOne: whenIndexed((filter) => collection.deleteOne(filter)),
     deleteMany: whenIndexed((filter) => collection.deleteMany(filter)),

@@ -43,6 +43,11 @@ export interface DocumentCollection<T extends Doc> {
   /** Inserts or replaces the document with the same `_id`. */
   put(doc: T): Promise<void>;
   get(id: string): Promise<T | undefined>;
+  /**
+   * As get, for a reader that only looks at the document (booking reading a wave): a peek, which
+   * may be the stored document, not a copy, so it is read-only.
+   */
+  peek(id: string): Promise<DeepReadonly<T> | undefined>;
   /** Applies a MongoDB update document (`$set`, `$inc`, `$push`, ...) to the first match; returns the updated document. */
   updateOne(filter: Filter, update: Record<string, unknown>): Promise<T | undefined>;
   deleteOne(filter: Filter): Promise<boolean>;

@@ -188,7 +188,7 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect(await cases.peekOneFields({ airport: "MUC" }, ["note"])).toBeUndefined();
     });
 
-    it("peeks at what findAll finds, in its order, and what a peek holds stays as it was read", async () => {
+    it("peeks at what findAll and get find, in their order, and what a peek holds stays as it was read", async () => {
       await cases.insert(caseDoc("c1", { priority: 2, tags: ["vip"] }));
       await cases.insert(caseDoc("c2", { priority: 1, tags: [] }));
       await cases.insert(caseDoc("c3", { airport: "MUC", priority: 3 }));
@@ -196,6 +196,9 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       const peeked = await cases.peekAll({ airport: "FRA" }, options);
       expect(peeked).toEqual(await cases.findAll({ airport: "FRA" }, options));
       const part = await cases.peekOneFields({ _id: "c1" }, ["tags", "status"]);
+      const one = await cases.peek("c1");
+      expect(one).toEqual(await cases.get("c1"));
+      expect(await cases.peek("c9")).toBeUndefined();
 
       // A store may hand out what it holds: a later write must leave the peeked documents alone.
       await cases.updateOne({ _id: "c1" }, { $set: { status: "CLOSED" }, $push: { tags: "late" } });
@@ -205,6 +208,8 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
         ["c1", "OPEN", ["vip"]],
       ]);
       expect(part).toEqual({ _id: "c1", tags: ["vip"], status: "OPEN" });
+      expect(one).toEqual(caseDoc("c1", { priority: 2, tags: ["vip"] }));
+      expect((await cases.peek("c1"))?.tags).toEqual(["vip", "late"]);
     });
 
     it("returns dates and nested arrays as they were written", async () => {

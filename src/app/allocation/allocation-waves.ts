@@ -613,7 +613,13 @@ function wavePolicy(policy: Policy) {
   };
 }
 
-export function allocationRow(wave: WaveDocument, allocation: WaveAllocation): AllocationRow {
+export function allocationRow(
+  wave: Pick<WaveDocument, "caseUrn" | "tenant" | "urn" | "updatedAt">,
+  allocation: Pick<
+    WaveAllocation,
+    "groupId" | "rooms" | "hotelUrn" | "vendor" | "providerOfferId" | "checkIn" | "checkOut"
+  >,
+): AllocationRow {
   return {
     _id: allocationRowId(wave.caseUrn, allocation.groupId),
     tenant: wave.tenant,

@@ -171,14 +171,18 @@ const LATEST_FIRST = { sort: { sequence: -1, createdAt: -1 } } as const;
 
 /**
  * The latest wave of a case; allocation and booking read it, each through its own view of the
- * document (`T`).
+ * document (`T`). A peek: its readers only look at it (a full flight's wave holds tens of
+ * thousands of ranking rows), so it may be the stored document and is read-only.
  */
-export function latestWaveOf<T extends Doc = WaveDocument>(
+export async function latestWaveOf<T extends Doc = WaveDocument>(
   store: DocumentStore,
   tenant: string,
   caseUrn: string,
-): Promise<T | undefined> {
-  return store.collection<T>(WAVES_COLLECTION).findOne({ tenant, caseUrn }, LATEST_FIRST);
+): Promise<DeepReadonly<T> | undefined> {
+  const [latest] = await store
+    .collection<T>(WAVES_COLLECTION)
+    .peekAll({ tenant, caseUrn }, { ...LATEST_FIRST, limit: 1 });
+  return latest;
 }
 
 /**

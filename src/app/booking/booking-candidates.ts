@@ -1,6 +1,7 @@
 import { offerKey } from "../../domain/allocation/offer.js";
 import type { RankingClass } from "../../domain/allocation/ranking.js";
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { RankingVerdict } from "../allocation/wave-documents.js";
 import type { BookingAllocation } from "./wave-reader.js";
 
@@ -18,7 +19,9 @@ export const MAX_HOTELS_PER_GROUP = 5;
  * Hotels whose rooms went to other groups (`hotel-full`) or that never had enough are left out.
  */
 export function bookingCandidates(
-  allocation: Pick<BookingAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">,
+  allocation: DeepReadonly<
+    Pick<BookingAllocation, "groupId" | "hotelUrn" | "vendor" | "providerOfferId" | "alternatives">
+  >,
   ranking: Ranking,
   maxHotels = MAX_HOTELS_PER_GROUP,
 ): OfferCandidate[] {
@@ -60,13 +63,16 @@ export function bookingCandidates(
   });
 }
 
-type Ranking = { rankingInputs: readonly RankingVerdict[]; rankingClasses?: readonly RankingClass[] };
+/** Read-only: booking is handed the wave as the store holds it. */
+type Ranking = DeepReadonly<{ rankingInputs: RankingVerdict[]; rankingClasses?: RankingClass[] }>;
+
+type Verdict = Ranking["rankingInputs"][number];
 
 interface RankingIndex {
   /** The hotels that still had room for the group's class after the wave, best weighted score first. */
-  nextRanked: (groupId: string) => readonly RankingVerdict[];
+  nextRanked: (groupId: string) => readonly Verdict[];
   /** The costlier offers of the verdict's hotel that its offer represents. */
-  duplicatesOf: (verdict: RankingVerdict) => readonly RankingVerdict[];
+  duplicatesOf: (verdict: Verdict) => readonly Verdict[];
 }
 
 /**
@@ -83,8 +89,8 @@ function rankingIndex(ranking: Ranking): RankingIndex {
   const classOf = new Map<string, string>();
   for (const { classId, groupIds } of rankingClasses)
     for (const groupId of groupIds) classOf.set(groupId, classId);
-  const open = new Map<string, RankingVerdict[]>();
-  const duplicates = new Map<string, RankingVerdict[]>();
+  const open = new Map<string, Verdict[]>();
+  const duplicates = new Map<string, Verdict[]>();
   for (const verdict of rankingInputs) {
     if (verdict.classId !== null && verdict.reasons.includes("better-score-elsewhere")) {
       const rows = open.get(verdict.classId) ?? [];

@@ -13,6 +13,7 @@ import { vendorCancellationKey } from "../../domain/booking/vendor-idempotency.j
 import type { OfferCandidate } from "../../domain/booking/offer-candidate.js";
 import type { ConfirmedDraft } from "../../domain/booking/reservation-lifecycle.js";
 import type { PassengerGroup } from "../../domain/case.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { roomsNeededFor } from "../../domain/demand.js";
 import { DomainError } from "../../domain/domain-error.js";
 import type { Incarnation } from "../../domain/incarnation.js";
@@ -113,7 +114,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
   }
 
   /** Settles the wave in the case's actor when every group is decided (see BookingActor.settleWave). */
-  async settleWave(wave: BookingWave, snapshot: CaseSnapshot, correlationUrn: string): Promise<void> {
+  async settleWave(wave: DeepReadonly<BookingWave>, snapshot: CaseSnapshot, correlationUrn: string): Promise<void> {
     const groups = new Map(snapshot.case.passengerGroups.map((g) => [g.id, g]));
     const allocated = wave.allocations
       .filter((a) => groups.has(a.groupId))
@@ -270,7 +271,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
   private async orderFor(
     ref: CaseRef,
     snapshot: CaseSnapshot,
-    wave: BookingWave | undefined,
+    wave: DeepReadonly<BookingWave> | undefined,
     request: GroupBookingRequest,
     acting: Acting,
   ): Promise<GroupOrder> {
@@ -505,7 +506,7 @@ function bookedAsAllocated(booked: OfferCandidate, plan: BookingPlan): boolean {
  */
 function stayFor(
   snapshot: CaseSnapshot,
-  wave: BookingWave | undefined,
+  wave: DeepReadonly<BookingWave> | undefined,
   groupId: string,
   group: PassengerGroup | undefined,
 ): Pick<BookingPlan, "checkIn" | "checkOut" | "rooms"> {
@@ -524,7 +525,7 @@ function namedOffer(
   providerOfferId: string,
   hotelUrn: string,
   offers: StayOffers,
-  wave: BookingWave | undefined,
+  wave: DeepReadonly<BookingWave> | undefined,
 ): OfferCandidate | undefined {
   const vendor =
     offers.offersOf(hotelUrn).find((o) => o.providerOfferId === providerOfferId)?.provider ??
@@ -540,6 +541,6 @@ function guestsOf(group: PassengerGroup): Reservation["guests"] {
   }));
 }
 
-function settleOrder(wave: BookingWave, correlationUrn: string): SettleOrder {
+function settleOrder(wave: DeepReadonly<BookingWave>, correlationUrn: string): SettleOrder {
   return { waveUrn: wave._id, caseUrn: wave.caseUrn, correlationUrn };
 }

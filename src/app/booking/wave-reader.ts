@@ -1,4 +1,5 @@
 import type { WaveAllocation } from "../../domain/allocation/wave-allocation.js";
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { inject, injectable } from "tsyringe";
 import type { Doc, DocumentStore } from "../../runtime/document-store.js";
 import { TOKENS } from "../../runtime/tokens.js";
@@ -61,12 +62,16 @@ export type BookingWave = Doc &
 export class WaveReader {
   constructor(@inject(TOKENS.documents) private readonly store: DocumentStore) {}
 
-  get(waveUrn: string): Promise<BookingWave | undefined> {
-    return this.store.collection<BookingWave>(WAVES_COLLECTION).get(waveUrn);
+  /**
+   * Booking only reads a wave (allocation writes it), so it is handed the stored document, not a
+   * copy: read-only.
+   */
+  get(waveUrn: string): Promise<DeepReadonly<BookingWave> | undefined> {
+    return this.store.collection<BookingWave>(WAVES_COLLECTION).peek(waveUrn);
   }
 
-  /** The case's most recent wave, if allocation has run for it. */
-  latest(tenant: string, caseUrn: string): Promise<BookingWave | undefined> {
+  /** The case's most recent wave, if allocation has run for it; read-only, as `get`'s. */
+  latest(tenant: string, caseUrn: string): Promise<DeepReadonly<BookingWave> | undefined> {
     return latestWaveOf<BookingWave>(this.store, tenant, caseUrn);
   }
 }

@@ -91,6 +91,10 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return stored && copyOf(stored.doc);
   }
 
+  async peek(id: string): Promise<DeepReadonly<T> | undefined> {
+    return this.docs.get(id)?.doc as DeepReadonly<T> | undefined;
+  }
+
   async updateOne(filter: Filter, changes: Record<string, unknown>): Promise<T | undefined> {
     // Copied so the stored document never shares objects with the caller's update.
     const modifier = updateOperators(copyOf(changes));

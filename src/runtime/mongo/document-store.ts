@@ -88,6 +88,11 @@ class MongoDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.asDoc(await this.translating(() => this.collection.findOne({ _id: id })));
   }
 
+  /** The driver's answer is this reader's own: nothing to copy. */
+  async peek(id: string): Promise<DeepReadonly<T> | undefined> {
+    return (await this.get(id)) as DeepReadonly<T> | undefined;
+  }
+
   async updateOne(filter: Filter, update: Record<string, unknown>): Promise<T | undefined> {
     const updated = await this.translating(() =>
       this.collection.findOneAndUpdate(mongoFilter(filter), update as UpdateFilter<StoredDoc>, {

@@ -480,6 +480,10 @@ class RedisDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.memory.get(id);
   }
 
+  peek(id: string): Promise<DeepReadonly<T> | undefined> {
+    return this.memory.peek(id);
+  }
+
   findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | undefined> {
     return this.memory.findOne(filter, options);
   }
