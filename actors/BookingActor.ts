@@ -286,7 +286,7 @@ export class BookingActor {
     const holding = new Set<string>();
     const bookings = new Map<string, GroupBooking>();
     const [previous] = await Promise.all([
-      this.context.state.get<WaveSettlement>(KEYS.settlement(args.waveUrn)),
+      this.context.state.peek<WaveSettlement>(KEYS.settlement(args.waveUrn)),
       ...[...args.allocated, ...args.unallocated].map(async ({ groupId }) => {
         const [held, booking] = await Promise.all([
           this.holdingOf(groupId),
@@ -399,7 +399,7 @@ export class BookingActor {
 
   /** The bookings and reservations of these groups; undefined before the case's first booking. */
   async groupLedger(groupIds: string[]): Promise<BookingLedger | undefined> {
-    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    const bookingCase = await this.context.state.peek<BookingCase>(KEYS.case);
     if (!bookingCase) return undefined;
     const groups = await Promise.all(
       groupIds.map(async (groupId) => {
@@ -440,7 +440,7 @@ export class BookingActor {
   }
 
   private async caseFor(ref: CaseRef): Promise<BookingCase> {
-    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    const bookingCase = await this.context.state.peek<BookingCase>(KEYS.case);
     if (!bookingCase) return { ...ref, revision: 0 };
     if (bookingCase.tenant !== ref.tenant || bookingCase.caseUrn !== ref.caseUrn) {
       throw new DomainError(
@@ -453,17 +453,17 @@ export class BookingActor {
   }
 
   private async requireCase(): Promise<BookingCase> {
-    const bookingCase = await this.context.state.get<BookingCase>(KEYS.case);
+    const bookingCase = await this.context.state.peek<BookingCase>(KEYS.case);
     if (!bookingCase) throw new DomainError("not-found", "booking-ledger", "No booking for this case yet");
     return bookingCase;
   }
 
   private bookingOf(key: string): Promise<GroupBooking | undefined> {
-    return this.context.state.get<GroupBooking>(KEYS.booking(key));
+    return this.context.state.peek<GroupBooking>(KEYS.booking(key));
   }
 
   private reservationOf(id: string): Promise<Reservation | undefined> {
-    return this.context.state.get<Reservation>(KEYS.reservation(id));
+    return this.context.state.peek<Reservation>(KEYS.reservation(id));
   }
 
   private async reservationIn(id: string): Promise<Reservation> {
@@ -474,7 +474,7 @@ export class BookingActor {
 
   private async entriesOf(groupId: string): Promise<GroupEntries> {
     return (
-      (await this.context.state.get<GroupEntries>(KEYS.group(groupId))) ?? {
+      (await this.context.state.peek<GroupEntries>(KEYS.group(groupId))) ?? {
         bookingKeys: [],
         reservationIds: [],
       }

@@ -15,20 +15,14 @@ import {
   type RaisedReviewItem,
 } from "../../src/domain/case-review-items.js";
 import { reaccommodateCase } from "../../src/domain/reaccommodation.js";
+import { deepFreeze } from "../support/deep-freeze.js";
 import { caseIn, later } from "./case-fixture.js";
 
 /**
  * CaseActor decides its turns over the stored case itself (ActorState.peek), not over a copy: the
- * decisions must never change their inputs. Frozen inputs make any change throw (ES modules run in
- * strict mode), and the inputs must come out as they went in.
+ * decisions must never change their inputs. Frozen inputs make any change throw, and the inputs
+ * must come out as they went in.
  */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
 
 const by = "urn:user:ops-1";
 const reason = "travelling together";
