@@ -47,9 +47,13 @@ export class EventReplayLog<M extends ReplayableMessage> {
     await this.collection.ensureIndex({ keys: { stream: 1, occurredAtMs: 1 } });
   }
 
-  /** Logs one message. What falls out of the window goes with the next `prune`; `replay` passes over it. */
+  /**
+   * Logs one message. What falls out of the window goes with the next `prune`; `replay` passes over
+   * it. The entry is handed over to the store, message and all, which is not copied: the caller
+   * sends the message on as it is and changes no part of it.
+   */
   async append(stream: string, message: M): Promise<void> {
-    await this.collection.put({
+    await this.collection.handOver({
       _id: message.id,
       stream,
       occurredAtMs: Date.parse(message.at),

@@ -24,6 +24,7 @@ export function indexedCollection<T extends Doc>(
     insert: whenIndexed((doc) => collection.insert(doc)),
     insertIfAbsent: whenIndexed((doc) => collection.insertIfAbsent(doc)),
     put: whenIndexed((doc) => collection.put(doc)),
+    handOver: whenIndexed((doc) => collection.handOver(doc)),
     get: whenIndexed((id) => collection.get(id)),
     peek: whenIndexed((id) => collection.peek(id)),
     updateOne: whenIndexed((filter, update) => collection.updateOne(filter, update)),

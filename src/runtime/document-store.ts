@@ -42,6 +42,11 @@ export interface DocumentCollection<T extends Doc> {
   insertIfAbsent(doc: T): Promise<boolean>;
   /** Inserts or replaces the document with the same `_id`. */
   put(doc: T): Promise<void>;
+  /**
+   * As put, for a writer that hands the document over (a log entry built for the store alone): the
+   * store may keep it as it is, not a copy, so the writer must change no part of it afterwards.
+   */
+  handOver(doc: T): Promise<void>;
   get(id: string): Promise<T | undefined>;
   /**
    * As get, for a reader that only looks at the document (booking reading a wave): a peek, which

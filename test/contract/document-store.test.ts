@@ -225,6 +225,22 @@ function describeDocumentStore(name: string, openHarness: () => Promise<Document
       expect(read?.openedAt).toBeInstanceOf(Date);
     });
 
+    it("takes a handed-over document as put does, inserting it or replacing one whole", async () => {
+      await cases.put(caseDoc("c1", { note: "first" }));
+      await cases.handOver(caseDoc("c1", { status: "CLOSED", tags: ["late"] }));
+      await cases.handOver(caseDoc("c2"));
+
+      expect(await cases.get("c1")).toEqual(caseDoc("c1", { status: "CLOSED", tags: ["late"] }));
+      expect(await cases.findAll({ status: "CLOSED" })).toEqual([
+        caseDoc("c1", { status: "CLOSED", tags: ["late"] }),
+      ]);
+      expect(await cases.count()).toBe(2);
+      // What a reader gets is its own, as after a put.
+      const read = await cases.get("c1");
+      read?.tags?.push("changed");
+      expect((await cases.get("c1"))?.tags).toEqual(["late"]);
+    });
+
     it("puts a new document and replaces an existing one whole", async () => {
       await cases.put(caseDoc("c1", { note: "first" }));
       await cases.put(caseDoc("c1", { status: "CLOSED" }));

@@ -86,6 +86,10 @@ class MemoryDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     this.write(copyOf(doc), this.docs.get(doc._id));
   }
 
+  async handOver(doc: T): Promise<void> {
+    this.write(doc, this.docs.get(doc._id));
+  }
+
   async get(id: string): Promise<T | undefined> {
     const stored = this.docs.get(id);
     return stored && copyOf(stored.doc);

@@ -464,6 +464,10 @@ class RedisDocumentCollection<T extends Doc> implements DocumentCollection<T> {
     return this.persisting(() => this.memory.put(doc));
   }
 
+  handOver(doc: T): Promise<void> {
+    return this.persisting(() => this.memory.handOver(doc));
+  }
+
   updateOne(filter: Filter, update: Record<string, unknown>): Promise<T | undefined> {
     return this.persisting(() => this.memory.updateOne(filter, update));
   }
