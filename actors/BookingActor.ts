@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../src/domain/deep-readonly.js";
 import { createHash, randomUUID } from "node:crypto";
 import {
   type BookingFailure,
@@ -538,7 +539,16 @@ function announceConfirmed(emit: Emit, reservation: Reservation): void {
 }
 
 /** The reservation that houses the group now, if any. */
-export function holdingReservation(ledger: BookingLedger, groupId: string): Reservation | undefined {
+export function holdingReservation(ledger: BookingLedger, groupId: string): Reservation | undefined;
+/** As the ledger is handed out: read-only when it was looked at (ActorRuntime.peek). */
+export function holdingReservation(
+  ledger: DeepReadonly<BookingLedger>,
+  groupId: string,
+): DeepReadonly<Reservation> | undefined;
+export function holdingReservation(
+  ledger: DeepReadonly<BookingLedger>,
+  groupId: string,
+): DeepReadonly<Reservation> | undefined {
   return holdingReservationAmong(Object.values(ledger.reservations), groupId);
 }
 

@@ -114,7 +114,11 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
   }
 
   /** Settles the wave in the case's actor when every group is decided (see BookingActor.settleWave). */
-  async settleWave(wave: DeepReadonly<BookingWave>, snapshot: CaseSnapshot, correlationUrn: string): Promise<void> {
+  async settleWave(
+    wave: DeepReadonly<BookingWave>,
+    snapshot: CaseSnapshot,
+    correlationUrn: string,
+  ): Promise<void> {
     const groups = new Map(snapshot.case.passengerGroups.map((g) => [g.id, g]));
     const allocated = wave.allocations
       .filter((a) => groups.has(a.groupId))
@@ -193,7 +197,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
   ): Promise<LoadedGroups<GroupOrder>> {
     const snapshot = await this.caseOf(data.caseUrn);
     const ref = caseRefFor(snapshot);
-    const ledger = await this.deps.actors.invoke(BookingActor, caseRefOf(ref.caseUrn).id, "groupLedger", [
+    const ledger = await this.deps.actors.peek(BookingActor, caseRefOf(ref.caseUrn).id, "groupLedger", [
       data.groupId,
     ]);
     const holding = ledger && holdingReservation(ledger, data.groupId);
@@ -363,7 +367,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
   /** The group's other reservations, now that it holds a new one: cancelled at the vendor, then here. */
   private async releaseReplaced(ref: CaseRef, reservation: Reservation, acting: Acting): Promise<void> {
     const actorId = caseRefOf(ref.caseUrn).id;
-    const ledger = await this.deps.actors.invoke(BookingActor, actorId, "groupLedger", [reservation.groupId]);
+    const ledger = await this.deps.actors.peek(BookingActor, actorId, "groupLedger", [reservation.groupId]);
     const replaced = Object.values(ledger?.reservations ?? {}).filter(
       (r) => r.id !== reservation.id && r.status === "CONFIRMED",
     );
@@ -426,7 +430,7 @@ export class BookingSteps implements BookGroupsSteps<BookingRequest, GroupOrder>
     groupId: string,
     reason: string,
   ): Promise<GroupStatus> {
-    const ledger = await this.deps.actors.invoke(BookingActor, actorId, "groupLedger", [groupId]);
+    const ledger = await this.deps.actors.peek(BookingActor, actorId, "groupLedger", [groupId]);
     const booking = ledger?.bookings[key];
     const holding = ledger && holdingReservation(ledger, groupId);
     // A delivery that failed after the confirmation may not have indexed the reservation: its retry comes here.

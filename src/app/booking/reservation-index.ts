@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { BookingTurn } from "../../../actors/BookingActor.js";
 import type { Reservation } from "../../domain/reservation.js";
 import type { DocumentCollection, DocumentStore, FindOptions, Page } from "../../runtime/document-store.js";
@@ -30,7 +31,7 @@ export class ReservationIndex {
     ]);
   }
 
-  async record(turn: BookingTurn): Promise<void> {
+  async record(turn: DeepReadonly<BookingTurn>): Promise<void> {
     await writeRevisioned(
       this.documents,
       turn.reservations.map((reservation) => ({

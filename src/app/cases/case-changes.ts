@@ -71,10 +71,14 @@ export class CaseChanges {
     return snapshot;
   }
 
-  /** The case as the reader of one of its groups needs it (CaseActor.groupView), for the platform's own flows. */
-  async groupView(caseUrn: string, groupId: string): Promise<CaseGroupView> {
+  /**
+   * The case as the reader of one of its groups needs it (CaseActor.groupView), for the platform's
+   * own flows: looked at (ActorRuntime.peek), not copied, as they only read it (a saga run reads it
+   * for each of its groups' legs and notifications).
+   */
+  async groupView(caseUrn: string, groupId: string): Promise<DeepReadonly<CaseGroupView>> {
     const { id } = caseRefOf(caseUrn);
-    const view = await this.actors.invoke(CaseActor, id, "groupView", groupId);
+    const view = await this.actors.peek(CaseActor, id, "groupView", groupId);
     if (!view) throw caseNotFound(id);
     return view;
   }

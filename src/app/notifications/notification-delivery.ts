@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { Logger } from "pino";
 import { inject, injectable } from "tsyringe";
 import type { Passenger } from "../../domain/case.js";
@@ -212,8 +213,8 @@ export class NotificationDelivery {
 }
 
 /** The first phone and e-mail among the group's passengers (the lead's first), and the lead's language. */
-export function contactOf(passengers: readonly Passenger[]): GroupContact {
-  const first = (pick: (p: Passenger) => string | undefined) =>
+export function contactOf(passengers: readonly DeepReadonly<Passenger>[]): GroupContact {
+  const first = (pick: (p: DeepReadonly<Passenger>) => string | undefined) =>
     passengers.map((p) => pick(p)?.trim()).find((value) => value) ?? null;
   return {
     phone: first((p) => p.contact?.phone),

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import type { Logger } from "pino";
 import { BookingActor, holdingReservation } from "../../../actors/BookingActor.js";
 import { CaseActor } from "../../../actors/CaseActor.js";
@@ -81,7 +82,7 @@ export class CompensationSteps implements SubCaseSagaSteps {
       name: RUN_STEP,
       startedAt: this.now(),
     });
-    const view = await this.deps.actors.invoke(CaseActor, caseRefOf(run.caseUrn).id, "groupView", run.groupId);
+    const view = await this.deps.actors.peek(CaseActor, caseRefOf(run.caseUrn).id, "groupView", run.groupId);
     return { current: true, nextDepartureAt: view?.case.nextFlight?.scheduledDeparture ?? null };
   }
 
@@ -314,7 +315,7 @@ export class CompensationSteps implements SubCaseSagaSteps {
     return { done: true, stay: {}, result: { reservationUrn: reservation.urn, cancelled: true } };
   }
 
-  private async cancelAtVendor(tenant: string, reservation: Reservation): Promise<void> {
+  private async cancelAtVendor(tenant: string, reservation: DeepReadonly<Reservation>): Promise<void> {
     const { vendor: vendorId, vendorReservationId, providerOfferId } = reservation;
     if (!vendorReservationId) return; // booked by hand, out of band: nothing to cancel at a vendor
     if (isDirect(vendorId)) {
@@ -332,8 +333,8 @@ export class CompensationSteps implements SubCaseSagaSteps {
 
   // ---- reads ---------------------------------------------------------------------------------------
 
-  private async holdingOf(run: SubCaseRun): Promise<Reservation | undefined> {
-    const ledger = await this.deps.actors.invoke(BookingActor, caseRefOf(run.caseUrn).id, "groupLedger", [
+  private async holdingOf(run: SubCaseRun): Promise<DeepReadonly<Reservation> | undefined> {
+    const ledger = await this.deps.actors.peek(BookingActor, caseRefOf(run.caseUrn).id, "groupLedger", [
       run.groupId,
     ]);
     return ledger && holdingReservation(ledger, run.groupId);
@@ -342,10 +343,10 @@ export class CompensationSteps implements SubCaseSagaSteps {
   private async reservationOf(
     run: SubCaseRun,
     reservationUrn: string | null,
-  ): Promise<Reservation | undefined> {
+  ): Promise<DeepReadonly<Reservation> | undefined> {
     const ref = reservationUrn ? parseReservationUrn(reservationUrn) : undefined;
     if (!ref) return undefined;
-    const ledger = await this.deps.actors.invoke(BookingActor, caseRefOf(run.caseUrn).id, "groupLedger", [
+    const ledger = await this.deps.actors.peek(BookingActor, caseRefOf(run.caseUrn).id, "groupLedger", [
       run.groupId,
     ]);
     return ledger?.reservations[ref.id];

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { inject, injectable } from "tsyringe";
 import type { CaseGroupView } from "../../../actors/CaseActor.js";
 import type { PassengerGroup } from "../../domain/case.js";
@@ -100,7 +101,7 @@ export class CaseTransfers {
      * The group's view of the case and its policy's transport block as the caller just read them:
      * a caller booking both directions reads them once (booking a ride changes neither).
      */
-    within?: { view: CaseGroupView; transport: PolicyTransport };
+    within?: { view: DeepReadonly<CaseGroupView>; transport: PolicyTransport };
   }): Promise<TransportSegment | undefined> {
     const view = command.within?.view ?? (await this.cases.groupView(command.caseUrn, command.groupId));
     const transport = command.within?.transport ?? (await this.legs.transportIn(view));
@@ -143,8 +144,8 @@ export class CaseTransfers {
 
   /** The legs `request` asks for, among `caseGroups` (the case's groups, or the one group a leg reads). */
   private async transfer(
-    record: LegCase,
-    caseGroups: PassengerGroup[],
+    record: DeepReadonly<LegCase>,
+    caseGroups: readonly DeepReadonly<PassengerGroup>[],
     transport: PolicyTransport,
     request: TransferRequest,
     run: Run,

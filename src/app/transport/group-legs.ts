@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { inject, injectable } from "tsyringe";
 import { BookingActor, holdingReservation } from "../../../actors/BookingActor.js";
 import type { CaseGroupView, CaseSnapshot } from "../../../actors/CaseActor.js";
@@ -48,15 +49,18 @@ export class GroupLegs {
   }
 
   /** As transportOf, from one group's view of the case. */
-  async transportIn(view: CaseGroupView): Promise<PolicyTransport> {
+  async transportIn(view: DeepReadonly<CaseGroupView>): Promise<PolicyTransport> {
     const scope = { tenant: view.case.tenant, airport: view.case.flight.origin, tier: view.tier };
     return (await policyForScope(this.policies, scope))?.transport ?? DEFAULT_TRANSPORT;
   }
 
   /** The reservation housing each named group now, if any. */
-  async holdingReservations(caseUrn: string, groupIds: string[]): Promise<Map<string, Reservation>> {
-    const ledger = await this.actors.invoke(BookingActor, caseRefOf(caseUrn).id, "groupLedger", groupIds);
-    const holding = new Map<string, Reservation>();
+  async holdingReservations(
+    caseUrn: string,
+    groupIds: string[],
+  ): Promise<Map<string, DeepReadonly<Reservation>>> {
+    const ledger = await this.actors.peek(BookingActor, caseRefOf(caseUrn).id, "groupLedger", groupIds);
+    const holding = new Map<string, DeepReadonly<Reservation>>();
     if (!ledger) return holding;
     for (const groupId of groupIds) {
       const reservation = holdingReservation(ledger, groupId);
@@ -67,9 +71,9 @@ export class GroupLegs {
 
   /** The leg of `group` in `direction` to or from `reservation`'s hotel. */
   legOf(
-    record: LegCase,
-    group: PassengerGroup,
-    reservation: Reservation,
+    record: DeepReadonly<LegCase>,
+    group: DeepReadonly<PassengerGroup>,
+    reservation: DeepReadonly<Reservation>,
     direction: TransportDirection,
     transport: PolicyTransport,
     choice: LegChoice,

@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../deep-readonly.js";
 import { DomainError } from "../domain-error.js";
 import type { ReservationEventData, VoucherIssuedData } from "../events/booking.js";
 import { HOLDING_STATUSES, type Reservation, reservationUrn, voucherUrnFor } from "../reservation.js";
@@ -95,10 +96,10 @@ export function checkInReservation(
 }
 
 /** The reservation among these that houses the group now, if any. */
-export function holdingReservationAmong(
-  reservations: Iterable<Reservation | undefined>,
+export function holdingReservationAmong<R extends DeepReadonly<Reservation>>(
+  reservations: Iterable<R | undefined>,
   groupId: string,
-): Reservation | undefined {
+): R | undefined {
   for (const reservation of reservations) {
     if (reservation?.groupId === groupId && HOLDING_STATUSES.has(reservation.status)) return reservation;
   }
