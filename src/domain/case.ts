@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "./deep-readonly.js";
 import { DomainError } from "./domain-error.js";
 import { uuidFromParts } from "./uuid.js";
 
@@ -198,7 +199,7 @@ export function openCase(command: OpenCaseCommand, now: Date): CaseRecord {
   };
 }
 
-export function passengerCount(record: Pick<CaseRecord, "passengerGroups">): number {
+export function passengerCount(record: DeepReadonly<Pick<CaseRecord, "passengerGroups">>): number {
   return record.passengerGroups.reduce((sum, group) => sum + group.passengers.length, 0);
 }
 

@@ -82,6 +82,17 @@ export interface ActorRuntime {
     ...arg: ActorArgs<A, M>
   ): Promise<ActorResult<A, M>>;
   /**
+   * As invoke, for a caller that only reads the answer (a use case projecting the case its change
+   * left): the answer may share the state the runtime holds instead of being copied for the
+   * caller, so it is read-only all the way down.
+   */
+  invokeReadOnly<A, M extends ActorMethod<A>>(
+    actorClass: ActorClass<A>,
+    actorId: string,
+    method: M,
+    ...arg: ActorArgs<A, M>
+  ): Promise<DeepReadonly<ActorResult<A, M>>>;
+  /**
    * Calls a method that only looks at the actor's state (reads it, never sets it, emits or sets a
    * reminder) without waiting behind the turns queued for the actor where the runtime can: it
    * answers from what the last committed turn left, so a read is not held up by a busy aggregate,

@@ -137,6 +137,17 @@ export function actorRuntimeContract(name: string, create: RuntimeFactory): void
       );
     });
 
+    it("runs a read-only invoke as a turn, and what it answered stays as it was after later turns", async () => {
+      const { actors } = await start();
+      const written = await actors.invokeReadOnly(CounterActor, "read-only", "appendLog", "first");
+      expect(written).toEqual(["first"]);
+      await actors.invoke(CounterActor, "read-only", "appendLog", "second");
+      expect(written).toEqual(["first"]);
+      expect(await actors.invokeReadOnly(CounterActor, "read-only", "getLog")).toEqual(["first", "second"]);
+      expect(await actors.invokeReadOnly(CounterActor, "read-only", "increment", {})).toBe(1);
+      expect(await actors.invoke(CounterActor, "read-only", "get")).toBe(1);
+    });
+
     it("publishes an outbox event once per committed turn, with a URN id and the envelope fields", async () => {
       const delivered: DomainEvent[] = [];
       const { actors, settle } = await start(({ actors, bus }) => {

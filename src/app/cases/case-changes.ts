@@ -25,7 +25,7 @@ export function caseRefOf(caseUrn: string): { id: string; urn: string } {
   return { id, urn: `urn:case:${id}` };
 }
 
-export interface CaseChangeRequest<R extends CaseChangeResult> {
+export interface CaseChangeRequest<R extends DeepReadonly<CaseChangeResult>> {
   caseUrn: string;
   /** Who asks; absent for the platform's own flows (allocation, booking), which are trusted. */
   caller?: Principal;
@@ -87,7 +87,7 @@ export class CaseChanges {
    * A caller's change looks at the case first, to refuse one it may not touch; the platform's own
    * flows are trusted, and the command itself refuses a case that does not exist.
    */
-  async change<R extends CaseChangeResult>(request: CaseChangeRequest<R>): Promise<R> {
+  async change<R extends DeepReadonly<CaseChangeResult>>(request: CaseChangeRequest<R>): Promise<R> {
     const { caller } = request;
     const { id } = caller
       ? caseRefOf((await this.snapshot(request.caseUrn, caller)).case.urn)
@@ -99,7 +99,7 @@ export class CaseChanges {
 
   /** Projects a command's outcome and audits its change, if it made one. */
   async record(
-    result: CaseChangeResult,
+    result: DeepReadonly<CaseChangeResult>,
     request: { caller?: Principal; correlationUrn: string },
   ): Promise<void> {
     await this.projection.apply(result.snapshot);

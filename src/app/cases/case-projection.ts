@@ -1,3 +1,4 @@
+import type { DeepReadonly } from "../../domain/deep-readonly.js";
 import { isDeepStrictEqual } from "node:util";
 import type { CaseSnapshot } from "../../../actors/CaseActor.js";
 import { passengerCount } from "../../domain/case.js";
@@ -42,7 +43,7 @@ export class CaseProjection {
     @inject(TOKENS.caseRevocations) private readonly revocations: CaseTokenRevocations,
   ) {}
 
-  apply(snapshot: CaseSnapshot): Promise<void> {
+  apply(snapshot: DeepReadonly<CaseSnapshot>): Promise<void> {
     const urn = snapshot.case.urn;
     const previous = this.running.get(urn) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(() => this.project(snapshot));
@@ -83,7 +84,7 @@ export class CaseProjection {
     return current !== undefined && current.revision >= version;
   }
 
-  private async project(snapshot: CaseSnapshot): Promise<void> {
+  private async project(snapshot: DeepReadonly<CaseSnapshot>): Promise<void> {
     const record = snapshot.case;
     const indexed = await this.index().get(record.urn);
     if (indexed !== undefined && indexed.revision >= record.version) return;
@@ -127,7 +128,7 @@ export class CaseProjection {
     await Promise.all(logins.map((login) => this.logins.upsert(login)));
   }
 
-  private async projectReviewItems({ case: record, reviewItems }: CaseSnapshot): Promise<void> {
+  private async projectReviewItems({ case: record, reviewItems }: DeepReadonly<CaseSnapshot>): Promise<void> {
     if (reviewItems.length === 0) return;
     const items = this.documents.collection<ReviewItemDocument>(COLLECTIONS.reviewItems);
     // Usually the queue has them already: its own copies follow the items' events at once. The
@@ -149,7 +150,7 @@ export class CaseProjection {
             category: item.category,
             priority: item.priority,
             attemptedHotels: [],
-            affectedGroups: item.affectedGroups,
+            affectedGroups: [...item.affectedGroups],
             recommendations: [],
             state: "OPEN",
             assignedTo: null,
@@ -161,7 +162,7 @@ export class CaseProjection {
   }
 
   /** Spec 5.2: every passenger token of a closed case is refused; reopening lets new ones in. */
-  private async projectRevocation({ case: record }: CaseSnapshot): Promise<void> {
+  private async projectRevocation({ case: record }: DeepReadonly<CaseSnapshot>): Promise<void> {
     const { revocations } = this;
     if (record.status === "CLOSED") {
       await revocations.revokeCase(record.urn, new Date(record.statusChange?.at ?? record.updatedAt));
@@ -186,7 +187,7 @@ interface ProjectedParts {
  * One login per passenger with a PNR and a last name, in the order of the case's groups. Loops, not
  * nested flatMaps: it runs for every version of a full flight's case.
  */
-function loginsOf({ case: record, passengerPnrs }: CaseSnapshot): PassengerLogin[] {
+function loginsOf({ case: record, passengerPnrs }: DeepReadonly<CaseSnapshot>): PassengerLogin[] {
   const logins: PassengerLogin[] = [];
   for (const group of record.passengerGroups) {
     for (const passenger of group.passengers) {
@@ -225,7 +226,7 @@ function sameList(before: readonly string[], after: readonly string[]): boolean 
   return before.length === after.length && before.every((value, i) => value === after[i]);
 }
 
-function indexEntryOf({ case: record }: CaseSnapshot): CaseIndexEntry {
+function indexEntryOf({ case: record }: DeepReadonly<CaseSnapshot>): CaseIndexEntry {
   return {
     _id: record.urn,
     urn: record.urn,
@@ -246,7 +247,7 @@ function indexEntryOf({ case: record }: CaseSnapshot): CaseIndexEntry {
   };
 }
 
-function disruptionOf({ case: record, intake }: CaseSnapshot): DisruptionRecord {
+function disruptionOf({ case: record, intake }: DeepReadonly<CaseSnapshot>): DisruptionRecord {
   return {
     _id: record.urn,
     urn: `urn:disruption:${record.urn.slice("urn:case:".length)}`,

@@ -118,7 +118,8 @@ export class CaseStatusCommands {
     return this.changes.change({
       caseUrn,
       correlationUrn: report.correlationUrn,
-      command: (id) => this.actors.invoke(CaseActor, id, "recordReservationStatus", report),
+      // The case it answers is only projected, once per reservation report (150 a full flight): not copied.
+      command: (id) => this.actors.invokeReadOnly(CaseActor, id, "recordReservationStatus", report),
     });
   }
 }

@@ -100,6 +100,16 @@ export class DaprActorRuntime implements ActorRuntime {
     return this.call(actorClass, actorId, method, { arg: args[0] });
   }
 
+  /** The answer came over the wire: the caller's own. */
+  invokeReadOnly(
+    actorClass: ActorClass<any>,
+    actorId: string,
+    method: string,
+    ...args: unknown[]
+  ): Promise<any> {
+    return this.invoke(actorClass, actorId, method, ...args);
+  }
+
   /**
    * Dapr's actors are turn-based, with no read beside the turns: a look is a turn, marked so that
    * the actor's side refuses it if it changed anything.

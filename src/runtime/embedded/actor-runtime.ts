@@ -113,14 +113,41 @@ export class EmbeddedActorRuntime implements ActorRuntime {
   }
 
   invoke(actorClass: ActorClass<any>, actorId: string, method: string, ...args: unknown[]): Promise<any> {
-    const arg = args[0];
+    return this.invokeAnswering(actorClass, actorId, method, args[0], "copied");
+  }
+
+  /**
+   * A turn whose answer is not copied: what the method answers with may be committed state (or
+   * values the turn just committed), which no turn changes in place, so it stays as it was answered.
+   */
+  invokeReadOnly(
+    actorClass: ActorClass<any>,
+    actorId: string,
+    method: string,
+    ...args: unknown[]
+  ): Promise<any> {
+    return this.invokeAnswering(actorClass, actorId, method, args[0], "shared");
+  }
+
+  private invokeAnswering(
+    actorClass: ActorClass<any>,
+    actorId: string,
+    method: string,
+    arg: unknown,
+    answer: TurnAnswer,
+  ): Promise<unknown> {
     const activation = this.activate(actorClass.name, actorId);
     if (!isCallableActorMethod(activation.instance, method)) {
       return Promise.reject(new Error(`${actorClass.name} has no callable method ${method}`));
     }
     const input = detach(arg);
     return activation.mailbox.run(() =>
-      this.turn(activation, () => (activation.instance[method] as (a: unknown) => Promise<unknown>)(input)),
+      this.turn(
+        activation,
+        () => (activation.instance[method] as (a: unknown) => Promise<unknown>)(input),
+        undefined,
+        answer,
+      ),
     );
   }
 
@@ -306,6 +333,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     activation: Activation,
     body: (turn: ActorTurn) => Promise<T>,
     prepare?: (turn: ActorTurn) => void,
+    answer: TurnAnswer = "copied",
   ): Promise<T> {
     // The copies this turn's reads made: nobody else holds them, so a turn that changed nothing
     // hands them to its caller as they are instead of copying them again.
@@ -326,6 +354,7 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     const changed = !turn.isEmpty;
     if (changed) await this.commit(activation, turn);
     activation.lastUsed = this.options.clock.now();
+    if (answer === "shared") return result;
     return changed ? detach(result) : detachKeeping(result, read);
   }
 
@@ -475,3 +504,6 @@ export class EmbeddedActorRuntime implements ActorRuntime {
     );
   }
 }
+
+/** How a turn hands its answer to the caller: a copy of its own, or as it is (read-only). */
+type TurnAnswer = "copied" | "shared";
