@@ -19,6 +19,10 @@ const INHERITS: Record<ServiceRole, readonly ServiceRole[]> = {
 
 /** Every role the holder of `role` effectively has, itself included. */
 export function effectiveRoles(role: ServiceRole): ReadonlySet<ServiceRole> {
+  return EFFECTIVE_ROLES[role];
+}
+
+function inheritedClosure(role: ServiceRole): ReadonlySet<ServiceRole> {
   const seen = new Set<ServiceRole>();
   const visit = (r: ServiceRole) => {
     if (seen.has(r)) return;
@@ -28,6 +32,11 @@ export function effectiveRoles(role: ServiceRole): ReadonlySet<ServiceRole> {
   visit(role);
   return seen;
 }
+
+/** Worked out once: every authorised request asks, and the answer depends on the role alone. */
+const EFFECTIVE_ROLES = Object.fromEntries(
+  (Object.keys(INHERITS) as ServiceRole[]).map((role) => [role, inheritedClosure(role)]),
+) as Record<ServiceRole, ReadonlySet<ServiceRole>>;
 
 /** True when `role` is any of `allowed` or inherits one of them. */
 export function roleSatisfies(role: ServiceRole, allowed: readonly ServiceRole[]): boolean {
