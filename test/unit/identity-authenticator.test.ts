@@ -444,6 +444,26 @@ describe("authenticator", () => {
     });
   });
 
+  it("hands every call with one token a principal no caller can change, and still refuses it once its session is revoked", async () => {
+    const operator = bearer(await rs256(operatorClaims()));
+    const passenger = bearer(await eddsa(passengerClaims({ exp: now + 900 })));
+    for (let call = 0; call < 2; call++) {
+      const principal = (await authenticator.authenticate(operator, supervisorRoute)) as { role: string };
+      expect(() => {
+        principal.role = "ADMIN";
+      }).toThrow(TypeError);
+      const session = (await authenticator.authenticate(passenger, passengerRoute)) as { caseUrn: string };
+      expect(() => {
+        session.caseUrn = "urn:case:another";
+      }).toThrow(TypeError);
+    }
+    expect(await authenticator.authenticate(operator, supervisorRoute)).toMatchObject({
+      role: "OPS_SUPERVISOR",
+    });
+    await revokedGrants.add("grant-1");
+    await expect401(operator, supervisorRoute, "invalid_token");
+  });
+
   it("accepts a service token without amr, with INTEGRATION as its role", async () => {
     const service = operatorClaims({
       sub: "urn:service-token:s1",

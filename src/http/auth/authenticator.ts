@@ -75,8 +75,24 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     passenger: options.passenger.audience,
   };
 
+  /**
+   * Operator and passenger principals by verified claims, which the verifiers hand out as the same
+   * frozen object for the same token: such a principal follows from the claims alone. A partner's
+   * is not kept, since its registration is looked up on every request (a deleted one ends its tokens).
+   */
+  const principals = new WeakMap<JWTPayload, Principal>();
+
   async function principalOf(surface: Surface, claims: JWTPayload): Promise<Principal> {
     if (surface === "partner") return partnerPrincipal(claims, options.partnerRegistrations);
+    let principal = principals.get(claims);
+    if (principal === undefined || principal.surface !== surface) {
+      principal = Object.freeze(principalFromClaims(surface, claims));
+      principals.set(claims, principal);
+    }
+    return principal;
+  }
+
+  function principalFromClaims(surface: "operator" | "passenger", claims: JWTPayload): Principal {
     if (surface === "passenger") return passengerPrincipal(claims);
     const principal = operatorPrincipal(claims);
     // A service token has no interactive login behind it; the ADMIN who minted it passed MFA.
