@@ -34,8 +34,7 @@ export function walletIssuerRoutes(sim: WalletIssuerSimulator): Middleware {
 /** The hosted reveal page alone, at `<prefix>/<sim id>/reveal/<session>` (GET). */
 export function walletRevealPages(sim: WalletIssuerSimulator, prefix: string): Middleware {
   const pages = `${prefix}/${sim.id}/reveal/`;
-  return async (ctx, next) => {
-    if (ctx.method !== "GET" || !ctx.path.startsWith(pages)) return next();
+  const reveal: Middleware = async (ctx) => {
     const response = await sim.handle({
       method: "GET",
       path: ctx.path.slice(`${prefix}/${sim.id}`.length),
@@ -45,4 +44,6 @@ export function walletRevealPages(sim: WalletIssuerSimulator, prefix: string): M
     for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
     ctx.body = response.body;
   };
+  // Not an async function: on the operator host every API request passes here first.
+  return (ctx, next) => (ctx.method === "GET" && ctx.path.startsWith(pages) ? reveal(ctx, next) : next());
 }
