@@ -38,6 +38,44 @@ async function waitingCase(groups: string[][] = [["ECONOMY", "ECONOMY"], ["ECONO
   return { ...opened, demandUrn: approved.data.demandUrn as string };
 }
 
+/**
+ * Runs `run` while every put into the store's `name` collection goes through `put` (handed the
+ * collection's own put), as a store that stalls or refuses them; puts go straight in afterwards.
+ */
+async function puttingThrough<D, R>(
+  name: string,
+  put: (doc: D, inner: (doc: D) => Promise<void>) => Promise<void>,
+  run: () => Promise<R>,
+): Promise<R> {
+  const { documents } = p.t.platform.runtime;
+  const { collection } = documents;
+  documents.collection = ((collectionName: string) => {
+    const inner = collection.call(documents, collectionName);
+    if (collectionName !== name) return inner;
+    return new Proxy(inner, {
+      get(target, property) {
+        if (property === "put") return (doc: D) => put(doc, (d) => target.put(d as never));
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  }) as typeof documents.collection;
+  try {
+    return await run();
+  } finally {
+    documents.collection = collection;
+  }
+}
+
+/** Runs `run` while the store refuses the puts into `name` for which `refuses` says so. */
+function refusingPuts<R>(name: string, refuses: () => boolean, run: () => Promise<R>): Promise<R> {
+  return puttingThrough<unknown, R>(
+    name,
+    (doc, put) => (refuses() ? Promise.reject(new Error("store refused the put")) : put(doc)),
+    run,
+  );
+}
+
 describe("BATCH policies", () => {
   it("runs no wave when demand is approved, and runs it when the airport's schedule comes due", async () => {
     const { urn, demandUrn } = await waitingCase();
@@ -93,9 +131,7 @@ describe("an airport's turn", () => {
   it("lets a second wave search while the first one's turn is held on recording its rows", async () => {
     const first = await waitingCase([["ECONOMY"]]);
     const second = await waitingCase([["ECONOMY"]]);
-    const { documents } = p.t.platform.runtime;
     const search = hotelSearchOf(p.t.platform);
-    const { collection } = documents;
     const { searchHotels } = search;
     let searches = 0;
     let release!: () => void;
@@ -110,36 +146,25 @@ describe("an airport's turn", () => {
       searches++;
       return searchHotels.call(search, query);
     };
-    documents.collection = ((name: string) => {
-      const inner = collection.call(documents, name);
-      if (name !== ALLOCATIONS_COLLECTION) return inner;
-      return new Proxy(inner, {
-        get(target, property) {
-          if (property === "put") {
-            return async (doc: never) => {
-              held();
-              await released;
-              return target.put(doc);
-            };
-          }
-          const value = Reflect.get(target, property, target);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
-    }) as typeof documents.collection;
+    const allocate = (urn: string) => p.t.call("POST", `/v1/cases/${enc(urn)}/allocate`, supervisor);
+    const holdingRows = async (row: AllocationRow, put: (row: AllocationRow) => Promise<void>) => {
+      held();
+      await released;
+      return put(row);
+    };
     try {
-      const allocate = (urn: string) => p.t.call("POST", `/v1/cases/${enc(urn)}/allocate`, supervisor);
-      const firstWave = allocate(first.urn);
-      await holding;
-      const before = searches;
-      const secondWave = allocate(second.urn);
-      await vi.waitFor(() => expect(searches).toBe(before + 1));
-      release();
-      await json(await firstWave, 200);
-      await json(await secondWave, 200);
+      await puttingThrough(ALLOCATIONS_COLLECTION, holdingRows, async () => {
+        const firstWave = allocate(first.urn);
+        await holding;
+        const before = searches;
+        const secondWave = allocate(second.urn);
+        await vi.waitFor(() => expect(searches).toBe(before + 1));
+        release();
+        await json(await firstWave, 200);
+        await json(await secondWave, 200);
+      });
     } finally {
       release();
-      documents.collection = collection;
       search.searchHotels = searchHotels;
     }
   });
@@ -149,31 +174,13 @@ describe("a wave whose document cannot be put", () => {
   it("fails, and puts the case's allocation rows back as they were: none at first, then the last kept wave's", async () => {
     const { urn } = await waitingCase([["ECONOMY"], ["ECONOMY"]]);
     const { documents } = p.t.platform.runtime;
-    const { collection } = documents;
     const rowsOfCase = async () =>
       (await documents.collection<AllocationRow>(ALLOCATIONS_COLLECTION).findAll({ caseUrn: urn })).sort(
         (a, b) => a._id.localeCompare(b._id),
       );
     const allocate = () => p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn });
     /** A wave run while the wave documents' store refuses every put. */
-    const allocateRefused = async () => {
-      documents.collection = ((name: string) => {
-        const inner = collection.call(documents, name);
-        if (name !== WAVES_COLLECTION) return inner;
-        return new Proxy(inner, {
-          get(target, property) {
-            if (property === "put") return async () => Promise.reject(new Error("store refused the put"));
-            const value = Reflect.get(target, property, target);
-            return typeof value === "function" ? value.bind(target) : value;
-          },
-        });
-      }) as typeof documents.collection;
-      try {
-        return await allocate();
-      } finally {
-        documents.collection = collection;
-      }
-    };
+    const allocateRefused = () => refusingPuts(WAVES_COLLECTION, () => true, allocate);
 
     expect((await allocateRefused()).status).toBe(500);
     expect(await rowsOfCase()).toEqual([]);
@@ -190,32 +197,13 @@ describe("a wave one of whose rows cannot be put", () => {
   it("fails, and leaves neither its document nor its rows: the case's are as the last kept wave left them", async () => {
     const { urn } = await waitingCase([["ECONOMY"], ["ECONOMY"]]);
     const { documents } = p.t.platform.runtime;
-    const { collection } = documents;
     const ofCase = async (name: string) =>
       (await documents.collection(name).findAll({ caseUrn: urn })).sort((a, b) => a._id.localeCompare(b._id));
     const allocate = () => p.t.call("POST", "/v1/allocation/allocate", supervisor, { caseUrn: urn });
     /** A wave run while the store refuses the put of its second allocation row, and only that one. */
-    const allocateRefused = async () => {
+    const allocateRefused = () => {
       let puts = 0;
-      documents.collection = ((name: string) => {
-        const inner = collection.call(documents, name);
-        if (name !== ALLOCATIONS_COLLECTION) return inner;
-        return new Proxy(inner, {
-          get(target, property) {
-            if (property === "put") {
-              return async (row: AllocationRow) =>
-                ++puts === 2 ? Promise.reject(new Error("store refused the put")) : target.put(row);
-            }
-            const value = Reflect.get(target, property, target);
-            return typeof value === "function" ? value.bind(target) : value;
-          },
-        });
-      }) as typeof documents.collection;
-      try {
-        return await allocate();
-      } finally {
-        documents.collection = collection;
-      }
+      return refusingPuts(ALLOCATIONS_COLLECTION, () => ++puts === 2, allocate);
     };
 
     expect((await allocateRefused()).status).toBe(500);
