@@ -10,6 +10,7 @@ import {
   defaultRetryPolicy,
   retryDelay,
 } from "../event-bus.js";
+import { CancellableWaits } from "../cancellable-waits.js";
 import { isStoreUnavailable, storeOutageWaitMs } from "../store-unavailable-error.js";
 
 export interface EmbeddedEventBusOptions {
@@ -42,7 +43,7 @@ export class EmbeddedEventBus implements EventBus {
   private readonly retry: RetryPolicy;
   private readonly random: () => number;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly timers = new Set<{ cancel(): void }>();
+  private readonly waits: CancellableWaits;
   private closed = false;
   /**
    * Without a dead-letter office, dead letters with no subscriber on their dead-letter topic are
@@ -53,6 +54,7 @@ export class EmbeddedEventBus implements EventBus {
   constructor(private readonly options: EmbeddedEventBusOptions) {
     this.retry = options.retry ?? defaultRetryPolicy;
     this.random = options.random ?? Math.random;
+    this.waits = new CancellableWaits(options.clock);
   }
 
   subscribe(subscription: Subscription): void {
@@ -78,8 +80,7 @@ export class EmbeddedEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) timer.cancel();
-    this.timers.clear();
+    this.waits.cancelAll();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -132,24 +133,7 @@ export class EmbeddedEventBus implements EventBus {
 
   /** Waits `ms`; a closed bus abandons the delivery instead, and the publisher's outbox still holds the event. */
   private async waitOrAbandon(ms: number): Promise<void> {
-    if (!(await this.wait(ms))) throw new EventBusClosedError();
-  }
-
-  private wait(ms: number): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const pending = {
-        timer: this.options.clock.setTimer(() => {
-          this.timers.delete(pending);
-          resolve(true);
-        }, ms),
-        cancel() {
-          pending.timer.cancel();
-          resolve(false);
-        },
-      };
-      this.timers.add(pending);
-    });
+    if (!(await this.waits.wait(ms))) throw new EventBusClosedError();
   }
 
   private async deadLetter(subscription: Subscription, event: DomainEvent, reason: DeadLetter["reason"]) {

@@ -1,5 +1,6 @@
 import { type Clock, systemClock, type TimerHandle } from "../../clock.js";
 import { EtagMismatchError, type ScannableStateStore, type StateStore } from "../../state-store.js";
+import { CancellableWaits } from "../../cancellable-waits.js";
 import { isStoreUnavailable, storeOutageWaitMs } from "../../store-unavailable-error.js";
 import {
   type ActivityOutcome,
@@ -82,8 +83,7 @@ export class WorkflowBackend {
   private readonly watchers = new Map<string, Set<Watcher>>();
   private readonly undelivered: WorkItem[] = [];
   /** Background work waiting out a store outage (`outlasting`): stopOutageWaits() ends the waits. */
-  private readonly outageWaits = new Set<() => void>();
-  private stopping = false;
+  private readonly outageWaits: CancellableWaits;
   private sink: WorkItemSink | undefined;
   private started = false;
   private closed = false;
@@ -103,6 +103,7 @@ export class WorkflowBackend {
   constructor(options: WorkflowBackendOptions) {
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
+    this.outageWaits = new CancellableWaits(this.clock);
     this.keyPrefix = options.keyPrefix ?? "workflow||";
     this.instances = new InstanceStore(this.store, this.keyPrefix);
     this.onError = options.onError ?? ((error) => console.error("workflow backend:", error));
@@ -125,8 +126,7 @@ export class WorkflowBackend {
    * closing the worker; close() calls it too.
    */
   stopOutageWaits(): void {
-    this.stopping = true;
-    for (const stop of this.outageWaits) stop();
+    this.outageWaits.cancelAll();
   }
 
   /** Picks up unfinished instances left in the store: re-arms their timers and re-issues their pending work. */
@@ -504,25 +504,8 @@ export class WorkflowBackend {
   }
 
   private async retryAfterOutage<T>(error: unknown, work: () => Promise<T>, outage: number): Promise<T> {
-    if (!isStoreUnavailable(error) || !(await this.outageWait(storeOutageWaitMs(outage)))) throw error;
+    if (!isStoreUnavailable(error) || !(await this.outageWaits.wait(storeOutageWaitMs(outage)))) throw error;
     return work().catch((next: unknown) => this.retryAfterOutage(next, work, outage + 1));
-  }
-
-  /** Resolves true after `ms`, or false at once if shutdown has begun or begins meanwhile. */
-  private outageWait(ms: number): Promise<boolean> {
-    if (this.stopping) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const stop = () => {
-        timer.cancel();
-        this.outageWaits.delete(stop);
-        resolve(false);
-      };
-      const timer = this.clock.setTimer(() => {
-        this.outageWaits.delete(stop);
-        resolve(true);
-      }, ms);
-      this.outageWaits.add(stop);
-    });
   }
 
   /**
